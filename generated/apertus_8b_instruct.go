@@ -74,13 +74,13 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		var innerType jinja2.Value
 		var hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := paramSpec.Attr("type")
+		paramSpecType := jinja2.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
-			paramSpecItems := paramSpec.ItemStr("items")
+			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := paramSpecItems.ItemStr("type")
+				paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
 				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
 				} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -104,41 +104,41 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						w.WriteAdd(innerType, jinja2.Str("[]"))
+						jinja2.WriteAdd(w, innerType, jinja2.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(paramSpecType.ItemInt(0)) {
+		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
 			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				w.Write(jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
-				w.Write(paramSpecType.ItemInt(0))
+				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
 			}
-		} else if paramSpec.Attr("oneOf").Truthy() {
+		} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := paramSpec.Attr("oneOf")
+			paramSpecOneOf := jinja2.Attr(paramSpec, "oneOf")
 			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(variant.Attr("type"), "object") {
+				if jinja2.EqStr(jinja2.Attr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -153,18 +153,18 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 				for i := range items {
 					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := variant.Attr("description")
+					variantDescription := jinja2.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
-						w.WriteStr(variantDescription)
+						jinja2.WriteStr(w, variantDescription)
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := variant.Attr("default")
+					variantDefault := jinja2.Attr(variant, "default")
 					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
@@ -180,17 +180,17 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := paramSpec.Attr("enum")
+			paramSpecEnum := jinja2.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				w.WriteStr(jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -206,7 +206,7 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := paramSpec.Attr("properties")
+			paramSpecProperties := jinja2.Attr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -215,9 +215,9 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					propName := keys[i]
 					propSpec := values[i]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
-					w.Write(propName)
+					jinja2.Write(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := paramSpec.Attr("required")
+					paramSpecRequired := jinja2.Attr(paramSpec, "required")
 					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -225,7 +225,7 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
@@ -253,35 +253,35 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			w.WriteString("// ")
-			w.WriteStr(toolFunction.Attr("description"))
+			jinja2.WriteStr(w, jinja2.Attr(toolFunction, "description"))
 			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 			w.WriteString("type ")
-			w.WriteStr(toolFunction.Attr("name"))
+			jinja2.WriteStr(w, jinja2.Attr(toolFunction, "name"))
 			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunctionParameters := toolFunction.Attr("parameters")
-			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
+			toolFunctionParameters := jinja2.Attr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && jinja2.Attr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(toolFunctionParameters.Attr("properties"))
+				keys, values := jinja2.DictItems(jinja2.Attr(toolFunctionParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := paramSpec.Attr("description")
+					paramSpecDescription := jinja2.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
-						w.WriteStr(paramSpecDescription)
+						jinja2.WriteStr(w, paramSpecDescription)
 						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
-					w.Write(paramName)
+					jinja2.Write(w, paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					toolFunctionParametersRequired := toolFunctionParameters.Attr("required")
+					toolFunctionParametersRequired := jinja2.Attr(toolFunctionParameters, "required")
 					if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -289,24 +289,24 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(paramSpec, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := paramSpec.Attr("default")
+					paramSpecDefault := jinja2.Attr(paramSpec, "default")
 					if jinja2.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if paramSpec.Attr("enum").Truthy() {
+						if jinja2.Attr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpecDefault)
-						} else if paramSpec.Attr("oneOf").Truthy() {
+							jinja2.WriteStr(w, paramSpecDefault)
+						} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpecDefault)
+							jinja2.WriteStr(w, paramSpecDefault)
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -334,7 +334,7 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
 	systemToken = jinja2.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
@@ -365,40 +365,40 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
-		messages0 := messages.ItemInt(0)
+		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.In(jinja2.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := messages0.Attr("content")
+			messages0Content := jinja2.Attr(messages0, "content")
 			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
-				w.WriteAdd(systemToken, messages0Content, endSystemToken)
+				jinja2.WriteAdd(w, systemToken, messages0Content, endSystemToken)
 			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
+				jinja2.WriteAdd(w, systemToken, jinja2.Attr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		w.WriteAdd(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
+		jinja2.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	w.WriteAdd(developerToken, jinja2.Str("Deliberation: "))
+	jinja2.WriteAdd(w, developerToken, jinja2.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
 	if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
@@ -410,7 +410,7 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
-		w.WriteStr(w.Capture(func() {
+		jinja2.WriteStr(w, w.Capture(func() {
 			renderTools(tools)
 		}))
 	} else {
@@ -418,13 +418,13 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
-	w.Write(endDeveloperToken)
+	jinja2.Write(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var parts jinja2.Value
 		var blocks jinja2.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -437,57 +437,57 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 			// Apertus-8B-Instruct.jinja:194:9 {%- if ns.in_assistant -%}
 			if nsInAssistant {
 				// Apertus-8B-Instruct.jinja:195:13 {{ end_assistant_token }}
-				w.Write(endAssistantToken)
+				jinja2.Write(w, endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196:13 {%- set ns.in_assistant = false -%}
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
 			if jinja2.In(jinja2.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
-				w.Write(userToken)
+				jinja2.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := message.Attr("content")
+				messageContent := jinja2.Attr(message, "content")
 				if jinja2.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
-					w.Write(messageContent)
+					jinja2.Write(w, messageContent)
 				} else if jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
-					parts = messageContent.Attr("parts")
+					parts = jinja2.Attr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range jinja2.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := part.Attr("type")
+						partType := jinja2.Attr(part, "type")
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							w.Write(part.Attr("text"))
+							jinja2.Write(w, jinja2.Attr(part, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
+							jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
-				w.Write(endUserToken)
+				jinja2.Write(w, endUserToken)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
 			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:218:13 {{ assistant_token }}
-				w.Write(assistantToken)
+				jinja2.Write(w, assistantToken)
 				// Apertus-8B-Instruct.jinja:219:13 {%- set ns.in_assistant = true -%}
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.In(jinja2.Str("content"), message) && !jinja2.IsNone(message.Attr("content")) {
+			if jinja2.In(jinja2.Str("content"), message) && !jinja2.IsNone(jinja2.Attr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := message.Attr("content")
+				messageContent := jinja2.Attr(message, "content")
 				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
@@ -498,19 +498,19 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
 					nsAssistantFormat = jinja2.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
-					w.Write(messageContent)
+					jinja2.Write(w, messageContent)
 				} else if (jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("blocks"), messageContent)) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = jinja2.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = messageContent.Attr("blocks")
+					blocks = jinja2.Attr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
 					items := jinja2.Iterate(w, blocks)
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := block.Attr("type")
+						blockType := jinja2.Attr(block, "type")
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -523,10 +523,10 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 								// Apertus-8B-Instruct.jinja:239:29 {%- set ns.in_inner = true -%}
 								nsInInner = true
 								// Apertus-8B-Instruct.jinja:240:29 {{ inner_token }}
-								w.Write(innerToken)
+								jinja2.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							w.Write(block.Attr("text"))
+							jinja2.Write(w, jinja2.Attr(block, "text"))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -536,23 +536,23 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(block.Attr("calls")), jinja2.Int(1))) && jinja2.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(jinja2.Attr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
-								w.Write(outerToken)
+								jinja2.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							w.WriteAdd(toolCallsToken, jinja2.Str("["))
+							jinja2.WriteAdd(w, toolCallsToken, jinja2.Str("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := jinja2.Iterate(w, block.Attr("calls"))
+							items := jinja2.Iterate(w, jinja2.Attr(block, "calls"))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
-								w.WriteStr(toolCall.Attr("name"))
+								jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 								w.WriteString("\": ")
-								w.WriteStr(toolCall.Attr("arguments"))
+								jinja2.WriteStr(w, jinja2.Attr(toolCall, "arguments"))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
@@ -561,21 +561,21 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
 							w.WriteString("]")
-							w.WriteStr(endToolCallsToken)
+							jinja2.WriteStr(w, endToolCallsToken)
 						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := jinja2.Iterate(w, block.Attr("outputs"))
+							items := jinja2.Iterate(w, jinja2.Attr(block, "outputs"))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
-								w.Write(toolOutput.Attr("output"))
+								jinja2.Write(w, jinja2.Attr(toolOutput, "output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
@@ -595,45 +595,45 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
-								w.Write(outerToken)
+								jinja2.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							w.Write(block.Attr("text"))
+							jinja2.Write(w, jinja2.Attr(block, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
+							jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if jinja2.NotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.Attr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				w.WriteAdd(toolCallsToken, jinja2.Str("["))
+				jinja2.WriteAdd(w, toolCallsToken, jinja2.Str("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				items := jinja2.Iterate(w, message.Attr("tool_calls"))
+				items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
 				for i := range items {
 					toolCall := items[i]
 					var function jinja2.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := toolCall.Attr("type")
+					toolCallType := jinja2.Attr(toolCall, "type")
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = toolCall.Attr("function")
+						function = jinja2.Attr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
-						w.WriteStr(function.Attr("name"))
+						jinja2.WriteStr(w, jinja2.Attr(function, "name"))
 						w.WriteString("\": ")
-						w.WriteJSON(function.Attr("arguments"), nil, nil)
+						w.WriteJSON(jinja2.Attr(function, "arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -642,19 +642,19 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
 				w.WriteString("]")
-				w.WriteStr(endToolCallsToken)
+				jinja2.WriteStr(w, endToolCallsToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -666,11 +666,11 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -680,7 +680,7 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
-		w.Write(assistantToken)
+		jinja2.Write(w, assistantToken)
 	}
 }
 
@@ -739,12 +739,12 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.CallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						llamacpp.Write(w, llamacpp.Add(innerType, jinja2.Str("[]")))
+						llamacpp.WriteAdd(w, innerType, jinja2.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
@@ -759,12 +759,12 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((llamacpp.CallTest("defined", paramSpecType, nil, nil) && llamacpp.CallTest("iterable", paramSpecType, nil, nil)) && !llamacpp.CallTest("string", paramSpecType, nil, nil)) && !llamacpp.CallTest("mapping", paramSpecType, nil, nil)) && llamacpp.CallTest("defined", llamacpp.ItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if llamacpp.Gt(llamacpp.CallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
+			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.CallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
@@ -776,7 +776,7 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf)) {
+			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
 				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
@@ -784,12 +784,12 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
+			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf))
+				items := llamacpp.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
@@ -800,14 +800,16 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					variantDescription := llamacpp.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// "), variantDescription))
+						w.WriteString("// ")
+						llamacpp.WriteStr(w, variantDescription)
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 					variantDefault := llamacpp.Attr(variant, "default")
-					if llamacpp.CallTest("defined", variantDefault, nil, nil) {
+					if llamacpp.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), llamacpp.CallFilter("tojson", variantDefault, nil, nil)))
+						w.WriteString("// default: ")
+						llamacpp.WriteStr(w, llamacpp.FilterTojson(variantDefault, nil, nil))
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -821,7 +823,9 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\""), llamacpp.CallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
+				w.WriteString("\"")
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				w.WriteString("\"")
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
@@ -846,7 +850,7 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.CallMethod(paramSpecProperties, "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
@@ -885,20 +889,24 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderTools := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), llamacpp.Attr(llamacpp.Attr(tool, "function"), "description")), jinja2.Str("\n")))
+			w.WriteString("// ")
+			llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tool, "function"), "description"))
+			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("type "), llamacpp.Attr(llamacpp.Attr(tool, "function"), "name")), jinja2.Str(" = ")))
+			w.WriteString("type ")
+			llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tool, "function"), "name"))
+			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
 			toolFunction := llamacpp.Attr(tool, "function")
 			toolFunctionParameters := llamacpp.Attr(toolFunction, "parameters")
 			if toolFunctionParameters.Truthy() && llamacpp.Attr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(toolFunctionParameters, "properties"), "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(toolFunctionParameters, "properties"), "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -907,7 +915,9 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
+						w.WriteString("// ")
+						llamacpp.WriteStr(w, paramSpecDescription)
+						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 					llamacpp.Write(w, paramName)
@@ -926,19 +936,22 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
-					if llamacpp.CallTest("defined", paramSpecDefault, nil, nil) {
+					if llamacpp.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 						if llamacpp.Attr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), paramSpecDefault))
+							w.WriteString(", // default: ")
+							llamacpp.WriteStr(w, paramSpecDefault)
 						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), paramSpecDefault))
+							w.WriteString("// default: ")
+							llamacpp.WriteStr(w, paramSpecDefault)
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), llamacpp.CallFilter("tojson", paramSpecDefault, nil, nil)))
+							w.WriteString(", // default: ")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(paramSpecDefault, nil, nil))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
@@ -998,13 +1011,13 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if llamacpp.In(jinja2.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := llamacpp.Attr(messages0, "content")
-			if llamacpp.CallTest("string", messages0Content, nil, nil) {
+			if llamacpp.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(systemToken, messages0Content), endSystemToken))
-			} else if llamacpp.CallTest("mapping", messages0Content, nil, nil) && llamacpp.In(jinja2.Str("text"), messages0Content) {
+				llamacpp.WriteAdd(w, systemToken, messages0Content, endSystemToken)
+			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(systemToken, llamacpp.Attr(messages0Content, "text")), endSystemToken))
+				llamacpp.WriteAdd(w, systemToken, llamacpp.Attr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
@@ -1020,25 +1033,26 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), endSystemToken))
+		llamacpp.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	llamacpp.Write(w, llamacpp.Add(developerToken, jinja2.Str("Deliberation: ")))
+	llamacpp.WriteAdd(w, developerToken, jinja2.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+	if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("Tool Capabilities:\n"), w.Capture(func() {
+		w.WriteString("Tool Capabilities:\n")
+		llamacpp.WriteStr(w, w.Capture(func() {
 			renderTools(tools)
-		})))
+		}))
 	} else {
 		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
 		w.WriteString("Tool Capabilities: disabled")
@@ -1046,9 +1060,10 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
 	llamacpp.Write(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var parts jinja2.Value
 	var blocks jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -1073,15 +1088,15 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
 				messageContent := llamacpp.Attr(message, "content")
-				if llamacpp.CallTest("string", messageContent, nil, nil) {
+				if llamacpp.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
-				} else if llamacpp.CallTest("mapping", messageContent, nil, nil) && llamacpp.In(jinja2.Str("parts"), messageContent) {
+				} else if llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = llamacpp.Attr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
-					for _, part := range jinja2.Iterate(w, llamacpp.Iterable(parts)) {
+					for _, part := range llamacpp.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
 						partType := llamacpp.Attr(part, "type")
 						if jinja2.EqStr(partType, "text") {
@@ -1111,10 +1126,10 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if llamacpp.In(jinja2.Str("content"), message) && !llamacpp.CallTest("none", llamacpp.Attr(message, "content"), nil, nil) {
+			if llamacpp.In(jinja2.Str("content"), message) && !llamacpp.IsNone(llamacpp.Attr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := llamacpp.Attr(message, "content")
-				if llamacpp.CallTest("string", messageContent, nil, nil) && (llamacpp.CallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "string")) {
+				if llamacpp.IsString(messageContent) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -1125,14 +1140,14 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					nsAssistantFormat = jinja2.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
-				} else if (llamacpp.CallTest("mapping", messageContent, nil, nil) && llamacpp.In(jinja2.Str("blocks"), messageContent)) && (llamacpp.CallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Str("blocks"), messageContent)) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = jinja2.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
 					blocks = llamacpp.Attr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
-					items := jinja2.Iterate(w, llamacpp.Iterable(blocks))
+					items := llamacpp.Iterate(w, blocks)
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
@@ -1162,27 +1177,32 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(block, "calls"), nil, nil), jinja2.Int(1))) && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
 								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							llamacpp.Write(w, llamacpp.Add(toolCallsToken, jinja2.Str("[")))
+							llamacpp.WriteAdd(w, toolCallsToken, jinja2.Str("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(block, "calls")))
+							items := llamacpp.Iterate(w, llamacpp.Attr(block, "calls"))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\": ")), llamacpp.Attr(toolCall, "arguments")), jinja2.Str("}")))
+								w.WriteString("{\"")
+								llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+								w.WriteString("\": ")
+								llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "arguments"))
+								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), endToolCallsToken))
+							w.WriteString("]")
+							llamacpp.WriteStr(w, endToolCallsToken)
 						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
@@ -1192,7 +1212,7 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(block, "outputs")))
+							items := llamacpp.Iterate(w, llamacpp.Attr(block, "outputs"))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
@@ -1239,10 +1259,11 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
 			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				llamacpp.Write(w, llamacpp.Add(toolCallsToken, jinja2.Str("[")))
+				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Str("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
+				items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
 				for i := range items {
 					toolCall := items[i]
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
@@ -1251,7 +1272,11 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = llamacpp.Attr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\""), llamacpp.Attr(function, "name")), jinja2.Str("\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(function, "arguments"), nil, nil)), jinja2.Str("}")))
+						w.WriteString("{\"")
+						llamacpp.WriteStr(w, llamacpp.Attr(function, "name"))
+						w.WriteString("\": ")
+						llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(function, "arguments"), nil, nil))
+						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
 							w.WriteString(", ")
@@ -1263,7 +1288,8 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), endToolCallsToken))
+				w.WriteString("]")
+				llamacpp.WriteStr(w, endToolCallsToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
@@ -1483,8 +1509,8 @@ var spansApertus8BInstruct = []jinja2.Span{
 	{From: 677, To: 679, Line: 322, Col: 1, Construct: "if"},
 	{From: 681, To: 684, Line: 325, Col: 1, Construct: "if"},
 	{From: 683, To: 683, Line: 326, Col: 5, Construct: "{{ }}"},
-	{From: 710, To: 883, Line: 1, Col: 1, Construct: "macro"},
-	{From: 717, To: 882, Line: 2, Col: 5, Construct: "if"},
+	{From: 710, To: 887, Line: 1, Col: 1, Construct: "macro"},
+	{From: 717, To: 886, Line: 2, Col: 5, Construct: "if"},
 	{From: 720, To: 761, Line: 3, Col: 9, Construct: "if"},
 	{From: 723, To: 749, Line: 4, Col: 13, Construct: "if"},
 	{From: 726, To: 749, Line: 6, Col: 17, Construct: "if"},
@@ -1495,172 +1521,172 @@ var spansApertus8BInstruct = []jinja2.Span{
 	{From: 747, To: 747, Line: 17, Col: 21, Construct: "{{ }}"},
 	{From: 751, To: 753, Line: 20, Col: 13, Construct: "if"},
 	{From: 758, To: 760, Line: 25, Col: 13, Construct: "if"},
-	{From: 762, To: 882, Line: 29, Col: 9, Construct: "if"},
+	{From: 762, To: 886, Line: 29, Col: 9, Construct: "if"},
 	{From: 765, To: 772, Line: 31, Col: 9, Construct: "if"},
 	{From: 767, To: 767, Line: 32, Col: 13, Construct: "{{ }}"},
 	{From: 771, To: 771, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 773, To: 882, Line: 36, Col: 9, Construct: "if"},
+	{From: 773, To: 886, Line: 36, Col: 9, Construct: "if"},
 	{From: 776, To: 776, Line: 38, Col: 9, Construct: "set"},
 	{From: 778, To: 785, Line: 39, Col: 9, Construct: "for"},
 	{From: 781, To: 784, Line: 40, Col: 13, Construct: "if"},
 	{From: 783, To: 783, Line: 41, Col: 17, Construct: "set"},
-	{From: 787, To: 817, Line: 44, Col: 9, Construct: "if"},
-	{From: 792, To: 816, Line: 47, Col: 13, Construct: "for"},
+	{From: 787, To: 819, Line: 44, Col: 9, Construct: "if"},
+	{From: 792, To: 818, Line: 47, Col: 13, Construct: "for"},
 	{From: 796, To: 798, Line: 48, Col: 17, Construct: "{{ }}"},
-	{From: 800, To: 804, Line: 49, Col: 17, Construct: "if"},
-	{From: 803, To: 803, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 806, To: 811, Line: 52, Col: 17, Construct: "if"},
-	{From: 810, To: 810, Line: 53, Col: 21, Construct: "{{ }}"},
-	{From: 813, To: 815, Line: 55, Col: 17, Construct: "if"},
-	{From: 818, To: 882, Line: 60, Col: 9, Construct: "if"},
-	{From: 821, To: 832, Line: 61, Col: 9, Construct: "if"},
-	{From: 824, To: 824, Line: 62, Col: 13, Construct: "{{ }}"},
-	{From: 829, To: 831, Line: 65, Col: 13, Construct: "if"},
-	{From: 833, To: 882, Line: 69, Col: 9, Construct: "if"},
-	{From: 836, To: 882, Line: 71, Col: 9, Construct: "if"},
-	{From: 839, To: 882, Line: 73, Col: 9, Construct: "if"},
-	{From: 842, To: 882, Line: 75, Col: 9, Construct: "if"},
-	{From: 845, To: 878, Line: 76, Col: 9, Construct: "if"},
-	{From: 849, To: 874, Line: 78, Col: 13, Construct: "for"},
-	{From: 855, To: 855, Line: 79, Col: 17, Construct: "{{ }}"},
-	{From: 857, To: 862, Line: 80, Col: 17, Construct: "if"},
-	{From: 864, To: 868, Line: 84, Col: 17, Construct: "{{ }}"},
-	{From: 870, To: 872, Line: 85, Col: 17, Construct: "if"},
-	{From: 885, To: 962, Line: 98, Col: 1, Construct: "macro"},
-	{From: 888, To: 961, Line: 99, Col: 5, Construct: "for"},
-	{From: 892, To: 892, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 894, To: 894, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 896, To: 956, Line: 102, Col: 9, Construct: "if"},
-	{From: 901, To: 952, Line: 104, Col: 13, Construct: "for"},
-	{From: 907, To: 911, Line: 105, Col: 17, Construct: "if"},
-	{From: 910, To: 910, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 913, To: 913, Line: 108, Col: 17, Construct: "{{ }}"},
-	{From: 915, To: 920, Line: 109, Col: 17, Construct: "if"},
-	{From: 922, To: 926, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 928, To: 943, Line: 114, Col: 17, Construct: "if"},
-	{From: 931, To: 942, Line: 115, Col: 21, Construct: "if"},
-	{From: 933, To: 933, Line: 116, Col: 25, Construct: "{{ }}"},
-	{From: 934, To: 942, Line: 117, Col: 25, Construct: "if"},
-	{From: 937, To: 937, Line: 118, Col: 25, Construct: "{{ }}"},
-	{From: 941, To: 941, Line: 120, Col: 25, Construct: "{{ }}"},
-	{From: 945, To: 950, Line: 123, Col: 17, Construct: "if"},
-	{From: 958, To: 960, Line: 133, Col: 9, Construct: "if"},
-	{From: 964, To: 964, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 966, To: 966, Line: 141, Col: 1, Construct: "set"},
-	{From: 968, To: 968, Line: 142, Col: 1, Construct: "set"},
-	{From: 970, To: 970, Line: 143, Col: 1, Construct: "set"},
-	{From: 972, To: 972, Line: 144, Col: 1, Construct: "set"},
-	{From: 974, To: 974, Line: 145, Col: 1, Construct: "set"},
-	{From: 976, To: 976, Line: 146, Col: 1, Construct: "set"},
-	{From: 978, To: 978, Line: 147, Col: 1, Construct: "set"},
-	{From: 980, To: 980, Line: 148, Col: 1, Construct: "set"},
-	{From: 982, To: 982, Line: 149, Col: 1, Construct: "set"},
-	{From: 984, To: 984, Line: 150, Col: 1, Construct: "set"},
-	{From: 986, To: 986, Line: 151, Col: 1, Construct: "set"},
-	{From: 988, To: 988, Line: 152, Col: 1, Construct: "set"},
-	{From: 990, To: 993, Line: 154, Col: 1, Construct: "set"},
-	{From: 995, To: 1026, Line: 156, Col: 1, Construct: "if"},
-	{From: 997, To: 1017, Line: 157, Col: 5, Construct: "if"},
-	{From: 1000, To: 1012, Line: 158, Col: 9, Construct: "if"},
-	{From: 1003, To: 1003, Line: 159, Col: 13, Construct: "{{ }}"},
-	{From: 1004, To: 1012, Line: 160, Col: 13, Construct: "if"},
-	{From: 1007, To: 1007, Line: 161, Col: 13, Construct: "{{ }}"},
-	{From: 1011, To: 1011, Line: 163, Col: 13, Construct: "{{ }}"},
-	{From: 1016, To: 1016, Line: 166, Col: 9, Construct: "{{ }}"},
-	{From: 1019, To: 1019, Line: 168, Col: 5, Construct: "set"},
-	{From: 1023, To: 1023, Line: 170, Col: 5, Construct: "{{ }}"},
-	{From: 1025, To: 1025, Line: 171, Col: 5, Construct: "set"},
-	{From: 1028, To: 1028, Line: 174, Col: 1, Construct: "{{ }}"},
-	{From: 1030, To: 1035, Line: 175, Col: 1, Construct: "if"},
-	{From: 1037, To: 1045, Line: 180, Col: 1, Construct: "if"},
-	{From: 1039, To: 1041, Line: 181, Col: 5, Construct: "{{ }}"},
-	{From: 1047, To: 1047, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 1049, To: 1291, Line: 187, Col: 1, Construct: "for"},
-	{From: 1053, To: 1290, Line: 188, Col: 5, Construct: "if"},
-	{From: 1056, To: 1056, Line: 189, Col: 9, Construct: "set"},
-	{From: 1058, To: 1062, Line: 190, Col: 9, Construct: "if"},
-	{From: 1061, To: 1061, Line: 192, Col: 13, Construct: "set"},
-	{From: 1064, To: 1069, Line: 194, Col: 9, Construct: "if"},
-	{From: 1066, To: 1066, Line: 195, Col: 13, Construct: "{{ }}"},
-	{From: 1068, To: 1068, Line: 196, Col: 13, Construct: "set"},
-	{From: 1071, To: 1103, Line: 198, Col: 9, Construct: "if"},
-	{From: 1073, To: 1073, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 1075, To: 1100, Line: 200, Col: 13, Construct: "if"},
-	{From: 1078, To: 1078, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 1079, To: 1100, Line: 202, Col: 17, Construct: "if"},
-	{From: 1082, To: 1082, Line: 203, Col: 17, Construct: "set"},
-	{From: 1084, To: 1095, Line: 204, Col: 17, Construct: "for"},
-	{From: 1086, To: 1094, Line: 205, Col: 21, Construct: "if"},
-	{From: 1089, To: 1089, Line: 206, Col: 25, Construct: "{{ }}"},
-	{From: 1093, To: 1093, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 1099, To: 1099, Line: 212, Col: 17, Construct: "{{ }}"},
-	{From: 1102, To: 1102, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1104, To: 1290, Line: 216, Col: 9, Construct: "if"},
-	{From: 1107, To: 1112, Line: 217, Col: 9, Construct: "if"},
-	{From: 1109, To: 1109, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1111, To: 1111, Line: 219, Col: 13, Construct: "set"},
-	{From: 1114, To: 1238, Line: 221, Col: 9, Construct: "if"},
-	{From: 1116, To: 1233, Line: 222, Col: 13, Construct: "if"},
-	{From: 1119, To: 1123, Line: 223, Col: 17, Construct: "if"},
-	{From: 1122, To: 1122, Line: 225, Col: 21, Construct: "set"},
-	{From: 1125, To: 1125, Line: 227, Col: 17, Construct: "set"},
-	{From: 1127, To: 1127, Line: 228, Col: 17, Construct: "{{ }}"},
-	{From: 1128, To: 1233, Line: 229, Col: 17, Construct: "if"},
-	{From: 1131, To: 1131, Line: 230, Col: 17, Construct: "set"},
-	{From: 1133, To: 1133, Line: 231, Col: 17, Construct: "set"},
-	{From: 1135, To: 1228, Line: 232, Col: 17, Construct: "for"},
-	{From: 1139, To: 1227, Line: 233, Col: 21, Construct: "if"},
-	{From: 1142, To: 1146, Line: 234, Col: 25, Construct: "if"},
-	{From: 1145, To: 1145, Line: 236, Col: 29, Construct: "set"},
-	{From: 1148, To: 1153, Line: 238, Col: 25, Construct: "if"},
-	{From: 1150, To: 1150, Line: 239, Col: 29, Construct: "set"},
-	{From: 1152, To: 1152, Line: 240, Col: 29, Construct: "{{ }}"},
-	{From: 1155, To: 1155, Line: 242, Col: 25, Construct: "{{ }}"},
-	{From: 1156, To: 1227, Line: 243, Col: 25, Construct: "if"},
-	{From: 1159, To: 1163, Line: 244, Col: 25, Construct: "if"},
-	{From: 1162, To: 1162, Line: 246, Col: 29, Construct: "set"},
-	{From: 1165, To: 1170, Line: 248, Col: 25, Construct: "if"},
-	{From: 1167, To: 1167, Line: 249, Col: 29, Construct: "set"},
-	{From: 1169, To: 1169, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1172, To: 1172, Line: 252, Col: 25, Construct: "{{ }}"},
-	{From: 1174, To: 1183, Line: 253, Col: 25, Construct: "for"},
-	{From: 1178, To: 1178, Line: 254, Col: 29, Construct: "{{ }}"},
-	{From: 1180, To: 1182, Line: 255, Col: 29, Construct: "if"},
-	{From: 1185, To: 1185, Line: 259, Col: 25, Construct: "{{ }}"},
-	{From: 1186, To: 1227, Line: 260, Col: 25, Construct: "if"},
-	{From: 1189, To: 1193, Line: 261, Col: 25, Construct: "if"},
-	{From: 1191, To: 1191, Line: 262, Col: 29, Construct: "{{ }}"},
-	{From: 1195, To: 1205, Line: 265, Col: 25, Construct: "for"},
-	{From: 1199, To: 1199, Line: 266, Col: 29, Construct: "{{ }}"},
-	{From: 1201, To: 1203, Line: 267, Col: 29, Construct: "if"},
-	{From: 1206, To: 1227, Line: 272, Col: 25, Construct: "if"},
-	{From: 1209, To: 1213, Line: 273, Col: 25, Construct: "if"},
-	{From: 1212, To: 1212, Line: 275, Col: 29, Construct: "set"},
-	{From: 1215, To: 1220, Line: 277, Col: 25, Construct: "if"},
-	{From: 1217, To: 1217, Line: 278, Col: 29, Construct: "set"},
-	{From: 1219, To: 1219, Line: 279, Col: 29, Construct: "{{ }}"},
-	{From: 1222, To: 1222, Line: 281, Col: 25, Construct: "{{ }}"},
-	{From: 1226, To: 1226, Line: 283, Col: 25, Construct: "{{ }}"},
-	{From: 1232, To: 1232, Line: 287, Col: 17, Construct: "{{ }}"},
-	{From: 1234, To: 1238, Line: 289, Col: 13, Construct: "if"},
-	{From: 1237, To: 1237, Line: 290, Col: 13, Construct: "{{ }}"},
-	{From: 1240, To: 1267, Line: 292, Col: 9, Construct: "if"},
-	{From: 1242, To: 1242, Line: 293, Col: 13, Construct: "{{ }}"},
-	{From: 1244, To: 1264, Line: 294, Col: 13, Construct: "for"},
-	{From: 1249, To: 1263, Line: 295, Col: 17, Construct: "if"},
-	{From: 1252, To: 1252, Line: 296, Col: 21, Construct: "set"},
-	{From: 1254, To: 1254, Line: 297, Col: 21, Construct: "{{ }}"},
-	{From: 1256, To: 1258, Line: 298, Col: 21, Construct: "if"},
-	{From: 1262, To: 1262, Line: 302, Col: 21, Construct: "{{ }}"},
-	{From: 1266, To: 1266, Line: 305, Col: 13, Construct: "{{ }}"},
-	{From: 1268, To: 1290, Line: 307, Col: 9, Construct: "if"},
-	{From: 1271, To: 1274, Line: 308, Col: 9, Construct: "if"},
-	{From: 1273, To: 1273, Line: 309, Col: 13, Construct: "{{ }}"},
-	{From: 1276, To: 1283, Line: 311, Col: 9, Construct: "if"},
-	{From: 1279, To: 1279, Line: 313, Col: 13, Construct: "set"},
-	{From: 1285, To: 1285, Line: 317, Col: 9, Construct: "{{ }}"},
-	{From: 1289, To: 1289, Line: 319, Col: 9, Construct: "{{ }}"},
-	{From: 1293, To: 1295, Line: 322, Col: 1, Construct: "if"},
-	{From: 1297, To: 1300, Line: 325, Col: 1, Construct: "if"},
-	{From: 1299, To: 1299, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 800, To: 805, Line: 49, Col: 17, Construct: "if"},
+	{From: 803, To: 804, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 807, To: 813, Line: 52, Col: 17, Construct: "if"},
+	{From: 811, To: 812, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 815, To: 817, Line: 55, Col: 17, Construct: "if"},
+	{From: 820, To: 886, Line: 60, Col: 9, Construct: "if"},
+	{From: 823, To: 836, Line: 61, Col: 9, Construct: "if"},
+	{From: 826, To: 828, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 833, To: 835, Line: 65, Col: 13, Construct: "if"},
+	{From: 837, To: 886, Line: 69, Col: 9, Construct: "if"},
+	{From: 840, To: 886, Line: 71, Col: 9, Construct: "if"},
+	{From: 843, To: 886, Line: 73, Col: 9, Construct: "if"},
+	{From: 846, To: 886, Line: 75, Col: 9, Construct: "if"},
+	{From: 849, To: 882, Line: 76, Col: 9, Construct: "if"},
+	{From: 853, To: 878, Line: 78, Col: 13, Construct: "for"},
+	{From: 859, To: 859, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 861, To: 866, Line: 80, Col: 17, Construct: "if"},
+	{From: 868, To: 872, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 874, To: 876, Line: 85, Col: 17, Construct: "if"},
+	{From: 889, To: 975, Line: 98, Col: 1, Construct: "macro"},
+	{From: 892, To: 974, Line: 99, Col: 5, Construct: "for"},
+	{From: 896, To: 898, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 900, To: 902, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 904, To: 969, Line: 102, Col: 9, Construct: "if"},
+	{From: 909, To: 965, Line: 104, Col: 13, Construct: "for"},
+	{From: 915, To: 921, Line: 105, Col: 17, Construct: "if"},
+	{From: 918, To: 920, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 923, To: 923, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 925, To: 930, Line: 109, Col: 17, Construct: "if"},
+	{From: 932, To: 936, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 938, To: 956, Line: 114, Col: 17, Construct: "if"},
+	{From: 941, To: 955, Line: 115, Col: 21, Construct: "if"},
+	{From: 943, To: 944, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 945, To: 955, Line: 117, Col: 25, Construct: "if"},
+	{From: 948, To: 949, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 953, To: 954, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 958, To: 963, Line: 123, Col: 17, Construct: "if"},
+	{From: 971, To: 973, Line: 133, Col: 9, Construct: "if"},
+	{From: 977, To: 977, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 979, To: 979, Line: 141, Col: 1, Construct: "set"},
+	{From: 981, To: 981, Line: 142, Col: 1, Construct: "set"},
+	{From: 983, To: 983, Line: 143, Col: 1, Construct: "set"},
+	{From: 985, To: 985, Line: 144, Col: 1, Construct: "set"},
+	{From: 987, To: 987, Line: 145, Col: 1, Construct: "set"},
+	{From: 989, To: 989, Line: 146, Col: 1, Construct: "set"},
+	{From: 991, To: 991, Line: 147, Col: 1, Construct: "set"},
+	{From: 993, To: 993, Line: 148, Col: 1, Construct: "set"},
+	{From: 995, To: 995, Line: 149, Col: 1, Construct: "set"},
+	{From: 997, To: 997, Line: 150, Col: 1, Construct: "set"},
+	{From: 999, To: 999, Line: 151, Col: 1, Construct: "set"},
+	{From: 1001, To: 1001, Line: 152, Col: 1, Construct: "set"},
+	{From: 1003, To: 1006, Line: 154, Col: 1, Construct: "set"},
+	{From: 1008, To: 1039, Line: 156, Col: 1, Construct: "if"},
+	{From: 1010, To: 1030, Line: 157, Col: 5, Construct: "if"},
+	{From: 1013, To: 1025, Line: 158, Col: 9, Construct: "if"},
+	{From: 1016, To: 1016, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 1017, To: 1025, Line: 160, Col: 13, Construct: "if"},
+	{From: 1020, To: 1020, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 1024, To: 1024, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 1029, To: 1029, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 1032, To: 1032, Line: 168, Col: 5, Construct: "set"},
+	{From: 1036, To: 1036, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 1038, To: 1038, Line: 171, Col: 5, Construct: "set"},
+	{From: 1041, To: 1041, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 1043, To: 1048, Line: 175, Col: 1, Construct: "if"},
+	{From: 1050, To: 1059, Line: 180, Col: 1, Construct: "if"},
+	{From: 1052, To: 1055, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 1061, To: 1061, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 1064, To: 1317, Line: 187, Col: 1, Construct: "for"},
+	{From: 1068, To: 1316, Line: 188, Col: 5, Construct: "if"},
+	{From: 1071, To: 1071, Line: 189, Col: 9, Construct: "set"},
+	{From: 1073, To: 1077, Line: 190, Col: 9, Construct: "if"},
+	{From: 1076, To: 1076, Line: 192, Col: 13, Construct: "set"},
+	{From: 1079, To: 1084, Line: 194, Col: 9, Construct: "if"},
+	{From: 1081, To: 1081, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 1083, To: 1083, Line: 196, Col: 13, Construct: "set"},
+	{From: 1086, To: 1118, Line: 198, Col: 9, Construct: "if"},
+	{From: 1088, To: 1088, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 1090, To: 1115, Line: 200, Col: 13, Construct: "if"},
+	{From: 1093, To: 1093, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 1094, To: 1115, Line: 202, Col: 17, Construct: "if"},
+	{From: 1097, To: 1097, Line: 203, Col: 17, Construct: "set"},
+	{From: 1099, To: 1110, Line: 204, Col: 17, Construct: "for"},
+	{From: 1101, To: 1109, Line: 205, Col: 21, Construct: "if"},
+	{From: 1104, To: 1104, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 1108, To: 1108, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1114, To: 1114, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 1117, To: 1117, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1119, To: 1316, Line: 216, Col: 9, Construct: "if"},
+	{From: 1122, To: 1127, Line: 217, Col: 9, Construct: "if"},
+	{From: 1124, To: 1124, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1126, To: 1126, Line: 219, Col: 13, Construct: "set"},
+	{From: 1129, To: 1258, Line: 221, Col: 9, Construct: "if"},
+	{From: 1131, To: 1253, Line: 222, Col: 13, Construct: "if"},
+	{From: 1134, To: 1138, Line: 223, Col: 17, Construct: "if"},
+	{From: 1137, To: 1137, Line: 225, Col: 21, Construct: "set"},
+	{From: 1140, To: 1140, Line: 227, Col: 17, Construct: "set"},
+	{From: 1142, To: 1142, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 1143, To: 1253, Line: 229, Col: 17, Construct: "if"},
+	{From: 1146, To: 1146, Line: 230, Col: 17, Construct: "set"},
+	{From: 1148, To: 1148, Line: 231, Col: 17, Construct: "set"},
+	{From: 1150, To: 1248, Line: 232, Col: 17, Construct: "for"},
+	{From: 1154, To: 1247, Line: 233, Col: 21, Construct: "if"},
+	{From: 1157, To: 1161, Line: 234, Col: 25, Construct: "if"},
+	{From: 1160, To: 1160, Line: 236, Col: 29, Construct: "set"},
+	{From: 1163, To: 1168, Line: 238, Col: 25, Construct: "if"},
+	{From: 1165, To: 1165, Line: 239, Col: 29, Construct: "set"},
+	{From: 1167, To: 1167, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 1170, To: 1170, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 1171, To: 1247, Line: 243, Col: 25, Construct: "if"},
+	{From: 1174, To: 1178, Line: 244, Col: 25, Construct: "if"},
+	{From: 1177, To: 1177, Line: 246, Col: 29, Construct: "set"},
+	{From: 1180, To: 1185, Line: 248, Col: 25, Construct: "if"},
+	{From: 1182, To: 1182, Line: 249, Col: 29, Construct: "set"},
+	{From: 1184, To: 1184, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1187, To: 1187, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 1189, To: 1202, Line: 253, Col: 25, Construct: "for"},
+	{From: 1193, To: 1197, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 1199, To: 1201, Line: 255, Col: 29, Construct: "if"},
+	{From: 1204, To: 1205, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 1206, To: 1247, Line: 260, Col: 25, Construct: "if"},
+	{From: 1209, To: 1213, Line: 261, Col: 25, Construct: "if"},
+	{From: 1211, To: 1211, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 1215, To: 1225, Line: 265, Col: 25, Construct: "for"},
+	{From: 1219, To: 1219, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 1221, To: 1223, Line: 267, Col: 29, Construct: "if"},
+	{From: 1226, To: 1247, Line: 272, Col: 25, Construct: "if"},
+	{From: 1229, To: 1233, Line: 273, Col: 25, Construct: "if"},
+	{From: 1232, To: 1232, Line: 275, Col: 29, Construct: "set"},
+	{From: 1235, To: 1240, Line: 277, Col: 25, Construct: "if"},
+	{From: 1237, To: 1237, Line: 278, Col: 29, Construct: "set"},
+	{From: 1239, To: 1239, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 1242, To: 1242, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 1246, To: 1246, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 1252, To: 1252, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 1254, To: 1258, Line: 289, Col: 13, Construct: "if"},
+	{From: 1257, To: 1257, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 1260, To: 1293, Line: 292, Col: 9, Construct: "if"},
+	{From: 1262, To: 1262, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 1265, To: 1289, Line: 294, Col: 13, Construct: "for"},
+	{From: 1270, To: 1288, Line: 295, Col: 17, Construct: "if"},
+	{From: 1273, To: 1273, Line: 296, Col: 21, Construct: "set"},
+	{From: 1275, To: 1279, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 1281, To: 1283, Line: 298, Col: 21, Construct: "if"},
+	{From: 1287, To: 1287, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 1291, To: 1292, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 1294, To: 1316, Line: 307, Col: 9, Construct: "if"},
+	{From: 1297, To: 1300, Line: 308, Col: 9, Construct: "if"},
+	{From: 1299, To: 1299, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 1302, To: 1309, Line: 311, Col: 9, Construct: "if"},
+	{From: 1305, To: 1305, Line: 313, Col: 13, Construct: "set"},
+	{From: 1311, To: 1311, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 1315, To: 1315, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 1319, To: 1321, Line: 322, Col: 1, Construct: "if"},
+	{From: 1323, To: 1326, Line: 325, Col: 1, Construct: "if"},
+	{From: 1325, To: 1325, Line: 326, Col: 5, Construct: "{{ }}"},
 }

@@ -99,22 +99,22 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			w.Write(jinja2.FilterString(tool))
+			jinja2.Write(w, jinja2.FilterString(tool))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
@@ -132,32 +132,32 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 		var toolMessage jinja2.Value
 		var msgContent jinja2.Value
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if !jinja2.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
-					chunkType := chunk.ItemStr("type")
+					chunkType := jinja2.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
-						w.Write(chunk.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(chunk, "text"))
 					} else if jinja2.InStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:74:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
@@ -172,7 +172,7 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
-					systemMessage = sysContent.ItemInt(0).ItemStr("text")
+					systemMessage = jinja2.ItemStr(jinja2.ItemInt(sysContent, 0), "text")
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
@@ -182,11 +182,11 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
 			if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
@@ -199,7 +199,7 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
 			if (addThoughts.Truthy() && jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				w.WriteAdd(message.ItemStr("reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
+				jinja2.WriteAdd(w, jinja2.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
@@ -208,7 +208,7 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !jinja2.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
-					asstText = asstContent.ItemInt(0).ItemStr("text")
+					asstText = jinja2.ItemStr(jinja2.ItemInt(asstContent, 0), "text")
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
@@ -217,16 +217,16 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && jinja2.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					w.Write(jinja2.FilterTrim(jinja2.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")).ItemInt(-1), nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
-					w.Write(asstText)
+					jinja2.Write(w, asstText)
 				}
-			} else if jinja2.MethodGet(message, jinja2.Str("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(message.ItemStr("chosen")), jinja2.Int(0)) {
+			} else if jinja2.MethodGet(message, jinja2.Str("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
-				w.Write(message.ItemStr("chosen").ItemInt(0))
+				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = jinja2.MethodGetDefault(message, jinja2.Str("tool_calls"), jinja2.NewList())
@@ -238,16 +238,16 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					toolCallFunction := toolCall.ItemStr("function")
+					toolCallFunction := jinja2.ItemStr(toolCall, "function")
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(toolCallFunction.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
-						w.WriteStr(toolCall.ItemStr("id"))
+						jinja2.WriteStr(w, jinja2.ItemStr(toolCall, "id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -278,14 +278,14 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if toolContent.Truthy() {
-					toolMessage = toolContent.ItemInt(0).ItemStr("text")
+					toolMessage = jinja2.ItemStr(jinja2.ItemInt(toolContent, 0), "text")
 				} else {
 					toolMessage = jinja2.Str("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.WriteString("<|begin_tool_result|>\n")
-			w.WriteStr(jinja2.FilterString(toolMessage))
+			jinja2.WriteStr(w, jinja2.FilterString(toolMessage))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "content") {
@@ -296,13 +296,13 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 			if !jinja2.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
-				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
+				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(msgContent, 0), "text"))
 				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
 				w.WriteString("<|begin_content|>\n")
-				w.WriteStr(msgContent)
+				jinja2.WriteStr(w, msgContent)
 				w.WriteString("\n")
 			}
 		}
@@ -310,7 +310,7 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.WriteString("\n<|begin_assistant|>\n")
-			w.WriteStr(reasoningAsstTurnStart)
+			jinja2.WriteStr(w, reasoningAsstTurnStart)
 		}
 	}
 }
@@ -363,32 +363,33 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			llamacpp.Write(w, llamacpp.CallFilter("string", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterString(tool))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var sysContent jinja2.Value
 	var systemMessage jinja2.Value
 	addToolId2 := addToolId
@@ -399,7 +400,7 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolContent jinja2.Value
 	var toolMessage jinja2.Value
 	var msgContent jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
@@ -408,9 +409,9 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if !llamacpp.CallTest("string", messageContent, nil, nil) {
+			if !llamacpp.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
-				for _, chunk := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, chunk := range llamacpp.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
 					chunkType := llamacpp.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
@@ -433,11 +434,11 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			sysContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", sysContent, nil, nil), jinja2.Int(0)) {
+			if sysContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(sysContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if llamacpp.CallTest("string", sysContent, nil, nil) {
+				if llamacpp.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
@@ -451,13 +452,13 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				systemMessage = jinja2.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+			if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
@@ -468,16 +469,16 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && llamacpp.MethodGet(message, jinja2.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n")))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			asstContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", asstContent, nil, nil), jinja2.Int(0)) {
+			if asstContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(asstContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !llamacpp.CallTest("string", asstContent, nil, nil) {
+				if !llamacpp.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
 					asstText = llamacpp.ItemStr(llamacpp.ItemInt(asstContent, 0), "text")
 				} else {
@@ -488,33 +489,38 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && llamacpp.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(asstText, "split", []jinja2.Value{jinja2.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					llamacpp.Write(w, asstText)
 				}
-			} else if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("chosen")}, nil).Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
+			} else if llamacpp.MethodGet(message, jinja2.Str("chosen")).Truthy() && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil)
+			toolCalls = llamacpp.MethodGetDefault(message, jinja2.Str("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", toolCalls, nil, nil), jinja2.Int(0)) {
+			if toolCalls.Truthy() && llamacpp.Gt(llamacpp.FilterLength(toolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
+				items := llamacpp.Iterate(w, toolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
+					w.WriteString("{\"name\": \"")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					w.WriteString("\", \"arguments\": ")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.ItemStr(toolCall, "id")), jinja2.Str("\"")))
+						w.WriteString(", \"id\": \"")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))
+						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
@@ -525,7 +531,7 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(llamacpp.CallTest("defined", trainingPrompt, nil, nil)) {
+			if !(llamacpp.IsDefined(trainingPrompt)) {
 				trainingPrompt = jinja2.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
@@ -535,9 +541,9 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			toolContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if llamacpp.CallTest("string", toolContent, nil, nil) {
+			if llamacpp.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
@@ -550,26 +556,33 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin_tool_result|>\n"), llamacpp.CallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n")))
+			w.WriteString("<|begin_tool_result|>\n")
+			llamacpp.WriteStr(w, llamacpp.FilterString(toolMessage))
+			w.WriteString("\n")
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			msgContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !llamacpp.CallTest("string", msgContent, nil, nil) {
+			if !llamacpp.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin_content|>\n"), llamacpp.ItemStr(llamacpp.ItemInt(msgContent, 0), "text")), jinja2.Str("\n")))
+				w.WriteString("<|begin_content|>\n")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(msgContent, 0), "text"))
+				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|begin_content|>\n"), msgContent, jinja2.Str("\n")))
+				w.WriteString("<|begin_content|>\n")
+				llamacpp.WriteStr(w, msgContent)
+				w.WriteString("\n")
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
+			w.WriteString("\n<|begin_assistant|>\n")
+			llamacpp.WriteStr(w, reasoningAsstTurnStart)
 		}
 	}
 }
@@ -671,60 +684,60 @@ var spansApriel1615bThinkerFixed = []jinja2.Span{
 	{From: 382, To: 389, Line: 50, Col: 5, Construct: "if"},
 	{From: 384, To: 384, Line: 51, Col: 9, Construct: "{{ }}"},
 	{From: 388, To: 388, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 392, To: 574, Line: 59, Col: 1, Construct: "for"},
-	{From: 406, To: 568, Line: 62, Col: 5, Construct: "if"},
-	{From: 410, To: 432, Line: 64, Col: 9, Construct: "if"},
-	{From: 413, To: 427, Line: 65, Col: 13, Construct: "for"},
-	{From: 415, To: 426, Line: 66, Col: 17, Construct: "if"},
-	{From: 418, To: 418, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 419, To: 426, Line: 68, Col: 21, Construct: "if"},
-	{From: 425, To: 425, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 431, To: 431, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 433, To: 568, Line: 79, Col: 9, Construct: "if"},
-	{From: 436, To: 436, Line: 80, Col: 9, Construct: "set"},
-	{From: 438, To: 452, Line: 81, Col: 9, Construct: "if"},
-	{From: 440, To: 447, Line: 82, Col: 13, Construct: "if"},
-	{From: 442, To: 442, Line: 83, Col: 17, Construct: "set"},
-	{From: 446, To: 446, Line: 85, Col: 17, Construct: "set"},
-	{From: 451, To: 451, Line: 88, Col: 13, Construct: "set"},
-	{From: 454, To: 461, Line: 91, Col: 9, Construct: "if"},
-	{From: 456, To: 456, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 460, To: 460, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 462, To: 568, Line: 98, Col: 9, Construct: "if"},
-	{From: 465, To: 469, Line: 99, Col: 9, Construct: "if"},
-	{From: 467, To: 467, Line: 100, Col: 13, Construct: "set"},
-	{From: 471, To: 474, Line: 105, Col: 9, Construct: "if"},
-	{From: 473, To: 473, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 476, To: 476, Line: 109, Col: 9, Construct: "set"},
-	{From: 478, To: 501, Line: 110, Col: 9, Construct: "if"},
-	{From: 480, To: 487, Line: 111, Col: 13, Construct: "if"},
-	{From: 482, To: 482, Line: 112, Col: 17, Construct: "set"},
-	{From: 486, To: 486, Line: 114, Col: 17, Construct: "set"},
-	{From: 489, To: 496, Line: 117, Col: 13, Construct: "if"},
-	{From: 491, To: 491, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 495, To: 495, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 497, To: 501, Line: 122, Col: 13, Construct: "if"},
-	{From: 500, To: 500, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 503, To: 503, Line: 127, Col: 9, Construct: "set"},
-	{From: 505, To: 526, Line: 128, Col: 9, Construct: "if"},
-	{From: 508, To: 525, Line: 130, Col: 13, Construct: "for"},
-	{From: 512, To: 513, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 515, To: 519, Line: 132, Col: 17, Construct: "if"},
-	{From: 517, To: 517, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 521, To: 523, Line: 136, Col: 17, Construct: "if"},
-	{From: 528, To: 530, Line: 141, Col: 9, Construct: "set"},
-	{From: 532, To: 534, Line: 142, Col: 9, Construct: "if"},
-	{From: 535, To: 568, Line: 147, Col: 9, Construct: "if"},
-	{From: 538, To: 538, Line: 148, Col: 9, Construct: "set"},
-	{From: 540, To: 551, Line: 149, Col: 9, Construct: "if"},
-	{From: 542, To: 542, Line: 150, Col: 13, Construct: "set"},
-	{From: 546, To: 550, Line: 152, Col: 13, Construct: "set"},
-	{From: 553, To: 554, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 555, To: 568, Line: 157, Col: 9, Construct: "if"},
-	{From: 558, To: 558, Line: 158, Col: 9, Construct: "set"},
-	{From: 560, To: 567, Line: 159, Col: 9, Construct: "if"},
-	{From: 562, To: 562, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 566, To: 566, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 570, To: 573, Line: 167, Col: 5, Construct: "if"},
-	{From: 572, To: 572, Line: 168, Col: 9, Construct: "{{ }}"},
+	{From: 393, To: 587, Line: 59, Col: 1, Construct: "for"},
+	{From: 407, To: 580, Line: 62, Col: 5, Construct: "if"},
+	{From: 411, To: 433, Line: 64, Col: 9, Construct: "if"},
+	{From: 414, To: 428, Line: 65, Col: 13, Construct: "for"},
+	{From: 416, To: 427, Line: 66, Col: 17, Construct: "if"},
+	{From: 419, To: 419, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 420, To: 427, Line: 68, Col: 21, Construct: "if"},
+	{From: 426, To: 426, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 432, To: 432, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 434, To: 580, Line: 79, Col: 9, Construct: "if"},
+	{From: 437, To: 437, Line: 80, Col: 9, Construct: "set"},
+	{From: 439, To: 453, Line: 81, Col: 9, Construct: "if"},
+	{From: 441, To: 448, Line: 82, Col: 13, Construct: "if"},
+	{From: 443, To: 443, Line: 83, Col: 17, Construct: "set"},
+	{From: 447, To: 447, Line: 85, Col: 17, Construct: "set"},
+	{From: 452, To: 452, Line: 88, Col: 13, Construct: "set"},
+	{From: 455, To: 462, Line: 91, Col: 9, Construct: "if"},
+	{From: 457, To: 457, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 461, To: 461, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 463, To: 580, Line: 98, Col: 9, Construct: "if"},
+	{From: 466, To: 470, Line: 99, Col: 9, Construct: "if"},
+	{From: 468, To: 468, Line: 100, Col: 13, Construct: "set"},
+	{From: 472, To: 475, Line: 105, Col: 9, Construct: "if"},
+	{From: 474, To: 474, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 477, To: 477, Line: 109, Col: 9, Construct: "set"},
+	{From: 479, To: 502, Line: 110, Col: 9, Construct: "if"},
+	{From: 481, To: 488, Line: 111, Col: 13, Construct: "if"},
+	{From: 483, To: 483, Line: 112, Col: 17, Construct: "set"},
+	{From: 487, To: 487, Line: 114, Col: 17, Construct: "set"},
+	{From: 490, To: 497, Line: 117, Col: 13, Construct: "if"},
+	{From: 492, To: 492, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 496, To: 496, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 498, To: 502, Line: 122, Col: 13, Construct: "if"},
+	{From: 501, To: 501, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 504, To: 504, Line: 127, Col: 9, Construct: "set"},
+	{From: 506, To: 532, Line: 128, Col: 9, Construct: "if"},
+	{From: 509, To: 531, Line: 130, Col: 13, Construct: "for"},
+	{From: 513, To: 517, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 519, To: 525, Line: 132, Col: 17, Construct: "if"},
+	{From: 521, To: 523, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 527, To: 529, Line: 136, Col: 17, Construct: "if"},
+	{From: 534, To: 536, Line: 141, Col: 9, Construct: "set"},
+	{From: 538, To: 540, Line: 142, Col: 9, Construct: "if"},
+	{From: 541, To: 580, Line: 147, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 148, Col: 9, Construct: "set"},
+	{From: 546, To: 557, Line: 149, Col: 9, Construct: "if"},
+	{From: 548, To: 548, Line: 150, Col: 13, Construct: "set"},
+	{From: 552, To: 556, Line: 152, Col: 13, Construct: "set"},
+	{From: 559, To: 562, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 563, To: 580, Line: 157, Col: 9, Construct: "if"},
+	{From: 566, To: 566, Line: 158, Col: 9, Construct: "set"},
+	{From: 568, To: 579, Line: 159, Col: 9, Construct: "if"},
+	{From: 570, To: 572, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 576, To: 578, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 582, To: 586, Line: 167, Col: 5, Construct: "if"},
+	{From: 584, To: 585, Line: 168, Col: 9, Construct: "{{ }}"},
 }

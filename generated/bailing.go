@@ -53,7 +53,7 @@ func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
@@ -61,9 +61,9 @@ func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")
-		w.WriteStr(role)
+		jinja2.WriteStr(w, role)
 		w.WriteString("</role>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
@@ -74,17 +74,21 @@ func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
 func renderBailingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
-			role = llamacpp.CallFilter("upper", messageRole, nil, nil)
+			role = llamacpp.FilterUpper(messageRole)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), llamacpp.ItemStr(message, "content")))
+		w.WriteString("<role>")
+		llamacpp.WriteStr(w, role)
+		w.WriteString("</role>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
@@ -95,7 +99,7 @@ var spansBailing = []jinja2.Span{
 	{From: 53, To: 68, Line: 10, Col: 1, Construct: "for"},
 	{From: 56, To: 61, Line: 11, Col: 1, Construct: "set"},
 	{From: 63, To: 66, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 89, Line: 10, Col: 1, Construct: "for"},
-	{From: 80, To: 85, Line: 11, Col: 1, Construct: "set"},
-	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 93, Line: 10, Col: 1, Construct: "for"},
+	{From: 81, To: 86, Line: 11, Col: 1, Construct: "set"},
+	{From: 88, To: 91, Line: 12, Col: 1, Construct: "{{ }}"},
 }

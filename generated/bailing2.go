@@ -50,14 +50,14 @@ var _ interface {
 func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if !messages.Truthy() || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
@@ -65,9 +65,9 @@ func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.WriteString("<role>")
-		w.WriteStr(role)
+		jinja2.WriteStr(w, role)
 		w.WriteString("</role>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
@@ -83,17 +83,22 @@ func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
-			role = llamacpp.CallFilter("upper", messageRole, nil, nil)
+			role = llamacpp.FilterUpper(messageRole)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|role_end|>")))
+		w.WriteString("<role>")
+		llamacpp.WriteStr(w, role)
+		w.WriteString("</role>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
@@ -106,7 +111,7 @@ var spansBailing2 = []jinja2.Span{
 	{From: 60, To: 65, Line: 15, Col: 1, Construct: "set"},
 	{From: 67, To: 71, Line: 16, Col: 1, Construct: "{{ }}"},
 	{From: 82, To: 84, Line: 11, Col: 1, Construct: "if"},
-	{From: 86, To: 98, Line: 14, Col: 1, Construct: "for"},
-	{From: 89, To: 94, Line: 15, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 103, Line: 14, Col: 1, Construct: "for"},
+	{From: 90, To: 95, Line: 15, Col: 1, Construct: "set"},
+	{From: 97, To: 101, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -56,12 +56,12 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
 		loopStartIndex = jinja2.Int(1)
 	} else {
@@ -77,7 +77,7 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
 		if systemMessage.Truthy() {
 			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
-			w.Write(systemMessage)
+			jinja2.Write(w, systemMessage)
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
 		if tools.Truthy() {
@@ -109,25 +109,25 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		var reasoningParts jinja2.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>user\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str("")}, nil)
+			content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = jinja2.FilterDefault(message.Attr("reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
+			reasoningContent = jinja2.FilterDefault(jinja2.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Str("<think>"), content)) && jinja2.In(jinja2.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
 				reasoningParts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = jinja2.MethodSplitSep(reasoningParts.ItemInt(0), jinja2.Str("<think>")).ItemInt(-1)
+				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Str("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				content = jinja2.FilterJoin(reasoningParts.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
@@ -135,30 +135,30 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.WriteString("<think>\n")
-				w.WriteStr(jinja2.MethodStrip(reasoningContent))
+				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
 				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			w.Write(jinja2.MethodLstrip(content))
+			jinja2.Write(w, jinja2.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					w.WriteStr(toolCall.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(jinja2.IfElse(jinja2.IsString(toolCall.Attr("arguments")), func() jinja2.Value {
-						return toolCall.Attr("arguments")
+					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.Attr(toolCall, "arguments")), func() jinja2.Value {
+						return jinja2.Attr(toolCall, "arguments")
 					}, func() jinja2.Value {
-						return jinja2.FilterTojson(toolCall.Attr("arguments"), nil, nil)
+						return jinja2.FilterTojson(jinja2.Attr(toolCall, "arguments"), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}
@@ -167,14 +167,14 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -228,11 +228,11 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+			items := llamacpp.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -247,45 +247,50 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var reasoningContent jinja2.Value
 	var reasoningParts jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing())))
+	items := llamacpp.Iterate(w, llamacpp.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>user\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>user\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+			content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = llamacpp.CallFilter("default", llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
+			reasoningContent = llamacpp.FilterDefault(llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Str("<think>"), content)) && llamacpp.In(jinja2.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+				reasoningParts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.ItemInt(reasoningParts, 0), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1)
+				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Str("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = llamacpp.CallFilter("join", llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
+				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
+				w.WriteString("<think>\n")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
+				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			llamacpp.Write(w, llamacpp.CallMethod(content, "lstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -293,11 +298,15 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.IfElse(llamacpp.CallTest("string", llamacpp.Attr(toolCall, "arguments"), nil, nil), func() jinja2.Value {
+					w.WriteString("\n<tool_call>\n{\"name\": \"")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					w.WriteString("\", \"arguments\": ")
+					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.Attr(toolCall, "arguments")), func() jinja2.Value {
 						return llamacpp.Attr(toolCall, "arguments")
 					}, func() jinja2.Value {
-						return llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil)
-					})), jinja2.Str("}\n</tool_call>")))
+						return llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil)
+					}))
+					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
@@ -308,7 +317,8 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|function_output|>"), llamacpp.ItemStr(message, "content")))
+			w.WriteString("<|function_output|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -380,28 +390,28 @@ var spansBielik11BV30Instruct = []jinja2.Span{
 	{From: 235, To: 235, Line: 19, Col: 13, Construct: "{{ }}"},
 	{From: 237, To: 239, Line: 20, Col: 13, Construct: "if"},
 	{From: 244, To: 247, Line: 26, Col: 5, Construct: "if"},
-	{From: 250, To: 317, Line: 36, Col: 1, Construct: "for"},
-	{From: 257, To: 316, Line: 37, Col: 5, Construct: "if"},
-	{From: 260, To: 260, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 316, Line: 39, Col: 9, Construct: "if"},
-	{From: 265, To: 265, Line: 41, Col: 9, Construct: "set"},
-	{From: 267, To: 267, Line: 42, Col: 9, Construct: "set"},
-	{From: 269, To: 276, Line: 43, Col: 9, Construct: "if"},
-	{From: 271, To: 271, Line: 44, Col: 13, Construct: "set"},
-	{From: 273, To: 273, Line: 45, Col: 13, Construct: "set"},
-	{From: 275, To: 275, Line: 46, Col: 13, Construct: "set"},
-	{From: 278, To: 281, Line: 48, Col: 9, Construct: "if"},
-	{From: 280, To: 280, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 283, To: 283, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 285, To: 303, Line: 52, Col: 9, Construct: "if"},
-	{From: 288, To: 301, Line: 53, Col: 13, Construct: "for"},
-	{From: 290, To: 294, Line: 54, Col: 17, Construct: "if"},
-	{From: 293, To: 293, Line: 55, Col: 21, Construct: "set"},
-	{From: 296, To: 300, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 304, To: 316, Line: 61, Col: 9, Construct: "if"},
-	{From: 307, To: 309, Line: 62, Col: 9, Construct: "if"},
-	{From: 311, To: 311, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 315, Line: 66, Col: 9, Construct: "if"},
-	{From: 319, To: 325, Line: 72, Col: 1, Construct: "if"},
-	{From: 322, To: 324, Line: 74, Col: 5, Construct: "if"},
+	{From: 251, To: 327, Line: 36, Col: 1, Construct: "for"},
+	{From: 258, To: 326, Line: 37, Col: 5, Construct: "if"},
+	{From: 261, To: 263, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 326, Line: 39, Col: 9, Construct: "if"},
+	{From: 268, To: 268, Line: 41, Col: 9, Construct: "set"},
+	{From: 270, To: 270, Line: 42, Col: 9, Construct: "set"},
+	{From: 272, To: 279, Line: 43, Col: 9, Construct: "if"},
+	{From: 274, To: 274, Line: 44, Col: 13, Construct: "set"},
+	{From: 276, To: 276, Line: 45, Col: 13, Construct: "set"},
+	{From: 278, To: 278, Line: 46, Col: 13, Construct: "set"},
+	{From: 281, To: 286, Line: 48, Col: 9, Construct: "if"},
+	{From: 283, To: 285, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 288, To: 288, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 312, Line: 52, Col: 9, Construct: "if"},
+	{From: 293, To: 310, Line: 53, Col: 13, Construct: "for"},
+	{From: 295, To: 299, Line: 54, Col: 17, Construct: "if"},
+	{From: 298, To: 298, Line: 55, Col: 21, Construct: "set"},
+	{From: 301, To: 309, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 313, To: 326, Line: 61, Col: 9, Construct: "if"},
+	{From: 316, To: 318, Line: 62, Col: 9, Construct: "if"},
+	{From: 320, To: 321, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 323, To: 325, Line: 66, Col: 9, Construct: "if"},
+	{From: 329, To: 335, Line: 72, Col: 1, Construct: "if"},
+	{From: 332, To: 334, Line: 74, Col: 5, Construct: "if"},
 }

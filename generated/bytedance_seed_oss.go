@@ -105,13 +105,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
 	if jinja2.IsNone(nsInterval) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		nsInterval = budgetReflectionsV05.ItemInt(16384)
+		nsInterval = jinja2.ItemInt(budgetReflectionsV05, 16384)
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -147,13 +147,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		w.WriteAdd(bosToken, jinja2.Str("system\n"), systemMessage)
+		jinja2.WriteAdd(w, bosToken, jinja2.Str("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
 		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			w.WriteAdd(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+			jinja2.WriteAdd(w, bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
@@ -167,26 +167,26 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 		var loop jinja2.Loop
 		for loop.Start(w, tools, func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(item2.Attr("type"), "function")
+			return jinja2.EqStr(jinja2.Attr(item2, "type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			itemFunction := item.Attr("function")
-			w.Write(itemFunction.Attr("name"))
+			itemFunction := jinja2.Attr(item, "function")
+			jinja2.Write(w, jinja2.Attr(itemFunction, "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			itemFunctionParameters := itemFunction.Attr("parameters")
-			itemFunctionParametersProperties := itemFunctionParameters.Attr("properties")
+			itemFunctionParameters := jinja2.Attr(itemFunction, "parameters")
+			itemFunctionParametersProperties := jinja2.Attr(itemFunctionParameters, "properties")
 			keys, values := jinja2.DictItems(itemFunctionParametersProperties)
 			for i := range w.Count(len(keys)) {
 				name := keys[i]
 				spec := values[i]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
-				w.Write(name)
+				jinja2.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				pyType(spec.Attr("type"))
+				pyType(jinja2.Attr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(keys)-1) {
 					w.WriteString(",")
@@ -194,7 +194,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			w.Write(jinja2.FilterTrim(itemFunction.Attr("description"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(itemFunction, "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if itemFunctionParametersProperties.Truthy() {
@@ -206,13 +206,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 					spec := values[i]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					w.Write(name)
+					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(spec.Attr("type"))
+					pyType(jinja2.Attr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if jinja2.In(name, itemFunctionParameters.Attr("required")) {
+					if jinja2.In(name, jinja2.Attr(itemFunctionParameters, "required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -221,31 +221,31 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(jinja2.Or(spec.Attr("description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			itemFunctionReturns := itemFunction.Attr("returns")
-			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(itemFunctionReturns.Attr("properties"))) && itemFunctionReturns.Attr("properties").Truthy() {
+			itemFunctionReturns := jinja2.Attr(itemFunction, "returns")
+			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(jinja2.Attr(itemFunctionReturns, "properties"))) && jinja2.Attr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys, values := jinja2.DictItems(itemFunctionReturns.Attr("properties"))
+				keys, values := jinja2.DictItems(jinja2.Attr(itemFunctionReturns, "properties"))
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					w.Write(name)
+					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(spec.Attr("type"))
+					pyType(jinja2.Attr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(jinja2.Or(spec.Attr("description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
 					}))
 				}
@@ -260,75 +260,75 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
 	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
-		w.Write(eosToken)
+		jinja2.Write(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
 	if jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			w.WriteAdd(bosToken, jinja2.Str("system"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			w.WriteAdd(bosToken, jinja2.Str("system"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
-			w.Write(thinkingBudget)
+			jinja2.Write(w, thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
-			w.Write(thinkingBudget)
+			jinja2.Write(w, thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
-			w.Write(nsInterval)
+			jinja2.Write(w, nsInterval)
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := message.Attr("role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls"))) && jinja2.IsIterable(message.Attr("tool_calls"))) && jinja2.Gt(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)) {
+		messageRole := jinja2.Attr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.Attr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
-			w.WriteAdd(bosToken, messageRole)
+			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
-				w.WriteStr(thinkBeginToken)
-				w.WriteStr(jinja2.FilterTrim(messageReasoningContent, nil, nil))
-				w.WriteStr(thinkEndToken)
+				jinja2.WriteStr(w, thinkBeginToken)
+				jinja2.WriteStr(w, jinja2.FilterTrim(messageReasoningContent, nil, nil))
+				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
-				w.WriteStr(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
 				w.WriteString("\n")
-				w.WriteStr(toolcallBeginToken)
+				jinja2.WriteStr(w, toolcallBeginToken)
 				w.WriteString("\n<function=")
-				w.WriteStr(toolCall.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := toolCall.Attr("arguments")
+				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -337,61 +337,61 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 						argValue := values[i]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
 						w.WriteString("<parameter=")
-						w.WriteStr(argName)
+						jinja2.WriteStr(w, argName)
 						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						if !(jinja2.IsString(argValue)) {
 							argValue = jinja2.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						w.WriteAdd(argValue, jinja2.Str("</parameter>\n"))
+						jinja2.WriteAdd(w, argValue, jinja2.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
 				w.WriteString("</function>\n")
-				w.WriteStr(toolcallEndToken)
+				jinja2.WriteStr(w, toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		} else if jinja2.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.WriteAdd(bosToken, messageRole, jinja2.Str("\n"), message.Attr("content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
-			w.WriteAdd(bosToken, messageRole)
+			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
-				w.WriteStr(thinkBeginToken)
-				w.WriteStr(jinja2.FilterTrim(messageReasoningContent, nil, nil))
-				w.WriteStr(thinkEndToken)
+				jinja2.WriteStr(w, thinkBeginToken)
+				jinja2.WriteStr(w, jinja2.FilterTrim(messageReasoningContent, nil, nil))
+				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
-				w.WriteStr(jinja2.FilterTrim(messageContent, nil, nil))
-				w.WriteStr(eosToken)
+				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.WriteStr(w, eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.WriteAdd(bosToken, messageRole, jinja2.Str("\n"), message.Attr("content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		w.WriteAdd(bosToken, jinja2.Str("assistant\n"))
+		jinja2.WriteAdd(w, bosToken, jinja2.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			w.WriteAdd(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
+			jinja2.WriteAdd(w, thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
 		}
 	}
 }
@@ -435,7 +435,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
 	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !llamacpp.CallTest("defined", thinkingBudget, nil, nil) {
+	if !llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
 		thinkingBudget = jinja2.Int(-1)
 	}
@@ -444,18 +444,18 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
+	for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(budgetReflectionsV05, nil, nil)) {
 		vals := jinja2.Unpack(item, 2)
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if llamacpp.CallTest("none", nsInterval, nil, nil) && llamacpp.Le(thinkingBudget, k) {
+		if llamacpp.IsNone(nsInterval) && llamacpp.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if llamacpp.CallTest("none", nsInterval, nil, nil) {
+	if llamacpp.IsNone(nsInterval) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		nsInterval = llamacpp.ItemInt(budgetReflectionsV05, 16384)
 	}
@@ -472,7 +472,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) || llamacpp.CallTest("none", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) || llamacpp.IsNone(tools) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
@@ -497,22 +497,22 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("system\n"), systemMessage))
+		llamacpp.WriteAdd(w, bosToken, jinja2.Str("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if llamacpp.CallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
+	if llamacpp.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
@@ -527,7 +527,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				name := vals[0]
@@ -536,9 +536,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				llamacpp.Write(w, w.Capture(func() {
-					pyType(llamacpp.Attr(spec, "type"))
-				}))
+				pyType(llamacpp.Attr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -546,7 +544,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(llamacpp.Attr(item, "function"), "description"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(llamacpp.Attr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			itemFunction := llamacpp.Attr(item, "function")
@@ -555,7 +553,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -564,9 +562,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					llamacpp.Write(w, w.Capture(func() {
-						pyType(llamacpp.Attr(spec, "type"))
-					}))
+					pyType(llamacpp.Attr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
 					if llamacpp.In(name, llamacpp.Attr(itemFunctionParameters, "required")) {
@@ -577,19 +573,20 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" "), jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
+					w.WriteString(" ")
+					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
-					})))
+					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			item5Function := llamacpp.Attr(item, "function")
 			itemFunctionReturns := llamacpp.Attr(item5Function, "returns")
-			if (llamacpp.CallTest("defined", itemFunctionReturns, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(itemFunctionReturns, "properties"), nil, nil)) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
+			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.Attr(itemFunctionReturns, "properties"))) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -598,41 +595,40 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					llamacpp.Write(w, w.Capture(func() {
-						pyType(llamacpp.Attr(spec, "type"))
-					}))
+					pyType(llamacpp.Attr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" "), jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
+					w.WriteString(" ")
+					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
-					})))
+					}))
 				}
 			}
 			w.WriteString("\n    \"\"\"")
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) || (llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0))) {
+	if llamacpp.IsDefined(systemMessage) || (llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		llamacpp.Write(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if llamacpp.CallTest("defined", thinkingBudget, nil, nil) {
+	if llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system")))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system")))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
 			llamacpp.Write(w, thinkingBudget)
@@ -648,91 +644,108 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := llamacpp.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.CallTest("iterable", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.Attr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
-			llamacpp.Write(w, llamacpp.Add(bosToken, messageRole))
+			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), thinkBeginToken), llamacpp.CallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, thinkBeginToken)
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
+				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.Attr(message, "content")
-			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
+				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n<function=")), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, toolcallBeginToken)
+				w.WriteString("\n<function=")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+				if llamacpp.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 						vals := jinja2.Unpack(item, 2)
 						argName := vals[0]
 						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argName, jinja2.Str(">")))
+						w.WriteString("<parameter=")
+						llamacpp.WriteStr(w, argName)
+						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(llamacpp.CallTest("string", argValue, nil, nil)) {
-							argValue = llamacpp.CallFilter("string", argValue, nil, nil)
+						if !(llamacpp.IsString(argValue)) {
+							argValue = llamacpp.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						llamacpp.Write(w, llamacpp.Add(argValue, jinja2.Str("</parameter>\n")))
+						llamacpp.WriteAdd(w, argValue, jinja2.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("</function>\n"), toolcallEndToken))
+				w.WriteString("</function>\n")
+				llamacpp.WriteStr(w, toolcallEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
 		} else if llamacpp.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), eosToken))
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
-			llamacpp.Write(w, llamacpp.Add(bosToken, messageRole))
+			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), thinkBeginToken), llamacpp.CallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, thinkBeginToken)
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
+				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.Attr(message, "content")
-			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), eosToken))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
+				llamacpp.WriteStr(w, eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), eosToken))
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("assistant\n")))
+		llamacpp.WriteAdd(w, bosToken, jinja2.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			llamacpp.Write(w, llamacpp.Sum(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken))
+			llamacpp.WriteAdd(w, thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
 		}
 	}
 }
@@ -870,68 +883,68 @@ var spansByteDanceSeedOSS = []jinja2.Span{
 	{From: 502, To: 502, Line: 56, Col: 1, Construct: "{{ }}"},
 	{From: 506, To: 509, Line: 58, Col: 1, Construct: "if"},
 	{From: 508, To: 508, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 512, To: 613, Line: 62, Col: 1, Construct: "if"},
+	{From: 512, To: 609, Line: 62, Col: 1, Construct: "if"},
 	{From: 515, To: 515, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 519, To: 612, Line: 67, Col: 1, Construct: "for"},
+	{From: 519, To: 608, Line: 67, Col: 1, Construct: "for"},
 	{From: 527, To: 528, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 530, To: 547, Line: 72, Col: 1, Construct: "for"},
+	{From: 530, To: 545, Line: 72, Col: 1, Construct: "for"},
 	{From: 536, To: 537, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 539, To: 541, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 543, To: 545, Line: 73, Col: 46, Construct: "if"},
-	{From: 549, To: 550, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 552, To: 585, Line: 79, Col: 5, Construct: "if"},
-	{From: 558, To: 583, Line: 81, Col: 5, Construct: "for"},
-	{From: 564, To: 565, Line: 83, Col: 7, Construct: "{{ }}"},
-	{From: 567, To: 570, Line: 83, Col: 19, Construct: "{{ }}"},
-	{From: 572, To: 578, Line: 84, Col: 7, Construct: "if"},
-	{From: 580, To: 582, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 587, To: 611, Line: 90, Col: 5, Construct: "if"},
-	{From: 592, To: 609, Line: 94, Col: 5, Construct: "for"},
-	{From: 598, To: 599, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 601, To: 604, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 606, To: 608, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 615, To: 617, Line: 104, Col: 1, Construct: "if"},
-	{From: 619, To: 622, Line: 109, Col: 1, Construct: "if"},
-	{From: 621, To: 621, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 624, To: 649, Line: 113, Col: 1, Construct: "if"},
-	{From: 626, To: 648, Line: 114, Col: 1, Construct: "if"},
-	{From: 628, To: 629, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 631, To: 631, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 632, To: 648, Line: 118, Col: 5, Construct: "if"},
-	{From: 635, To: 636, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 638, To: 639, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 641, To: 642, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 644, To: 645, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 647, To: 647, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 651, To: 727, Line: 125, Col: 1, Construct: "for"},
-	{From: 653, To: 726, Line: 126, Col: 1, Construct: "if"},
-	{From: 656, To: 656, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 658, To: 662, Line: 131, Col: 1, Construct: "if"},
-	{From: 661, To: 661, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 664, To: 668, Line: 134, Col: 1, Construct: "if"},
-	{From: 667, To: 667, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 670, To: 699, Line: 137, Col: 1, Construct: "for"},
-	{From: 672, To: 676, Line: 138, Col: 1, Construct: "if"},
-	{From: 675, To: 675, Line: 138, Col: 40, Construct: "set"},
-	{From: 678, To: 678, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 680, To: 696, Line: 140, Col: 1, Construct: "if"},
-	{From: 683, To: 695, Line: 141, Col: 1, Construct: "for"},
-	{From: 688, To: 688, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 690, To: 692, Line: 143, Col: 1, Construct: "set"},
-	{From: 694, To: 694, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 698, To: 698, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 701, To: 701, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 702, To: 726, Line: 150, Col: 5, Construct: "if"},
-	{From: 705, To: 705, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 706, To: 726, Line: 152, Col: 5, Construct: "if"},
-	{From: 709, To: 709, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 711, To: 715, Line: 154, Col: 1, Construct: "if"},
-	{From: 714, To: 714, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 717, To: 721, Line: 157, Col: 1, Construct: "if"},
-	{From: 720, To: 720, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 725, To: 725, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 729, To: 737, Line: 166, Col: 1, Construct: "if"},
-	{From: 731, To: 731, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 733, To: 736, Line: 168, Col: 1, Construct: "if"},
-	{From: 735, To: 735, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 539, To: 539, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 541, To: 543, Line: 73, Col: 46, Construct: "if"},
+	{From: 547, To: 548, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 550, To: 582, Line: 79, Col: 5, Construct: "if"},
+	{From: 556, To: 580, Line: 81, Col: 5, Construct: "for"},
+	{From: 562, To: 563, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 565, To: 566, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 568, To: 574, Line: 84, Col: 7, Construct: "if"},
+	{From: 576, To: 579, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 584, To: 607, Line: 90, Col: 5, Construct: "if"},
+	{From: 589, To: 605, Line: 94, Col: 5, Construct: "for"},
+	{From: 595, To: 596, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 599, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 601, To: 604, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 611, To: 613, Line: 104, Col: 1, Construct: "if"},
+	{From: 615, To: 618, Line: 109, Col: 1, Construct: "if"},
+	{From: 617, To: 617, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 620, To: 645, Line: 113, Col: 1, Construct: "if"},
+	{From: 622, To: 644, Line: 114, Col: 1, Construct: "if"},
+	{From: 624, To: 625, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 627, To: 627, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 628, To: 644, Line: 118, Col: 5, Construct: "if"},
+	{From: 631, To: 632, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 634, To: 635, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 637, To: 638, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 640, To: 641, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 643, To: 643, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 647, To: 740, Line: 125, Col: 1, Construct: "for"},
+	{From: 649, To: 739, Line: 126, Col: 1, Construct: "if"},
+	{From: 652, To: 652, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 654, To: 661, Line: 131, Col: 1, Construct: "if"},
+	{From: 657, To: 660, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 663, To: 669, Line: 134, Col: 1, Construct: "if"},
+	{From: 666, To: 668, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 671, To: 707, Line: 137, Col: 1, Construct: "for"},
+	{From: 673, To: 677, Line: 138, Col: 1, Construct: "if"},
+	{From: 676, To: 676, Line: 138, Col: 40, Construct: "set"},
+	{From: 679, To: 683, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 685, To: 703, Line: 140, Col: 1, Construct: "if"},
+	{From: 688, To: 702, Line: 141, Col: 1, Construct: "for"},
+	{From: 693, To: 695, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 697, To: 699, Line: 143, Col: 1, Construct: "set"},
+	{From: 701, To: 701, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 705, To: 706, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 709, To: 709, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 710, To: 739, Line: 150, Col: 5, Construct: "if"},
+	{From: 713, To: 713, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 714, To: 739, Line: 152, Col: 5, Construct: "if"},
+	{From: 717, To: 717, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 719, To: 726, Line: 154, Col: 1, Construct: "if"},
+	{From: 722, To: 725, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 728, To: 734, Line: 157, Col: 1, Construct: "if"},
+	{From: 731, To: 733, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 738, To: 738, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 742, To: 750, Line: 166, Col: 1, Construct: "if"},
+	{From: 744, To: 744, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 746, To: 749, Line: 168, Col: 1, Construct: "if"},
+	{From: 748, To: 748, Line: 169, Col: 1, Construct: "{{ }}"},
 }

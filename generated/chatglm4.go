@@ -54,9 +54,9 @@ func renderChatglm4(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("|>\n")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>\n")
 }
@@ -68,9 +68,12 @@ func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")))
+		w.WriteString("<|")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("|>\n")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>\n")
 }
@@ -80,6 +83,6 @@ func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
 var spansChatglm4 = []jinja2.Span{
 	{From: 54, To: 61, Line: 9, Col: 1, Construct: "for"},
 	{From: 56, To: 59, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 75, Line: 9, Col: 1, Construct: "for"},
-	{From: 73, To: 73, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 78, Line: 9, Col: 1, Construct: "for"},
+	{From: 73, To: 76, Line: 10, Col: 1, Construct: "{{ }}"},
 }

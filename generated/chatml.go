@@ -53,9 +53,9 @@ func renderChatml(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("\n")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
@@ -67,9 +67,13 @@ func renderChatml(w *jinja2.Writer, in *jinja2.Input) {
 func renderChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// chatml.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }
@@ -79,6 +83,6 @@ func renderChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansChatml = []jinja2.Span{
 	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 74, Line: 8, Col: 1, Construct: "for"},
-	{From: 72, To: 72, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 78, Line: 8, Col: 1, Construct: "for"},
+	{From: 72, To: 76, Line: 9, Col: 1, Construct: "{{ }}"},
 }

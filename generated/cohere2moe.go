@@ -125,7 +125,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
 	skipThinking = jinja2.FilterDefault(skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents jinja2.Value) {
 		documents = jinja2.Param(documents, "documents")
@@ -141,7 +141,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			doc := items[i]
 			var docVal jinja2.Value
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := doc.Attr("data")
+			docData := jinja2.Attr(doc, "data")
 			if docData.Truthy() {
 				docVal = docData
 			} else {
@@ -149,7 +149,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			w.Write(jinja2.Int(int64(i)))
+			jinja2.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 			w.WriteJSON(docVal, nil, nil)
@@ -175,14 +175,14 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range jinja2.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := msg.Attr("tool_calls")
+				msgToolCalls := jinja2.Attr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 					for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
+						if jinja2.Eq(jinja2.Attr(toolCall, "id"), toolCallId) && !jinja2.Attr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							w.Write(counter.Attr("value"))
+							jinja2.Write(w, jinja2.Attr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
 							jinja2.CheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
@@ -191,14 +191,14 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
 						jinja2.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						jinja2.SetAttr(counter, "value", jinja2.Add(counter.Attr("value"), jinja2.Int(1)))
+						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.Attr(counter, "value"), jinja2.Int(1)))
 					}
 				}
 			}
 		} else {
 			// Cohere2MoE.jinja:57:5 {%- else -%}
 			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 		}
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
@@ -208,10 +208,10 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, toolMsg.Attr("tool_call_id"))
+		toolCallIdToInt(messages, jinja2.Attr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := toolMsg.Attr("content")
+		toolMsgContent := jinja2.Attr(toolMsg, "content")
 		if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
@@ -234,10 +234,10 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				w.Write(jinja2.Int(int64(i)))
+				jinja2.Write(w, jinja2.Int(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				w.Write(jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+				jinja2.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
 				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -254,16 +254,16 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		item := jinja2.Param(args[0], "item")
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := item.Attr("type")
+		itemType := jinja2.Attr(item, "type")
 		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Str("content"), item.Attr("text"))
+			textWrapper = jinja2.DictOf(jinja2.Str("content"), jinja2.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			w.WriteJSON(textWrapper, nil, nil)
-		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && item.Attr("document").Truthy()) && jinja2.In(jinja2.Str("data"), item.Attr("document")) {
+		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.Attr(item, "document").Truthy()) && jinja2.In(jinja2.Str("data"), jinja2.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			w.WriteJSON(item.Attr("document").Attr("data"), nil, nil)
+			w.WriteJSON(jinja2.Attr(jinja2.Attr(item, "document"), "data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
@@ -278,31 +278,31 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(msg) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
-			w.Write(msg)
+			jinja2.Write(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if jinja2.IsString(msg.Attr("content")) {
+		} else if jinja2.IsString(jinja2.Attr(msg, "content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			w.Write(msg.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(msg, "content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := jinja2.Iterate(w, msg.Attr("content"))
+			items := jinja2.Iterate(w, jinja2.Attr(msg, "content"))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				contentType := content.Attr("type")
+				contentType := jinja2.Attr(content, "type")
 				if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !lastWasText.Attr("value").Truthy() {
+					if !jinja2.Attr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					w.Write(content.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(content, "text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
@@ -314,7 +314,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if lastWasText.Attr("value").Truthy() {
+					if jinja2.Attr(lastWasText, "value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
@@ -325,10 +325,10 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
 				if jinja2.EqStr(jinja2.FilterLower(contentType), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := content.Attr("data")
+					contentData := jinja2.Attr(content, "data")
 					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						w.Write(contentData)
+						jinja2.Write(w, contentData)
 					} else {
 						// Cohere2MoE.jinja:120:21 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
@@ -341,43 +341,43 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 	printThinking := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := msg.Attr("reasoning")
+		msgReasoning := jinja2.Attr(msg, "reasoning")
 		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			w.Write(msgReasoning)
-		} else if msg.Attr("reasoning_content").Truthy() {
+			jinja2.Write(w, msgReasoning)
+		} else if jinja2.Attr(msg, "reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			w.Write(msg.Attr("reasoning_content"))
-		} else if msg.Attr("thinking").Truthy() {
+			jinja2.Write(w, jinja2.Attr(msg, "reasoning_content"))
+		} else if jinja2.Attr(msg, "thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			w.Write(msg.Attr("thinking"))
-		} else if msg.Attr("content").Truthy() && msg.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
+			jinja2.Write(w, jinja2.Attr(msg, "thinking"))
+		} else if jinja2.Attr(msg, "content").Truthy() && jinja2.Attr(jinja2.ItemInt(jinja2.Attr(msg, "content"), 0), "thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			w.Write(msg.Attr("content").ItemInt(0).Attr("thinking"))
+			jinja2.Write(w, jinja2.Attr(jinja2.ItemInt(jinja2.Attr(msg, "content"), 0), "thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(messages.ItemInt(0).ItemStr("role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
-		developerInstruction = messages.ItemInt(0)
+		developerInstruction = jinja2.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
 		renderDeveloperInstruction = jinja2.Bool(true)
 		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(responseFormat.Attr("type"), "json_object") {
+	if responseFormat.Truthy() && jinja2.EqStr(jinja2.Attr(responseFormat, "type"), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
 	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
-		return jinja2.Or(responseFormat.Attr("json_schema"), func() jinja2.Value {
-			return responseFormat.Attr("schema")
+		return jinja2.Or(jinja2.Attr(responseFormat, "json_schema"), func() jinja2.Value {
+			return jinja2.Attr(responseFormat, "schema")
 		})
 	}, func() jinja2.Value {
 		return jinja2.NoElse(140)
@@ -406,7 +406,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
-		w.Write(platformInstructionOverride)
+		jinja2.Write(w, platformInstructionOverride)
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -447,14 +447,14 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				toolFunction := tool.ItemStr("function")
-				w.Write(toolFunction.ItemStr("name"))
+				toolFunction := jinja2.ItemStr(tool, "function")
+				jinja2.Write(w, jinja2.ItemStr(toolFunction, "name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				w.Write(toolFunction.ItemStr("description"))
+				jinja2.Write(w, jinja2.ItemStr(toolFunction, "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
+				w.WriteJSON(jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -481,7 +481,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		if jsonSchema.Truthy() {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
-			w.Write(jsonSchema)
+			jinja2.Write(w, jsonSchema)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -506,7 +506,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var msgRoleDowncased jinja2.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = jinja2.FilterLower(message.Attr("role"))
+		msgRoleDowncased = jinja2.FilterLower(jinja2.Attr(message, "role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -532,18 +532,18 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
-					messageToolPlan := message.Attr("tool_plan")
+					messageToolPlan := jinja2.Attr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
-						w.Write(messageToolPlan)
+						jinja2.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && jinja2.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
+					} else if ((jinja2.Attr(message, "reasoning").Truthy() || jinja2.Attr(message, "reasoning_content").Truthy()) || jinja2.Attr(message, "thinking").Truthy()) || (jinja2.Attr(message, "content").Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -560,19 +560,19 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
 					if regenToolCallIds.Truthy() {
 						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
-						w.Write(toolIdxValue)
+						jinja2.Write(w, toolIdxValue)
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						w.Write(tc.Attr("id"))
+						jinja2.Write(w, jinja2.Attr(tc, "id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					tcFunction := tc.ItemStr("function")
-					w.Write(tcFunction.ItemStr("name"))
+					tcFunction := jinja2.ItemStr(tc, "function")
+					jinja2.Write(w, jinja2.ItemStr(tcFunction, "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -585,7 +585,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && jinja2.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((jinja2.Attr(message, "reasoning").Truthy() || jinja2.Attr(message, "reasoning_content").Truthy()) || jinja2.Attr(message, "thinking").Truthy()) || (jinja2.Attr(message, "content").Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					printThinking(message)
@@ -595,7 +595,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.Attr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
@@ -603,12 +603,12 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, messages.Slice(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.None(), jinja2.None())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(jinja2.FilterLower(msg.Attr("role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(jinja2.Attr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(msg.Attr("tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.Attr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					break
@@ -671,15 +671,15 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!llamacpp.CallTest("undefined", reasoning, nil, nil)) {
-		if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(llamacpp.CallFilter("lower", reasoningEffort, nil, nil), "none") {
+	if !(!llamacpp.IsUndefined(reasoning)) {
+		if llamacpp.IsDefined(reasoningEffort) && jinja2.EqStr(llamacpp.FilterLower(reasoningEffort), "none") {
 			reasoning = jinja2.Bool(false)
 		} else {
 			reasoning = jinja2.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = llamacpp.CallFilter("upper", llamacpp.CallFilter("default", grounding, []jinja2.Value{jinja2.Str("disabled")}, nil), nil, nil)
+	grounding = llamacpp.FilterUpper(llamacpp.FilterDefault(grounding, []jinja2.Value{jinja2.Str("disabled")}, nil))
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -709,9 +709,9 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		renderDeveloperInstruction = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	convertFirstSystemMsg = llamacpp.CallFilter("default", convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
+	convertFirstSystemMsg = llamacpp.FilterDefault(convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
-	skipThinking = llamacpp.CallFilter("default", skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	skipThinking = llamacpp.FilterDefault(skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
@@ -724,8 +724,9 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var docVal jinja2.Value
-		items := jinja2.Iterate(w, llamacpp.Iterable(documents))
+		items := llamacpp.Iterate(w, documents)
 		for i := range items {
 			doc := items[i]
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
@@ -740,7 +741,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", docVal, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(docVal, nil, nil))
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -761,12 +762,12 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+			for _, msg := range llamacpp.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
 				msgToolCalls := llamacpp.Attr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(msgToolCalls)) {
+					for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
 						if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) && !llamacpp.Attr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
@@ -796,16 +797,14 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		llamacpp.Write(w, w.Capture(func() {
-			toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
-		}))
+		toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := llamacpp.Attr(toolMsg, "content")
-		if llamacpp.CallTest("mapping", toolMsgContent, nil, nil) || llamacpp.CallTest("string", toolMsgContent, nil, nil) {
+		if llamacpp.IsMapping(toolMsgContent) || llamacpp.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if llamacpp.CallTest("string", toolMsgContent, nil, nil) {
+			if llamacpp.IsString(toolMsgContent) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
 			} else {
@@ -815,11 +814,11 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", textWrapper, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(textWrapper, nil, nil))
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(toolMsgContent))
+			items := llamacpp.Iterate(w, toolMsgContent)
 			for i := range items {
 				content := items[i]
 				w.WriteString("\n            \"")
@@ -846,19 +845,19 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := llamacpp.Attr(item, "type")
-		if jinja2.EqStr(llamacpp.CallFilter("lower", itemType, nil, nil), "text") {
+		if jinja2.EqStr(llamacpp.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper = jinja2.DictOf(jinja2.Str("content"), llamacpp.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", textWrapper, nil, nil))
-		} else if (jinja2.EqStr(llamacpp.CallFilter("lower", itemType, nil, nil), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Str("data"), llamacpp.Attr(item, "document")) {
+			llamacpp.Write(w, llamacpp.FilterTojson(textWrapper, nil, nil))
+		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Str("data"), llamacpp.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil))
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", item, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(item, nil, nil))
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
@@ -866,12 +865,12 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var lastWasText jinja2.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if llamacpp.CallTest("string", msg, nil, nil) {
+		if llamacpp.IsString(msg) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			llamacpp.Write(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if llamacpp.CallTest("string", llamacpp.Attr(msg, "content"), nil, nil) {
+		} else if llamacpp.IsString(llamacpp.Attr(msg, "content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
@@ -882,11 +881,11 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(msg, "content")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(msg, "content"))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(content, "type"), nil, nil), "text") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(content, "type")), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !llamacpp.Attr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -913,7 +912,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(content, "type"), nil, nil), "image") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(content, "type")), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					contentData := llamacpp.Attr(content, "data")
 					if contentData.Truthy() {
@@ -950,7 +949,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = llamacpp.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -981,7 +980,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	regenToolCallIds = llamacpp.CallFilter("default", regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
+	regenToolCallIds = llamacpp.FilterDefault(regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
@@ -1032,7 +1031,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+			items := llamacpp.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
@@ -1043,7 +1042,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil))
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1086,33 +1085,28 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
-		llamacpp.Write(w, w.Capture(func() {
-			printMsg(developerInstruction)
-		}))
+		printMsg(developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var msgRoleDowncased jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = llamacpp.CallFilter("lower", llamacpp.Attr(message, "role"), nil, nil)
+		msgRoleDowncased = llamacpp.FilterLower(llamacpp.Attr(message, "role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
-			llamacpp.Write(w, w.Capture(func() {
-				printMsg(message)
-			}))
+			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(msgRoleDowncased, "user") {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
-			llamacpp.Write(w, w.Capture(func() {
-				printMsg(message)
-			}))
+			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -1121,9 +1115,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
-				llamacpp.Write(w, w.Capture(func() {
-					documentTurn(documents)
-				}))
+				documentTurn(documents)
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "assistant") || jinja2.EqStr(msgRoleDowncased, "chatbot") {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
@@ -1144,15 +1136,13 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
-						llamacpp.Write(w, w.Capture(func() {
-							printThinking(message)
-						}))
+						printThinking(message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
@@ -1170,7 +1160,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -1186,34 +1176,26 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				if (((llamacpp.Attr(message, "reasoning").Truthy() || llamacpp.Attr(message, "reasoning_content").Truthy()) || llamacpp.Attr(message, "thinking").Truthy()) || (llamacpp.Attr(message, "content").Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
-					llamacpp.Write(w, w.Capture(func() {
-						printThinking(message)
-					}))
+					printThinking(message)
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
-				llamacpp.Write(w, w.Capture(func() {
-					printMsg(message)
-				}))
+				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.Attr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
-			llamacpp.Write(w, w.Capture(func() {
-				formatToolMessage(messages, message)
-			}))
+			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing()))) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(msg, "role"), nil, nil), "tool") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					llamacpp.Write(w, w.Capture(func() {
-						formatToolMessage(messages, msg)
-					}))
+					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.Attr(msg, "tool_call_id")))
 				} else {
@@ -1412,147 +1394,147 @@ var spansCohere2MoE = []jinja2.Span{
 	{From: 712, To: 712, Line: 20, Col: 1, Construct: "set"},
 	{From: 714, To: 714, Line: 21, Col: 1, Construct: "set"},
 	{From: 716, To: 716, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 718, To: 750, Line: 23, Col: 1, Construct: "macro"},
+	{From: 718, To: 751, Line: 23, Col: 1, Construct: "macro"},
 	{From: 722, To: 725, Line: 25, Col: 41, Construct: "if"},
-	{From: 727, To: 749, Line: 31, Col: 1, Construct: "for"},
-	{From: 732, To: 738, Line: 32, Col: 1, Construct: "set"},
-	{From: 740, To: 741, Line: 34, Col: 14, Construct: "{{ }}"},
-	{From: 743, To: 743, Line: 34, Col: 34, Construct: "{{ }}"},
-	{From: 745, To: 747, Line: 34, Col: 54, Construct: "if"},
-	{From: 752, To: 791, Line: 42, Col: 1, Construct: "macro"},
-	{From: 758, To: 790, Line: 43, Col: 1, Construct: "if"},
-	{From: 760, To: 760, Line: 44, Col: 5, Construct: "set"},
-	{From: 762, To: 762, Line: 45, Col: 5, Construct: "set"},
-	{From: 764, To: 785, Line: 46, Col: 5, Construct: "for"},
-	{From: 766, To: 784, Line: 47, Col: 9, Construct: "if"},
-	{From: 769, To: 783, Line: 48, Col: 13, Construct: "for"},
-	{From: 771, To: 778, Line: 49, Col: 17, Construct: "if"},
-	{From: 773, To: 773, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 775, To: 775, Line: 50, Col: 21, Construct: "set"},
-	{From: 777, To: 777, Line: 51, Col: 21, Construct: "set"},
-	{From: 780, To: 780, Line: 51, Col: 21, Construct: "set"},
-	{From: 782, To: 782, Line: 53, Col: 17, Construct: "set"},
-	{From: 789, To: 789, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 793, To: 838, Line: 61, Col: 1, Construct: "macro"},
-	{From: 799, To: 802, Line: 63, Col: 26, Construct: "{{ }}"},
-	{From: 804, To: 837, Line: 65, Col: 9, Construct: "if"},
-	{From: 808, To: 816, Line: 67, Col: 13, Construct: "if"},
-	{From: 810, To: 810, Line: 68, Col: 17, Construct: "set"},
-	{From: 814, To: 814, Line: 70, Col: 17, Construct: "set"},
-	{From: 818, To: 818, Line: 72, Col: 18, Construct: "{{ }}"},
-	{From: 822, To: 835, Line: 74, Col: 13, Construct: "for"},
-	{From: 827, To: 828, Line: 76, Col: 14, Construct: "{{ }}"},
-	{From: 830, To: 830, Line: 76, Col: 34, Construct: "{{ }}"},
-	{From: 832, To: 834, Line: 76, Col: 67, Construct: "if"},
-	{From: 840, To: 863, Line: 84, Col: 1, Construct: "macro"},
-	{From: 848, To: 862, Line: 85, Col: 1, Construct: "if"},
-	{From: 851, To: 851, Line: 86, Col: 1, Construct: "set"},
-	{From: 853, To: 853, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 854, To: 862, Line: 88, Col: 5, Construct: "if"},
-	{From: 857, To: 857, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 861, To: 861, Line: 91, Col: 1, Construct: "{{ }}"},
-	{From: 865, To: 929, Line: 94, Col: 1, Construct: "macro"},
-	{From: 869, To: 928, Line: 95, Col: 5, Construct: "if"},
-	{From: 872, To: 873, Line: 96, Col: 15, Construct: "{{ }}"},
-	{From: 874, To: 928, Line: 97, Col: 9, Construct: "if"},
-	{From: 878, To: 879, Line: 98, Col: 15, Construct: "{{ }}"},
-	{From: 883, To: 883, Line: 100, Col: 9, Construct: "set"},
-	{From: 885, To: 927, Line: 101, Col: 9, Construct: "for"},
-	{From: 889, To: 914, Line: 102, Col: 13, Construct: "if"},
-	{From: 891, To: 893, Line: 103, Col: 17, Construct: "if"},
-	{From: 895, To: 895, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 897, To: 899, Line: 107, Col: 17, Construct: "if"},
-	{From: 901, To: 901, Line: 107, Col: 17, Construct: "set"},
-	{From: 903, To: 903, Line: 110, Col: 17, Construct: "set"},
-	{From: 907, To: 909, Line: 112, Col: 17, Construct: "if"},
-	{From: 911, To: 911, Line: 112, Col: 17, Construct: "set"},
-	{From: 913, To: 913, Line: 115, Col: 17, Construct: "set"},
-	{From: 916, To: 926, Line: 117, Col: 13, Construct: "if"},
-	{From: 918, To: 925, Line: 118, Col: 17, Construct: "if"},
-	{From: 921, To: 921, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 931, To: 951, Line: 127, Col: 1, Construct: "macro"},
-	{From: 934, To: 950, Line: 128, Col: 5, Construct: "if"},
-	{From: 937, To: 937, Line: 129, Col: 1, Construct: "{{ }}"},
-	{From: 938, To: 950, Line: 130, Col: 9, Construct: "if"},
-	{From: 941, To: 941, Line: 131, Col: 1, Construct: "{{ }}"},
-	{From: 942, To: 950, Line: 132, Col: 9, Construct: "if"},
-	{From: 945, To: 945, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 946, To: 950, Line: 134, Col: 9, Construct: "if"},
-	{From: 949, To: 949, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 953, To: 960, Line: 138, Col: 1, Construct: "if"},
-	{From: 955, To: 955, Line: 138, Col: 124, Construct: "set"},
-	{From: 957, To: 957, Line: 138, Col: 170, Construct: "set"},
-	{From: 959, To: 959, Line: 138, Col: 216, Construct: "set"},
-	{From: 962, To: 966, Line: 139, Col: 1, Construct: "set"},
-	{From: 968, To: 974, Line: 140, Col: 1, Construct: "set"},
-	{From: 976, To: 978, Line: 141, Col: 1, Construct: "set"},
-	{From: 980, To: 980, Line: 142, Col: 1, Construct: "set"},
-	{From: 982, To: 982, Line: 143, Col: 1, Construct: "set"},
-	{From: 984, To: 984, Line: 144, Col: 1, Construct: "set"},
-	{From: 986, To: 986, Line: 145, Col: 1, Construct: "set"},
-	{From: 988, To: 993, Line: 147, Col: 1, Construct: "if"},
-	{From: 990, To: 993, Line: 149, Col: 5, Construct: "if"},
-	{From: 995, To: 995, Line: 153, Col: 1, Construct: "set"},
-	{From: 997, To: 1003, Line: 155, Col: 1, Construct: "if"},
-	{From: 999, To: 1000, Line: 156, Col: 1, Construct: "{{ }}"},
-	{From: 1002, To: 1002, Line: 157, Col: 1, Construct: "set"},
-	{From: 1005, To: 1013, Line: 161, Col: 1, Construct: "if"},
-	{From: 1007, To: 1010, Line: 162, Col: 1, Construct: "if"},
-	{From: 1012, To: 1012, Line: 166, Col: 1, Construct: "set"},
-	{From: 1015, To: 1061, Line: 169, Col: 1, Construct: "if"},
-	{From: 1017, To: 1020, Line: 170, Col: 1, Construct: "if"},
-	{From: 1022, To: 1058, Line: 176, Col: 1, Construct: "if"},
-	{From: 1024, To: 1033, Line: 177, Col: 1, Construct: "if"},
-	{From: 1027, To: 1032, Line: 179, Col: 5, Construct: "if"},
-	{From: 1035, To: 1053, Line: 184, Col: 1, Construct: "for"},
-	{From: 1040, To: 1041, Line: 185, Col: 15, Construct: "{{ }}"},
-	{From: 1043, To: 1044, Line: 185, Col: 64, Construct: "{{ }}"},
-	{From: 1046, To: 1047, Line: 185, Col: 118, Construct: "{{ }}"},
-	{From: 1049, To: 1052, Line: 186, Col: 5, Construct: "if"},
-	{From: 1060, To: 1060, Line: 194, Col: 1, Construct: "set"},
-	{From: 1063, To: 1077, Line: 197, Col: 1, Construct: "if"},
-	{From: 1065, To: 1068, Line: 198, Col: 1, Construct: "if"},
-	{From: 1070, To: 1074, Line: 203, Col: 5, Construct: "if"},
-	{From: 1073, To: 1073, Line: 206, Col: 1, Construct: "{{ }}"},
-	{From: 1076, To: 1076, Line: 208, Col: 1, Construct: "set"},
-	{From: 1079, To: 1084, Line: 210, Col: 1, Construct: "if"},
-	{From: 1081, To: 1084, Line: 212, Col: 5, Construct: "if"},
-	{From: 1086, To: 1093, Line: 215, Col: 1, Construct: "if"},
-	{From: 1089, To: 1092, Line: 216, Col: 40, Construct: "{{ }}"},
-	{From: 1095, To: 1227, Line: 218, Col: 1, Construct: "for"},
-	{From: 1100, To: 1100, Line: 219, Col: 5, Construct: "set"},
-	{From: 1102, To: 1226, Line: 220, Col: 5, Construct: "if"},
-	{From: 1105, To: 1108, Line: 221, Col: 40, Construct: "{{ }}"},
-	{From: 1109, To: 1226, Line: 222, Col: 9, Construct: "if"},
-	{From: 1113, To: 1116, Line: 223, Col: 38, Construct: "{{ }}"},
-	{From: 1118, To: 1127, Line: 224, Col: 9, Construct: "if"},
-	{From: 1120, To: 1120, Line: 224, Col: 57, Construct: "set"},
-	{From: 1122, To: 1122, Line: 224, Col: 95, Construct: "set"},
-	{From: 1124, To: 1126, Line: 224, Col: 140, Construct: "{{ }}"},
-	{From: 1128, To: 1226, Line: 225, Col: 9, Construct: "if"},
-	{From: 1132, To: 1199, Line: 227, Col: 9, Construct: "if"},
-	{From: 1135, To: 1153, Line: 228, Col: 13, Construct: "if"},
-	{From: 1137, To: 1151, Line: 229, Col: 17, Construct: "if"},
-	{From: 1141, To: 1142, Line: 230, Col: 39, Construct: "{{ }}"},
-	{From: 1143, To: 1151, Line: 231, Col: 21, Construct: "if"},
-	{From: 1147, To: 1150, Line: 232, Col: 39, Construct: "{{ }}"},
-	{From: 1155, To: 1182, Line: 235, Col: 13, Construct: "for"},
-	{From: 1160, To: 1168, Line: 237, Col: 23, Construct: "if"},
-	{From: 1162, To: 1162, Line: 237, Col: 53, Construct: "{{ }}"},
-	{From: 1166, To: 1166, Line: 237, Col: 85, Construct: "{{ }}"},
-	{From: 1170, To: 1171, Line: 237, Col: 126, Construct: "{{ }}"},
-	{From: 1173, To: 1174, Line: 237, Col: 171, Construct: "{{ }}"},
-	{From: 1176, To: 1178, Line: 237, Col: 212, Construct: "if"},
-	{From: 1180, To: 1180, Line: 238, Col: 17, Construct: "set"},
-	{From: 1186, To: 1193, Line: 243, Col: 13, Construct: "if"},
-	{From: 1189, To: 1192, Line: 244, Col: 35, Construct: "{{ }}"},
-	{From: 1195, To: 1198, Line: 246, Col: 13, Construct: "{{ }}"},
-	{From: 1200, To: 1226, Line: 248, Col: 9, Construct: "if"},
-	{From: 1204, To: 1206, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 1208, To: 1225, Line: 251, Col: 9, Construct: "for"},
-	{From: 1211, To: 1223, Line: 253, Col: 13, Construct: "if"},
-	{From: 1214, To: 1216, Line: 254, Col: 5, Construct: "{{ }}"},
-	{From: 1218, To: 1218, Line: 255, Col: 17, Construct: "set"},
-	{From: 1229, To: 1238, Line: 263, Col: 14, Construct: "if"},
-	{From: 1232, To: 1237, Line: 263, Col: 86, Construct: "if"},
+	{From: 728, To: 750, Line: 31, Col: 1, Construct: "for"},
+	{From: 733, To: 739, Line: 32, Col: 1, Construct: "set"},
+	{From: 741, To: 742, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 744, To: 744, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 746, To: 748, Line: 34, Col: 54, Construct: "if"},
+	{From: 753, To: 792, Line: 42, Col: 1, Construct: "macro"},
+	{From: 759, To: 791, Line: 43, Col: 1, Construct: "if"},
+	{From: 761, To: 761, Line: 44, Col: 5, Construct: "set"},
+	{From: 763, To: 763, Line: 45, Col: 5, Construct: "set"},
+	{From: 765, To: 786, Line: 46, Col: 5, Construct: "for"},
+	{From: 767, To: 785, Line: 47, Col: 9, Construct: "if"},
+	{From: 770, To: 784, Line: 48, Col: 13, Construct: "for"},
+	{From: 772, To: 779, Line: 49, Col: 17, Construct: "if"},
+	{From: 774, To: 774, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 776, To: 776, Line: 50, Col: 21, Construct: "set"},
+	{From: 778, To: 778, Line: 51, Col: 21, Construct: "set"},
+	{From: 781, To: 781, Line: 51, Col: 21, Construct: "set"},
+	{From: 783, To: 783, Line: 53, Col: 17, Construct: "set"},
+	{From: 790, To: 790, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 794, To: 837, Line: 61, Col: 1, Construct: "macro"},
+	{From: 800, To: 801, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 803, To: 836, Line: 65, Col: 9, Construct: "if"},
+	{From: 807, To: 815, Line: 67, Col: 13, Construct: "if"},
+	{From: 809, To: 809, Line: 68, Col: 17, Construct: "set"},
+	{From: 813, To: 813, Line: 70, Col: 17, Construct: "set"},
+	{From: 817, To: 817, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 821, To: 834, Line: 74, Col: 13, Construct: "for"},
+	{From: 826, To: 827, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 829, To: 829, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 831, To: 833, Line: 76, Col: 67, Construct: "if"},
+	{From: 839, To: 862, Line: 84, Col: 1, Construct: "macro"},
+	{From: 847, To: 861, Line: 85, Col: 1, Construct: "if"},
+	{From: 850, To: 850, Line: 86, Col: 1, Construct: "set"},
+	{From: 852, To: 852, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 853, To: 861, Line: 88, Col: 5, Construct: "if"},
+	{From: 856, To: 856, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 860, To: 860, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 864, To: 928, Line: 94, Col: 1, Construct: "macro"},
+	{From: 868, To: 927, Line: 95, Col: 5, Construct: "if"},
+	{From: 871, To: 872, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 873, To: 927, Line: 97, Col: 9, Construct: "if"},
+	{From: 877, To: 878, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 882, To: 882, Line: 100, Col: 9, Construct: "set"},
+	{From: 884, To: 926, Line: 101, Col: 9, Construct: "for"},
+	{From: 888, To: 913, Line: 102, Col: 13, Construct: "if"},
+	{From: 890, To: 892, Line: 103, Col: 17, Construct: "if"},
+	{From: 894, To: 894, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 896, To: 898, Line: 107, Col: 17, Construct: "if"},
+	{From: 900, To: 900, Line: 107, Col: 17, Construct: "set"},
+	{From: 902, To: 902, Line: 110, Col: 17, Construct: "set"},
+	{From: 906, To: 908, Line: 112, Col: 17, Construct: "if"},
+	{From: 910, To: 910, Line: 112, Col: 17, Construct: "set"},
+	{From: 912, To: 912, Line: 115, Col: 17, Construct: "set"},
+	{From: 915, To: 925, Line: 117, Col: 13, Construct: "if"},
+	{From: 917, To: 924, Line: 118, Col: 17, Construct: "if"},
+	{From: 920, To: 920, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 930, To: 950, Line: 127, Col: 1, Construct: "macro"},
+	{From: 933, To: 949, Line: 128, Col: 5, Construct: "if"},
+	{From: 936, To: 936, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 937, To: 949, Line: 130, Col: 9, Construct: "if"},
+	{From: 940, To: 940, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 941, To: 949, Line: 132, Col: 9, Construct: "if"},
+	{From: 944, To: 944, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 945, To: 949, Line: 134, Col: 9, Construct: "if"},
+	{From: 948, To: 948, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 952, To: 959, Line: 138, Col: 1, Construct: "if"},
+	{From: 954, To: 954, Line: 138, Col: 124, Construct: "set"},
+	{From: 956, To: 956, Line: 138, Col: 170, Construct: "set"},
+	{From: 958, To: 958, Line: 138, Col: 216, Construct: "set"},
+	{From: 961, To: 965, Line: 139, Col: 1, Construct: "set"},
+	{From: 967, To: 973, Line: 140, Col: 1, Construct: "set"},
+	{From: 975, To: 977, Line: 141, Col: 1, Construct: "set"},
+	{From: 979, To: 979, Line: 142, Col: 1, Construct: "set"},
+	{From: 981, To: 981, Line: 143, Col: 1, Construct: "set"},
+	{From: 983, To: 983, Line: 144, Col: 1, Construct: "set"},
+	{From: 985, To: 985, Line: 145, Col: 1, Construct: "set"},
+	{From: 987, To: 992, Line: 147, Col: 1, Construct: "if"},
+	{From: 989, To: 992, Line: 149, Col: 5, Construct: "if"},
+	{From: 994, To: 994, Line: 153, Col: 1, Construct: "set"},
+	{From: 996, To: 1002, Line: 155, Col: 1, Construct: "if"},
+	{From: 998, To: 999, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 1001, To: 1001, Line: 157, Col: 1, Construct: "set"},
+	{From: 1004, To: 1012, Line: 161, Col: 1, Construct: "if"},
+	{From: 1006, To: 1009, Line: 162, Col: 1, Construct: "if"},
+	{From: 1011, To: 1011, Line: 166, Col: 1, Construct: "set"},
+	{From: 1014, To: 1060, Line: 169, Col: 1, Construct: "if"},
+	{From: 1016, To: 1019, Line: 170, Col: 1, Construct: "if"},
+	{From: 1021, To: 1057, Line: 176, Col: 1, Construct: "if"},
+	{From: 1023, To: 1032, Line: 177, Col: 1, Construct: "if"},
+	{From: 1026, To: 1031, Line: 179, Col: 5, Construct: "if"},
+	{From: 1034, To: 1052, Line: 184, Col: 1, Construct: "for"},
+	{From: 1039, To: 1040, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 1042, To: 1043, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 1045, To: 1046, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 1048, To: 1051, Line: 186, Col: 5, Construct: "if"},
+	{From: 1059, To: 1059, Line: 194, Col: 1, Construct: "set"},
+	{From: 1062, To: 1076, Line: 197, Col: 1, Construct: "if"},
+	{From: 1064, To: 1067, Line: 198, Col: 1, Construct: "if"},
+	{From: 1069, To: 1073, Line: 203, Col: 5, Construct: "if"},
+	{From: 1072, To: 1072, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 1075, To: 1075, Line: 208, Col: 1, Construct: "set"},
+	{From: 1078, To: 1083, Line: 210, Col: 1, Construct: "if"},
+	{From: 1080, To: 1083, Line: 212, Col: 5, Construct: "if"},
+	{From: 1085, To: 1090, Line: 215, Col: 1, Construct: "if"},
+	{From: 1088, To: 1089, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 1093, To: 1209, Line: 218, Col: 1, Construct: "for"},
+	{From: 1098, To: 1098, Line: 219, Col: 5, Construct: "set"},
+	{From: 1100, To: 1208, Line: 220, Col: 5, Construct: "if"},
+	{From: 1103, To: 1104, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 1105, To: 1208, Line: 222, Col: 9, Construct: "if"},
+	{From: 1109, To: 1110, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 1112, To: 1119, Line: 224, Col: 9, Construct: "if"},
+	{From: 1114, To: 1114, Line: 224, Col: 57, Construct: "set"},
+	{From: 1116, To: 1116, Line: 224, Col: 95, Construct: "set"},
+	{From: 1118, To: 1118, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 1120, To: 1208, Line: 225, Col: 9, Construct: "if"},
+	{From: 1124, To: 1185, Line: 227, Col: 9, Construct: "if"},
+	{From: 1127, To: 1143, Line: 228, Col: 13, Construct: "if"},
+	{From: 1129, To: 1141, Line: 229, Col: 17, Construct: "if"},
+	{From: 1133, To: 1134, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 1135, To: 1141, Line: 231, Col: 21, Construct: "if"},
+	{From: 1139, To: 1140, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 1145, To: 1172, Line: 235, Col: 13, Construct: "for"},
+	{From: 1150, To: 1158, Line: 237, Col: 23, Construct: "if"},
+	{From: 1152, To: 1152, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 1156, To: 1156, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 1160, To: 1161, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 1163, To: 1164, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 1166, To: 1168, Line: 237, Col: 212, Construct: "if"},
+	{From: 1170, To: 1170, Line: 238, Col: 17, Construct: "set"},
+	{From: 1176, To: 1181, Line: 243, Col: 13, Construct: "if"},
+	{From: 1179, To: 1180, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 1183, To: 1184, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 1186, To: 1208, Line: 248, Col: 9, Construct: "if"},
+	{From: 1190, To: 1190, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 1192, To: 1207, Line: 251, Col: 9, Construct: "for"},
+	{From: 1195, To: 1205, Line: 253, Col: 13, Construct: "if"},
+	{From: 1198, To: 1198, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 1200, To: 1200, Line: 255, Col: 17, Construct: "set"},
+	{From: 1211, To: 1220, Line: 263, Col: 14, Construct: "if"},
+	{From: 1214, To: 1219, Line: 263, Col: 86, Construct: "if"},
 }

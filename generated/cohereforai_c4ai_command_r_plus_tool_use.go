@@ -62,34 +62,34 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
+		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if jinja2.EqStr(jsonSpec.Attr("type"), "array") {
+			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.WriteString("List[")
-			w.WriteStr(w.Capture(func() {
-				jsonToPythonType(jsonSpec.Attr("items"))
+			jinja2.WriteStr(w, w.Capture(func() {
+				jsonToPythonType(jinja2.Attr(jsonSpec, "items"))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.WriteString("Dict[str, ")
-			w.WriteStr(w.Capture(func() {
-				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
+			jinja2.WriteStr(w, w.Capture(func() {
+				jsonToPythonType(jinja2.Attr(jsonSpec, "additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if jinja2.IsIterable(jsonSpec.Attr("type")) {
+		} else if jinja2.IsIterable(jinja2.Attr(jsonSpec, "type")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jsonSpec.Attr("type"))
+			items := jinja2.Iterate(w, jinja2.Attr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
@@ -116,10 +116,10 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			w.WriteString("```python\ndef ")
-			w.WriteStr(tool.Attr("name"))
+			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			toolParameterDefinitions := tool.Attr("parameter_definitions")
+			toolParameterDefinitions := jinja2.Attr(tool, "parameter_definitions")
 			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
@@ -129,22 +129,22 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				w.WriteAdd(paramName, jinja2.Str(": "))
+				jinja2.WriteAdd(w, paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !paramFields.Attr("required").Truthy() {
+				if !jinja2.Attr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.WriteString("Optional[")
-					w.WriteStr(paramFields.Attr("type"))
+					jinja2.WriteStr(w, jinja2.Attr(paramFields, "type"))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					w.Write(paramFields.Attr("type"))
+					jinja2.Write(w, jinja2.Attr(paramFields, "type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			w.Write(tool.Attr("description"))
+			jinja2.Write(w, jinja2.Attr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
@@ -158,21 +158,21 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					w.WriteAdd(paramName, jinja2.Str(" ("))
+					jinja2.WriteAdd(w, paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !paramFields.Attr("required").Truthy() {
+					if !jinja2.Attr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 						w.WriteString("Optional[")
-						w.WriteStr(paramFields.Attr("type"))
+						jinja2.WriteStr(w, jinja2.Attr(paramFields, "type"))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						w.Write(paramFields.Attr("type"))
+						jinja2.Write(w, jinja2.Attr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					w.WriteStr(paramFields.Attr("description"))
+					jinja2.WriteStr(w, jinja2.Attr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -190,18 +190,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 			w.WriteString("```python\ndef ")
-			w.WriteStr(tool.Attr("name"))
+			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := tool.Attr("parameters")
-			toolParametersProperties := toolParameters.Attr("properties")
+			toolParameters := jinja2.Attr(tool, "parameters")
+			toolParametersProperties := jinja2.Attr(toolParameters, "properties")
 			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
@@ -211,26 +211,26 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				w.WriteAdd(paramName, jinja2.Str(": "))
+				jinja2.WriteAdd(w, paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !jinja2.In(paramName, toolParameters.Attr("required")) {
+				if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
-					w.WriteStr(w.Capture(func() {
+					jinja2.WriteStr(w, w.Capture(func() {
 						jsonToPythonType(paramFields)
 					}))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						jsonToPythonType(paramFields)
 					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			w.Write(tool.Attr("description"))
+			jinja2.Write(w, jinja2.Attr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
@@ -244,39 +244,39 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					w.WriteAdd(paramName, jinja2.Str(" ("))
+					jinja2.WriteAdd(w, paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !jinja2.In(paramName, toolParameters.Attr("required")) {
+					if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
-						w.WriteStr(w.Capture(func() {
+						jinja2.WriteStr(w, w.Capture(func() {
 							jsonToPythonType(paramFields)
 						}))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							jsonToPythonType(paramFields)
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					w.WriteStr(paramFields.Attr("description"))
+					jinja2.WriteStr(w, jinja2.Attr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
@@ -287,14 +287,14 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
 	w.WriteString("\n")
-	w.WriteStr(systemMessage)
+	jinja2.WriteStr(w, systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
 	for _, tool := range jinja2.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if jinja2.IsDefined(tool.Attr("parameter_definitions")) {
+		if jinja2.IsDefined(jinja2.Attr(tool, "parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -313,58 +313,58 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var content jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
-		content = message.ItemStr("content")
+		content = jinja2.ItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
-			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, message.Attr("tool_calls"))
+			items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				w.Write(jinja2.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				w.WriteAdd(jinja2.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), toolCall.Attr("name"), jinja2.Str("\",\n"))
+				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.Attr(toolCall, "name"), jinja2.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				w.Write(jinja2.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := toolCall.Attr("arguments")
+				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					w.Write(jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
+					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				w.Write(jinja2.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -375,13 +375,13 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -410,26 +410,30 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.CallTest("defined", llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")), nil, nil) {
+		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
 			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
 		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("List["), w.Capture(func() {
+			w.WriteString("List[")
+			llamacpp.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(llamacpp.Attr(jsonSpec, "items"))
-			})), jinja2.Str("]")))
+			}))
+			w.WriteString("]")
 		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Dict[str, "), w.Capture(func() {
+			w.WriteString("Dict[str, ")
+			llamacpp.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(llamacpp.Attr(jsonSpec, "additionalProperties"))
-			})), jinja2.Str("]")))
-		} else if llamacpp.CallTest("iterable", llamacpp.Attr(jsonSpec, "type"), nil, nil) {
+			}))
+			w.WriteString("]")
+		} else if llamacpp.IsIterable(llamacpp.Attr(jsonSpec, "type")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(jsonSpec, "type")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
@@ -451,7 +455,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	oldToolParser := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
@@ -459,9 +463,11 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("```python\ndef "), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
+			w.WriteString("```python\ndef ")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(tool, "parameter_definitions"), nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(tool, "parameter_definitions")))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -471,11 +477,13 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(": ")))
+				llamacpp.WriteAdd(w, paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 				if !llamacpp.Attr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), llamacpp.Attr(paramFields, "type")), jinja2.Str("] = None")))
+					w.WriteString("Optional[")
+					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "type"))
+					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
@@ -487,10 +495,10 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 			llamacpp.Write(w, llamacpp.Attr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			toolParameterDefinitions := llamacpp.Attr(tool, "parameter_definitions")
-			if jinja2.Ne(llamacpp.CallFilter("length", toolParameterDefinitions, nil, nil), jinja2.Int(0)) {
+			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolParameterDefinitions, nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParameterDefinitions))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -500,18 +508,21 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(" (")))
+					llamacpp.WriteAdd(w, paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 					if !llamacpp.Attr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), llamacpp.Attr(paramFields, "type")), jinja2.Str("]")))
+						w.WriteString("Optional[")
+						llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "type"))
+						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
 						llamacpp.Write(w, llamacpp.Attr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("): "), llamacpp.Attr(paramFields, "description")))
+					w.WriteString("): ")
+					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -521,7 +532,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	newToolParser := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
@@ -530,15 +541,17 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
 			toolFunction := llamacpp.Attr(tool, "function")
-			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+			if llamacpp.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("```python\ndef "), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
+			w.WriteString("```python\ndef ")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := llamacpp.Attr(tool, "parameters")
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -548,13 +561,15 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(": ")))
+				llamacpp.WriteAdd(w, paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 				if !llamacpp.In(paramName, llamacpp.Attr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), w.Capture(func() {
+					w.WriteString("Optional[")
+					llamacpp.WriteStr(w, w.Capture(func() {
 						jsonToPythonType(paramFields)
-					})), jinja2.Str("] = None")))
+					}))
+					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
@@ -569,10 +584,10 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			tool2Parameters := llamacpp.Attr(tool, "parameters")
 			toolParametersProperties := llamacpp.Attr(tool2Parameters, "properties")
-			if jinja2.Ne(llamacpp.CallFilter("length", toolParametersProperties, nil, nil), jinja2.Int(0)) {
+			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolParametersProperties, nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParametersProperties))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -582,13 +597,15 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(" (")))
+					llamacpp.WriteAdd(w, paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 					if !llamacpp.In(paramName, llamacpp.Attr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), w.Capture(func() {
+						w.WriteString("Optional[")
+						llamacpp.WriteStr(w, w.Capture(func() {
 							jsonToPythonType(paramFields)
-						})), jinja2.Str("]")))
+						}))
+						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
@@ -597,7 +614,8 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("): "), llamacpp.Attr(paramFields, "description")))
+					w.WriteString("): ")
+					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -621,14 +639,15 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
-	llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), systemMessage))
+	w.WriteString("\n")
+	llamacpp.WriteStr(w, systemMessage)
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
-	for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+	for _, tool := range llamacpp.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if llamacpp.CallTest("defined", llamacpp.Attr(tool, "parameter_definitions"), nil, nil) {
+		if llamacpp.IsDefined(llamacpp.Attr(tool, "parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -636,69 +655,70 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
-		llamacpp.Write(w, w.Capture(func() {
-			newToolParser(tools)
-		}))
+		newToolParser(tools)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
-		llamacpp.Write(w, w.Capture(func() {
-			oldToolParser(tools)
-		}))
+		oldToolParser(tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = llamacpp.ItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
+			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) {
+			if llamacpp.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("indent", jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name")), jinja2.Str("\",\n")))
+				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name"), jinja2.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", toolCallArguments, nil, nil), jinja2.Int(0)) {
+				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					llamacpp.Write(w, llamacpp.CallFilter("indent", llamacpp.CallFilter("tojson", toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
+					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -708,12 +728,14 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -817,94 +839,94 @@ var spansCohereForAIC4aiCommandRPlusToolUse = []jinja2.Span{
 	{From: 380, To: 386, Line: 186, Col: 7, Construct: "if"},
 	{From: 384, To: 385, Line: 188, Col: 5, Construct: "{{ }}"},
 	{From: 390, To: 392, Line: 200, Col: 1, Construct: "if"},
-	{From: 406, To: 449, Line: 2, Col: 1, Construct: "macro"},
+	{From: 406, To: 453, Line: 2, Col: 1, Construct: "macro"},
 	{From: 411, To: 411, Line: 3, Col: 1, Construct: "set"},
-	{From: 413, To: 448, Line: 10, Col: 1, Construct: "if"},
+	{From: 413, To: 452, Line: 10, Col: 1, Construct: "if"},
 	{From: 415, To: 415, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 416, To: 448, Line: 12, Col: 5, Construct: "if"},
-	{From: 419, To: 421, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 422, To: 448, Line: 14, Col: 5, Construct: "if"},
-	{From: 425, To: 427, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 428, To: 448, Line: 16, Col: 5, Construct: "if"},
-	{From: 432, To: 444, Line: 18, Col: 5, Construct: "for"},
-	{From: 436, To: 438, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 440, To: 442, Line: 20, Col: 7, Construct: "if"},
-	{From: 451, To: 519, Line: 30, Col: 1, Construct: "macro"},
-	{From: 454, To: 518, Line: 31, Col: 1, Construct: "for"},
-	{From: 458, To: 460, Line: 32, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 464, To: 485, Line: 36, Col: 5, Construct: "for"},
-	{From: 470, To: 472, Line: 37, Col: 9, Construct: "if"},
-	{From: 474, To: 474, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 476, To: 483, Line: 41, Col: 9, Construct: "if"},
-	{From: 478, To: 478, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 482, To: 482, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 487, To: 487, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 489, To: 517, Line: 49, Col: 5, Construct: "if"},
-	{From: 493, To: 515, Line: 51, Col: 9, Construct: "for"},
-	{From: 499, To: 501, Line: 52, Col: 13, Construct: "if"},
-	{From: 503, To: 503, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 505, To: 512, Line: 56, Col: 13, Construct: "if"},
-	{From: 507, To: 507, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 511, To: 511, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 514, To: 514, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 521, To: 605, Line: 68, Col: 1, Construct: "macro"},
-	{From: 524, To: 604, Line: 69, Col: 1, Construct: "for"},
-	{From: 528, To: 530, Line: 70, Col: 3, Construct: "if"},
-	{From: 532, To: 536, Line: 73, Col: 3, Construct: "if"},
-	{From: 535, To: 535, Line: 74, Col: 5, Construct: "set"},
-	{From: 538, To: 538, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 540, To: 566, Line: 78, Col: 3, Construct: "for"},
-	{From: 547, To: 549, Line: 79, Col: 5, Construct: "if"},
-	{From: 551, To: 551, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 553, To: 564, Line: 83, Col: 5, Construct: "if"},
-	{From: 555, To: 557, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 561, To: 563, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 568, To: 568, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 570, To: 603, Line: 92, Col: 3, Construct: "if"},
-	{From: 575, To: 601, Line: 94, Col: 5, Construct: "for"},
-	{From: 581, To: 583, Line: 95, Col: 7, Construct: "if"},
-	{From: 585, To: 585, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 587, To: 598, Line: 99, Col: 7, Construct: "if"},
-	{From: 589, To: 591, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 595, To: 597, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 600, To: 600, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 607, To: 607, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 609, To: 622, Line: 112, Col: 1, Construct: "if"},
-	{From: 612, To: 612, Line: 113, Col: 3, Construct: "set"},
-	{From: 614, To: 614, Line: 114, Col: 3, Construct: "set"},
-	{From: 618, To: 618, Line: 116, Col: 3, Construct: "set"},
-	{From: 620, To: 620, Line: 117, Col: 3, Construct: "set"},
-	{From: 624, To: 625, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 627, To: 627, Line: 141, Col: 1, Construct: "set"},
-	{From: 629, To: 635, Line: 142, Col: 1, Construct: "for"},
-	{From: 631, To: 634, Line: 143, Col: 5, Construct: "if"},
-	{From: 633, To: 633, Line: 144, Col: 9, Construct: "set"},
-	{From: 637, To: 649, Line: 147, Col: 1, Construct: "if"},
-	{From: 639, To: 641, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 645, To: 647, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 651, To: 720, Line: 153, Col: 1, Construct: "for"},
-	{From: 654, To: 654, Line: 154, Col: 3, Construct: "set"},
-	{From: 656, To: 718, Line: 155, Col: 3, Construct: "if"},
-	{From: 659, To: 659, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 660, To: 718, Line: 157, Col: 7, Construct: "if"},
-	{From: 663, To: 663, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 664, To: 718, Line: 159, Col: 7, Construct: "if"},
-	{From: 668, To: 673, Line: 161, Col: 5, Construct: "if"},
-	{From: 671, To: 671, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 675, To: 707, Line: 165, Col: 5, Construct: "for"},
-	{From: 679, To: 683, Line: 166, Col: 9, Construct: "if"},
-	{From: 682, To: 682, Line: 167, Col: 13, Construct: "set"},
-	{From: 685, To: 685, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 687, To: 687, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 689, To: 689, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 691, To: 699, Line: 172, Col: 9, Construct: "if"},
-	{From: 694, To: 695, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 701, To: 701, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 703, To: 705, Line: 179, Col: 9, Construct: "if"},
-	{From: 708, To: 718, Line: 184, Col: 7, Construct: "if"},
-	{From: 711, To: 711, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 712, To: 718, Line: 186, Col: 7, Construct: "if"},
-	{From: 716, To: 717, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 722, To: 724, Line: 200, Col: 1, Construct: "if"},
+	{From: 416, To: 452, Line: 12, Col: 5, Construct: "if"},
+	{From: 419, To: 423, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 424, To: 452, Line: 14, Col: 5, Construct: "if"},
+	{From: 427, To: 431, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 432, To: 452, Line: 16, Col: 5, Construct: "if"},
+	{From: 436, To: 448, Line: 18, Col: 5, Construct: "for"},
+	{From: 440, To: 442, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 444, To: 446, Line: 20, Col: 7, Construct: "if"},
+	{From: 455, To: 530, Line: 30, Col: 1, Construct: "macro"},
+	{From: 458, To: 529, Line: 31, Col: 1, Construct: "for"},
+	{From: 462, To: 464, Line: 32, Col: 5, Construct: "if"},
+	{From: 466, To: 468, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 470, To: 493, Line: 36, Col: 5, Construct: "for"},
+	{From: 476, To: 478, Line: 37, Col: 9, Construct: "if"},
+	{From: 480, To: 480, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 482, To: 491, Line: 41, Col: 9, Construct: "if"},
+	{From: 484, To: 486, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 490, To: 490, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 495, To: 495, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 497, To: 528, Line: 49, Col: 5, Construct: "if"},
+	{From: 501, To: 526, Line: 51, Col: 9, Construct: "for"},
+	{From: 507, To: 509, Line: 52, Col: 13, Construct: "if"},
+	{From: 511, To: 511, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 513, To: 522, Line: 56, Col: 13, Construct: "if"},
+	{From: 515, To: 517, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 521, To: 521, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 524, To: 525, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 532, To: 623, Line: 68, Col: 1, Construct: "macro"},
+	{From: 535, To: 622, Line: 69, Col: 1, Construct: "for"},
+	{From: 539, To: 541, Line: 70, Col: 3, Construct: "if"},
+	{From: 543, To: 547, Line: 73, Col: 3, Construct: "if"},
+	{From: 546, To: 546, Line: 74, Col: 5, Construct: "set"},
+	{From: 549, To: 551, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 553, To: 581, Line: 78, Col: 3, Construct: "for"},
+	{From: 560, To: 562, Line: 79, Col: 5, Construct: "if"},
+	{From: 564, To: 564, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 566, To: 579, Line: 83, Col: 5, Construct: "if"},
+	{From: 568, To: 572, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 576, To: 578, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 583, To: 583, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 585, To: 621, Line: 92, Col: 3, Construct: "if"},
+	{From: 590, To: 619, Line: 94, Col: 5, Construct: "for"},
+	{From: 596, To: 598, Line: 95, Col: 7, Construct: "if"},
+	{From: 600, To: 600, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 602, To: 615, Line: 99, Col: 7, Construct: "if"},
+	{From: 604, To: 608, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 612, To: 614, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 617, To: 618, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 625, To: 625, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 627, To: 640, Line: 112, Col: 1, Construct: "if"},
+	{From: 630, To: 630, Line: 113, Col: 3, Construct: "set"},
+	{From: 632, To: 632, Line: 114, Col: 3, Construct: "set"},
+	{From: 636, To: 636, Line: 116, Col: 3, Construct: "set"},
+	{From: 638, To: 638, Line: 117, Col: 3, Construct: "set"},
+	{From: 642, To: 644, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 646, To: 646, Line: 141, Col: 1, Construct: "set"},
+	{From: 648, To: 654, Line: 142, Col: 1, Construct: "for"},
+	{From: 650, To: 653, Line: 143, Col: 5, Construct: "if"},
+	{From: 652, To: 652, Line: 144, Col: 9, Construct: "set"},
+	{From: 656, To: 664, Line: 147, Col: 1, Construct: "if"},
+	{From: 658, To: 658, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 662, To: 662, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 667, To: 742, Line: 153, Col: 1, Construct: "for"},
+	{From: 670, To: 670, Line: 154, Col: 3, Construct: "set"},
+	{From: 672, To: 740, Line: 155, Col: 3, Construct: "if"},
+	{From: 675, To: 677, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 678, To: 740, Line: 157, Col: 7, Construct: "if"},
+	{From: 681, To: 683, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 684, To: 740, Line: 159, Col: 7, Construct: "if"},
+	{From: 688, To: 693, Line: 161, Col: 5, Construct: "if"},
+	{From: 691, To: 691, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 695, To: 727, Line: 165, Col: 5, Construct: "for"},
+	{From: 699, To: 703, Line: 166, Col: 9, Construct: "if"},
+	{From: 702, To: 702, Line: 167, Col: 13, Construct: "set"},
+	{From: 705, To: 705, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 707, To: 707, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 709, To: 709, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 711, To: 719, Line: 172, Col: 9, Construct: "if"},
+	{From: 714, To: 715, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 721, To: 721, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 723, To: 725, Line: 179, Col: 9, Construct: "if"},
+	{From: 728, To: 740, Line: 184, Col: 7, Construct: "if"},
+	{From: 731, To: 733, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 734, To: 740, Line: 186, Col: 7, Construct: "if"},
+	{From: 738, To: 739, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 744, To: 746, Line: 200, Col: 1, Construct: "if"},
 }

@@ -58,12 +58,12 @@ func renderCommandR(w *jinja2.Writer, in *jinja2.Input) {
 	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
-			w.WriteStr(roleTokens.Item(messageRole))
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.Item(roleTokens, messageRole))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -82,12 +82,15 @@ func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
 	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if llamacpp.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|>"), llamacpp.Item(roleTokens, messageRole)), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			w.WriteString("<|START_OF_TURN_TOKEN|>")
+			llamacpp.WriteStr(w, llamacpp.Item(roleTokens, messageRole))
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -103,7 +106,7 @@ var spansCommandR = []jinja2.Span{
 	{From: 64, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
 	{From: 81, To: 81, Line: 12, Col: 1, Construct: "set"},
 	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
-	{From: 85, To: 93, Line: 14, Col: 1, Construct: "for"},
-	{From: 87, To: 91, Line: 15, Col: 1, Construct: "if"},
-	{From: 90, To: 90, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 96, Line: 14, Col: 1, Construct: "for"},
+	{From: 87, To: 94, Line: 15, Col: 1, Construct: "if"},
+	{From: 90, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
 }

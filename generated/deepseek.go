@@ -52,21 +52,21 @@ func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
-			w.Write(message.ItemStr("content"))
+			jinja2.Write(w, jinja2.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.WriteString("### Instruction:\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.WriteString("### Response:\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n<|EOT|>\n")
 		}
 	}
@@ -79,7 +79,7 @@ func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
 func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
@@ -88,11 +88,15 @@ func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("### Instruction:\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
+			w.WriteString("### Instruction:\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("### Response:\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n<|EOT|>\n")))
+			w.WriteString("### Response:\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n<|EOT|>\n")
 		}
 	}
 	w.WriteString("### Response:\n")
@@ -108,11 +112,11 @@ var spansDeepseek = []jinja2.Span{
 	{From: 62, To: 64, Line: 18, Col: 1, Construct: "{{ }}"},
 	{From: 65, To: 71, Line: 19, Col: 5, Construct: "if"},
 	{From: 68, To: 70, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 98, Line: 14, Col: 1, Construct: "for"},
-	{From: 84, To: 96, Line: 15, Col: 1, Construct: "if"},
+	{From: 82, To: 102, Line: 14, Col: 1, Construct: "for"},
+	{From: 84, To: 100, Line: 15, Col: 1, Construct: "if"},
 	{From: 87, To: 87, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 17, Col: 5, Construct: "if"},
-	{From: 91, To: 91, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 96, Line: 19, Col: 5, Construct: "if"},
-	{From: 95, To: 95, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 100, Line: 17, Col: 5, Construct: "if"},
+	{From: 91, To: 93, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 100, Line: 19, Col: 5, Construct: "if"},
+	{From: 97, To: 99, Line: 20, Col: 1, Construct: "{{ }}"},
 }

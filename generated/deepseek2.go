@@ -52,21 +52,21 @@ func renderDeepseek2(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek2.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.WriteString("User: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("Assistant: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
@@ -79,20 +79,24 @@ func renderDeepseek2(w *jinja2.Writer, in *jinja2.Input) {
 func renderDeepseek2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek2.jinja:10:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("User: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n\n")))
+			w.WriteString("User: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+			w.WriteString("Assistant: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("Assistant:")
@@ -108,11 +112,11 @@ var spansDeepseek2 = []jinja2.Span{
 	{From: 62, To: 64, Line: 14, Col: 1, Construct: "{{ }}"},
 	{From: 65, To: 71, Line: 15, Col: 5, Construct: "if"},
 	{From: 68, To: 70, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 98, Line: 10, Col: 1, Construct: "for"},
-	{From: 84, To: 96, Line: 11, Col: 1, Construct: "if"},
+	{From: 82, To: 102, Line: 10, Col: 1, Construct: "for"},
+	{From: 84, To: 100, Line: 11, Col: 1, Construct: "if"},
 	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 13, Col: 5, Construct: "if"},
-	{From: 91, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 96, Line: 15, Col: 5, Construct: "if"},
-	{From: 95, To: 95, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 100, Line: 13, Col: 5, Construct: "if"},
+	{From: 91, To: 93, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 100, Line: 15, Col: 5, Construct: "if"},
+	{From: 97, To: 99, Line: 16, Col: 1, Construct: "{{ }}"},
 }

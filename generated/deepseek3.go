@@ -52,20 +52,20 @@ func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("<｜Assistant｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
@@ -78,20 +78,23 @@ func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
 func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+			w.WriteString("<｜Assistant｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
@@ -107,11 +110,11 @@ var spansDeepseek3 = []jinja2.Span{
 	{From: 62, To: 63, Line: 14, Col: 1, Construct: "{{ }}"},
 	{From: 64, To: 70, Line: 15, Col: 5, Construct: "if"},
 	{From: 67, To: 69, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 97, Line: 10, Col: 1, Construct: "for"},
-	{From: 83, To: 95, Line: 11, Col: 1, Construct: "if"},
+	{From: 81, To: 100, Line: 10, Col: 1, Construct: "for"},
+	{From: 83, To: 98, Line: 11, Col: 1, Construct: "if"},
 	{From: 86, To: 86, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 95, Line: 13, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 95, Line: 15, Col: 5, Construct: "if"},
-	{From: 94, To: 94, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 98, Line: 13, Col: 5, Construct: "if"},
+	{From: 90, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 98, Line: 15, Col: 5, Construct: "if"},
+	{From: 95, To: 97, Line: 16, Col: 1, Construct: "{{ }}"},
 }

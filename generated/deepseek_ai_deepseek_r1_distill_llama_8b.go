@@ -64,44 +64,44 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = message.ItemStr("content")
+			nsSystemPrompt = jinja2.ItemStr(message, "content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					w.WriteStr(tool.ItemStr("type"))
+					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
 					w.WriteString("\n")
 					w.WriteString("```json")
 					w.WriteString("\n")
-					w.WriteStr(tool.ItemStr("function").ItemStr("arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
@@ -112,13 +112,13 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n")
 					w.WriteString("<｜tool▁call▁begin｜>")
-					w.WriteStr(tool.ItemStr("type"))
+					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
 					w.WriteString("\n")
 					w.WriteString("```json")
 					w.WriteString("\n")
-					w.WriteStr(tool.ItemStr("function").ItemStr("arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
@@ -127,27 +127,27 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = message.ItemStr("content")
+				content = jinja2.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
+					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
-				w.WriteStr(content)
+				jinja2.WriteStr(w, content)
 				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
@@ -159,7 +159,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -167,7 +167,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
@@ -190,7 +190,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -200,7 +200,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
@@ -212,41 +212,66 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
 	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					w.WriteString("<｜tool▁sep｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("\n")
+					w.WriteString("<｜tool▁call▁begin｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					w.WriteString("<｜tool▁sep｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁end｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+				w.WriteString("<｜tool▁outputs▁end｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -256,10 +281,12 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				w.WriteString("<｜Assistant｜>")
+				llamacpp.WriteStr(w, content)
+				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
@@ -269,13 +296,17 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				w.WriteString("\n<｜tool▁output▁begin｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
@@ -335,31 +366,31 @@ var spansDeepseekAiDeepSeekR1DistillLlama8B = []jinja2.Span{
 	{From: 207, To: 207, Line: 7, Col: 5, Construct: "set"},
 	{From: 211, To: 211, Line: 9, Col: 15, Construct: "{{ }}"},
 	{From: 213, To: 213, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 215, To: 281, Line: 10, Col: 1, Construct: "for"},
-	{From: 218, To: 223, Line: 11, Col: 3, Construct: "if"},
-	{From: 220, To: 220, Line: 12, Col: 5, Construct: "set"},
-	{From: 222, To: 222, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 225, To: 243, Line: 14, Col: 3, Construct: "if"},
-	{From: 227, To: 227, Line: 15, Col: 5, Construct: "set"},
-	{From: 229, To: 242, Line: 16, Col: 5, Construct: "for"},
-	{From: 231, To: 241, Line: 17, Col: 7, Construct: "if"},
-	{From: 233, To: 233, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 18, Col: 9, Construct: "set"},
-	{From: 239, To: 240, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 245, To: 264, Line: 23, Col: 3, Construct: "if"},
-	{From: 247, To: 263, Line: 24, Col: 5, Construct: "if"},
-	{From: 249, To: 249, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 251, To: 251, Line: 25, Col: 7, Construct: "set"},
-	{From: 255, To: 255, Line: 27, Col: 7, Construct: "set"},
-	{From: 257, To: 260, Line: 28, Col: 7, Construct: "if"},
-	{From: 259, To: 259, Line: 29, Col: 9, Construct: "set"},
-	{From: 262, To: 262, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 266, To: 280, Line: 33, Col: 3, Construct: "if"},
-	{From: 268, To: 268, Line: 34, Col: 5, Construct: "set"},
-	{From: 270, To: 279, Line: 35, Col: 5, Construct: "if"},
-	{From: 272, To: 272, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 274, To: 274, Line: 36, Col: 7, Construct: "set"},
-	{From: 278, To: 278, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 283, To: 285, Line: 41, Col: 1, Construct: "if"},
-	{From: 287, To: 289, Line: 43, Col: 1, Construct: "if"},
+	{From: 216, To: 312, Line: 10, Col: 1, Construct: "for"},
+	{From: 219, To: 225, Line: 11, Col: 3, Construct: "if"},
+	{From: 221, To: 221, Line: 12, Col: 5, Construct: "set"},
+	{From: 223, To: 224, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 227, To: 266, Line: 14, Col: 3, Construct: "if"},
+	{From: 229, To: 229, Line: 15, Col: 5, Construct: "set"},
+	{From: 231, To: 265, Line: 16, Col: 5, Construct: "for"},
+	{From: 233, To: 264, Line: 17, Col: 7, Construct: "if"},
+	{From: 235, To: 245, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 247, To: 247, Line: 18, Col: 9, Construct: "set"},
+	{From: 251, To: 263, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 268, To: 291, Line: 23, Col: 3, Construct: "if"},
+	{From: 270, To: 290, Line: 24, Col: 5, Construct: "if"},
+	{From: 272, To: 274, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 276, To: 276, Line: 25, Col: 7, Construct: "set"},
+	{From: 280, To: 280, Line: 27, Col: 7, Construct: "set"},
+	{From: 282, To: 285, Line: 28, Col: 7, Construct: "if"},
+	{From: 284, To: 284, Line: 29, Col: 9, Construct: "set"},
+	{From: 287, To: 289, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 293, To: 311, Line: 33, Col: 3, Construct: "if"},
+	{From: 295, To: 295, Line: 34, Col: 5, Construct: "set"},
+	{From: 297, To: 310, Line: 35, Col: 5, Construct: "if"},
+	{From: 299, To: 301, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 303, To: 303, Line: 36, Col: 7, Construct: "set"},
+	{From: 307, To: 309, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 314, To: 316, Line: 41, Col: 1, Construct: "if"},
+	{From: 318, To: 320, Line: 43, Col: 1, Construct: "if"},
 }

@@ -65,44 +65,44 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = message.ItemStr("content")
+			nsSystemPrompt = jinja2.ItemStr(message, "content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					w.WriteStr(tool.ItemStr("type"))
+					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
 					w.WriteString("\n")
 					w.WriteString("```json")
 					w.WriteString("\n")
-					w.WriteJSON(tool.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil)
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
@@ -113,13 +113,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n")
 					w.WriteString("<｜tool▁call▁begin｜>")
-					w.WriteStr(tool.ItemStr("type"))
+					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteStr(tool.ItemStr("function").ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
 					w.WriteString("\n")
 					w.WriteString("```json")
 					w.WriteString("\n")
-					w.WriteJSON(tool.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil)
 					w.WriteString("\n")
 					w.WriteString("```")
 					w.WriteString("<｜tool▁call▁end｜>")
@@ -128,27 +128,27 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
-				content = message.ItemStr("content")
+				content = jinja2.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
+					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
-				w.WriteStr(content)
+				jinja2.WriteStr(w, content)
 				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
@@ -160,7 +160,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -168,7 +168,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
@@ -196,7 +196,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -206,7 +206,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
@@ -218,41 +218,66 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
 	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					w.WriteString("<｜tool▁sep｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("\n")
+					w.WriteString("<｜tool▁call▁begin｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					w.WriteString("<｜tool▁sep｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					w.WriteString("\n")
+					w.WriteString("```json")
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil))
+					w.WriteString("\n")
+					w.WriteString("```")
+					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁end｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+				w.WriteString("<｜tool▁outputs▁end｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -262,10 +287,12 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				w.WriteString("<｜Assistant｜>")
+				llamacpp.WriteStr(w, content)
+				w.WriteString("<｜end▁of▁sentence｜>")
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
@@ -275,13 +302,17 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				w.WriteString("\n<｜tool▁output▁begin｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
 	}
@@ -346,32 +377,32 @@ var spansDeepseekAiDeepSeekR1DistillQwen32B = []jinja2.Span{
 	{From: 213, To: 213, Line: 7, Col: 5, Construct: "set"},
 	{From: 217, To: 217, Line: 9, Col: 15, Construct: "{{ }}"},
 	{From: 219, To: 219, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 221, To: 287, Line: 10, Col: 1, Construct: "for"},
-	{From: 224, To: 229, Line: 11, Col: 3, Construct: "if"},
-	{From: 226, To: 226, Line: 12, Col: 5, Construct: "set"},
-	{From: 228, To: 228, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 231, To: 249, Line: 14, Col: 3, Construct: "if"},
-	{From: 233, To: 233, Line: 15, Col: 5, Construct: "set"},
-	{From: 235, To: 248, Line: 16, Col: 5, Construct: "for"},
-	{From: 237, To: 246, Line: 17, Col: 7, Construct: "if"},
-	{From: 239, To: 239, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 241, To: 241, Line: 19, Col: 9, Construct: "set"},
-	{From: 245, To: 245, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 251, To: 270, Line: 26, Col: 3, Construct: "if"},
-	{From: 253, To: 269, Line: 27, Col: 5, Construct: "if"},
-	{From: 255, To: 255, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 257, To: 257, Line: 28, Col: 7, Construct: "set"},
-	{From: 261, To: 261, Line: 30, Col: 7, Construct: "set"},
-	{From: 263, To: 266, Line: 31, Col: 7, Construct: "if"},
-	{From: 265, To: 265, Line: 32, Col: 9, Construct: "set"},
-	{From: 268, To: 268, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 272, To: 286, Line: 36, Col: 3, Construct: "if"},
-	{From: 274, To: 274, Line: 37, Col: 5, Construct: "set"},
-	{From: 276, To: 285, Line: 38, Col: 5, Construct: "if"},
-	{From: 278, To: 278, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 280, To: 280, Line: 39, Col: 7, Construct: "set"},
-	{From: 284, To: 284, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 289, To: 291, Line: 44, Col: 1, Construct: "if"},
-	{From: 293, To: 299, Line: 46, Col: 1, Construct: "if"},
-	{From: 296, To: 298, Line: 46, Col: 80, Construct: "if"},
+	{From: 222, To: 318, Line: 10, Col: 1, Construct: "for"},
+	{From: 225, To: 231, Line: 11, Col: 3, Construct: "if"},
+	{From: 227, To: 227, Line: 12, Col: 5, Construct: "set"},
+	{From: 229, To: 230, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 233, To: 272, Line: 14, Col: 3, Construct: "if"},
+	{From: 235, To: 235, Line: 15, Col: 5, Construct: "set"},
+	{From: 237, To: 271, Line: 16, Col: 5, Construct: "for"},
+	{From: 239, To: 269, Line: 17, Col: 7, Construct: "if"},
+	{From: 241, To: 251, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 253, To: 253, Line: 19, Col: 9, Construct: "set"},
+	{From: 257, To: 268, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 274, To: 297, Line: 26, Col: 3, Construct: "if"},
+	{From: 276, To: 296, Line: 27, Col: 5, Construct: "if"},
+	{From: 278, To: 280, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 28, Col: 7, Construct: "set"},
+	{From: 286, To: 286, Line: 30, Col: 7, Construct: "set"},
+	{From: 288, To: 291, Line: 31, Col: 7, Construct: "if"},
+	{From: 290, To: 290, Line: 32, Col: 9, Construct: "set"},
+	{From: 293, To: 295, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 299, To: 317, Line: 36, Col: 3, Construct: "if"},
+	{From: 301, To: 301, Line: 37, Col: 5, Construct: "set"},
+	{From: 303, To: 316, Line: 38, Col: 5, Construct: "if"},
+	{From: 305, To: 307, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 39, Col: 7, Construct: "set"},
+	{From: 313, To: 315, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 320, To: 322, Line: 44, Col: 1, Construct: "if"},
+	{From: 324, To: 330, Line: 46, Col: 1, Construct: "if"},
+	{From: 327, To: 329, Line: 46, Col: 80, Construct: "if"},
 }

@@ -79,29 +79,29 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, message.ItemStr("content"))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStr(message, "content"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), message.ItemStr("content"))
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.ItemStr(message, "content"))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
@@ -111,10 +111,10 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -126,46 +126,46 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					messageContent := message.ItemStr("content")
+					messageContent := jinja2.ItemStr(message, "content")
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						toolFunction := tool.ItemStr("function")
+						toolFunction := jinja2.ItemStr(tool, "function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						w.WriteStr(toolFunction.ItemStr("name"))
+						jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
 						w.WriteString("<｜tool▁sep｜>")
-						w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
+						w.WriteJSON(jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.WriteAdd(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), jinja2.Str("<｜tool▁sep｜>"), jinja2.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
+						jinja2.WriteAdd(w, messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"), jinja2.Str("<｜tool▁sep｜>"), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction := tool.ItemStr("function")
+					toolFunction := jinja2.ItemStr(tool, "function")
 					w.WriteString("<｜tool▁call▁begin｜>")
-					w.WriteStr(toolFunction.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && !message.ItemStr("tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				messagePrefix := message.ItemStr("prefix")
+				messagePrefix := jinja2.ItemStr(message, "prefix")
 				if (jinja2.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
@@ -178,20 +178,20 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteAdd(message.ItemStr("content"), jinja2.Str("<｜end▁of▁sentence｜>"))
+				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = message.ItemStr("content")
+				content = jinja2.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(1)
+					content = jinja2.ItemInt(jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				w.WriteAdd(content, jinja2.Str("<｜end▁of▁sentence｜>"))
+				jinja2.WriteAdd(w, content, jinja2.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
@@ -202,7 +202,7 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.WriteString("<｜tool▁output▁begin｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
@@ -229,14 +229,14 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
-	if !llamacpp.CallTest("defined", thinking, nil, nil) {
+	if !llamacpp.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -252,7 +252,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
@@ -273,8 +273,9 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
 	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
@@ -284,7 +285,8 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
@@ -299,7 +301,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
@@ -307,11 +309,15 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := llamacpp.ItemStr(tool, "function")
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
+						w.WriteString("<｜tool▁sep｜>")
+						llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolFunction, "arguments"), nil, nil))
+						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+						llamacpp.WriteAdd(w, messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), jinja2.Str("<｜tool▁sep｜>"), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -319,7 +325,11 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					toolFunction := llamacpp.ItemStr(tool, "function")
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁call▁begin｜>"), llamacpp.ItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("<｜tool▁call▁begin｜>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
+					w.WriteString("<｜tool▁sep｜>")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolFunction, "arguments"), nil, nil))
+					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -331,7 +341,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				messagePrefix := llamacpp.ItemStr(message, "prefix")
-				if (llamacpp.CallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
+				if (llamacpp.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -343,7 +353,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -356,7 +366,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.WriteAdd(w, content, jinja2.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
@@ -366,7 +376,9 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+			w.WriteString("<｜tool▁output▁begin｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
@@ -450,39 +462,39 @@ var spansDeepseekAiDeepSeekV31 = []jinja2.Span{
 	{From: 267, To: 267, Line: 18, Col: 7, Construct: "set"},
 	{From: 272, To: 272, Line: 23, Col: 15, Construct: "{{ }}"},
 	{From: 274, To: 274, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 276, To: 371, Line: 24, Col: 1, Construct: "for"},
-	{From: 279, To: 288, Line: 25, Col: 3, Construct: "if"},
-	{From: 281, To: 281, Line: 26, Col: 5, Construct: "set"},
-	{From: 283, To: 283, Line: 27, Col: 5, Construct: "set"},
-	{From: 285, To: 285, Line: 28, Col: 5, Construct: "set"},
-	{From: 287, To: 287, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 290, To: 326, Line: 30, Col: 3, Construct: "if"},
-	{From: 292, To: 294, Line: 31, Col: 5, Construct: "if"},
-	{From: 296, To: 296, Line: 33, Col: 5, Construct: "set"},
-	{From: 298, To: 298, Line: 34, Col: 5, Construct: "set"},
-	{From: 300, To: 300, Line: 35, Col: 5, Construct: "set"},
-	{From: 302, To: 325, Line: 36, Col: 5, Construct: "for"},
-	{From: 304, To: 323, Line: 37, Col: 7, Construct: "if"},
-	{From: 306, To: 315, Line: 38, Col: 9, Construct: "if"},
-	{From: 309, To: 310, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 314, To: 314, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 317, To: 317, Line: 41, Col: 9, Construct: "set"},
-	{From: 321, To: 322, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 328, To: 361, Line: 46, Col: 3, Construct: "if"},
-	{From: 330, To: 340, Line: 47, Col: 5, Construct: "if"},
-	{From: 333, To: 339, Line: 48, Col: 7, Construct: "if"},
-	{From: 342, To: 342, Line: 52, Col: 5, Construct: "set"},
-	{From: 344, To: 360, Line: 53, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 348, To: 348, Line: 54, Col: 7, Construct: "set"},
-	{From: 352, To: 352, Line: 56, Col: 7, Construct: "set"},
-	{From: 354, To: 357, Line: 57, Col: 7, Construct: "if"},
-	{From: 356, To: 356, Line: 58, Col: 9, Construct: "set"},
-	{From: 359, To: 359, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 363, To: 370, Line: 62, Col: 3, Construct: "if"},
-	{From: 365, To: 365, Line: 63, Col: 5, Construct: "set"},
-	{From: 367, To: 367, Line: 64, Col: 5, Construct: "set"},
-	{From: 369, To: 369, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 373, To: 382, Line: 67, Col: 1, Construct: "if"},
-	{From: 376, To: 381, Line: 68, Col: 3, Construct: "if"},
+	{From: 277, To: 383, Line: 24, Col: 1, Construct: "for"},
+	{From: 280, To: 290, Line: 25, Col: 3, Construct: "if"},
+	{From: 282, To: 282, Line: 26, Col: 5, Construct: "set"},
+	{From: 284, To: 284, Line: 27, Col: 5, Construct: "set"},
+	{From: 286, To: 286, Line: 28, Col: 5, Construct: "set"},
+	{From: 288, To: 289, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 292, To: 336, Line: 30, Col: 3, Construct: "if"},
+	{From: 294, To: 296, Line: 31, Col: 5, Construct: "if"},
+	{From: 298, To: 298, Line: 33, Col: 5, Construct: "set"},
+	{From: 300, To: 300, Line: 34, Col: 5, Construct: "set"},
+	{From: 302, To: 302, Line: 35, Col: 5, Construct: "set"},
+	{From: 304, To: 335, Line: 36, Col: 5, Construct: "for"},
+	{From: 306, To: 333, Line: 37, Col: 7, Construct: "if"},
+	{From: 308, To: 321, Line: 38, Col: 9, Construct: "if"},
+	{From: 311, To: 316, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 320, To: 320, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 323, To: 323, Line: 41, Col: 9, Construct: "set"},
+	{From: 327, To: 332, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 338, To: 371, Line: 46, Col: 3, Construct: "if"},
+	{From: 340, To: 350, Line: 47, Col: 5, Construct: "if"},
+	{From: 343, To: 349, Line: 48, Col: 7, Construct: "if"},
+	{From: 352, To: 352, Line: 52, Col: 5, Construct: "set"},
+	{From: 354, To: 370, Line: 53, Col: 5, Construct: "if"},
+	{From: 356, To: 356, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 358, To: 358, Line: 54, Col: 7, Construct: "set"},
+	{From: 362, To: 362, Line: 56, Col: 7, Construct: "set"},
+	{From: 364, To: 367, Line: 57, Col: 7, Construct: "if"},
+	{From: 366, To: 366, Line: 58, Col: 9, Construct: "set"},
+	{From: 369, To: 369, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 373, To: 382, Line: 62, Col: 3, Construct: "if"},
+	{From: 375, To: 375, Line: 63, Col: 5, Construct: "set"},
+	{From: 377, To: 377, Line: 64, Col: 5, Construct: "set"},
+	{From: 379, To: 381, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 385, To: 394, Line: 67, Col: 1, Construct: "if"},
+	{From: 388, To: 393, Line: 68, Col: 3, Construct: "if"},
 }

@@ -92,11 +92,11 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
@@ -104,7 +104,7 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
@@ -117,9 +117,9 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(tool.ItemStr("type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(tool.ItemStr("function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
@@ -133,9 +133,9 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
@@ -143,7 +143,7 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -162,11 +162,11 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		var assistantMsg jinja2.Value
 		var toolCallCount jinja2.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
@@ -183,19 +183,19 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
-					w.Write(thinkingStartToken)
+					jinja2.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					messageReasoningContent := message.ItemStr("reasoning_content")
+					messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
 					if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
-						w.Write(messageReasoningContent)
+						jinja2.Write(w, messageReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
-					w.Write(thinkingEndToken)
+					jinja2.Write(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:64:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:65:9 {{- thinking_end_token -}}
-					w.Write(thinkingEndToken)
+					jinja2.Write(w, thinkingEndToken)
 				}
 			} else if statePendingToolMarker {
 				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
@@ -203,20 +203,20 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
 					w.WriteString("\n\n")
-					w.WriteStr(thinkingStartToken)
+					jinja2.WriteStr(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := message.ItemStr("reasoning_content")
+					message3ReasoningContent := jinja2.ItemStr(message, "reasoning_content")
 					if jinja2.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
-						w.Write(message3ReasoningContent)
+						jinja2.Write(w, message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
-					w.Write(thinkingEndToken)
+					jinja2.Write(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
 					w.WriteString("\n\n")
-					w.WriteStr(thinkingEndToken)
+					jinja2.WriteStr(w, thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -224,32 +224,32 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2 jinja2.Value
 					var args jinja2.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = tool.ItemStr("function")
+					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					w.WriteStr(func2.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args = func2.ItemStr("arguments")
+					args = jinja2.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
@@ -264,36 +264,36 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"true\">")
-							w.WriteStr(val)
+							jinja2.WriteStr(w, val)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"false\">")
 							w.WriteJSON(val, nil, nil)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
 				w.WriteString("</")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
@@ -308,7 +308,7 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && jinja2.Lt(jinja2.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(jinja2.ItemStr(prevMsg, "role"), "assistant") && jinja2.ItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.Lt(jinja2.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = jinja2.Int(int64(i))
 				}
@@ -316,16 +316,16 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
 			callOrder = jinja2.Sub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			assistantMsg = messages.Item(assistantIdxValue)
+			assistantMsg = jinja2.Item(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = jinja2.FilterLength(assistantMsg.ItemStr("tool_calls"))
+			toolCallCount = jinja2.FilterLength(jinja2.ItemStr(assistantMsg, "tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if jinja2.Eq(callOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 			w.WriteString("</result>")
@@ -347,11 +347,11 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
-				w.Write(thinkingStartToken)
+				jinja2.Write(w, thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
-				w.WriteAdd(thinkingStartToken, thinkingEndToken)
+				jinja2.WriteAdd(w, thinkingStartToken, thinkingEndToken)
 			}
 		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
@@ -359,13 +359,13 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
 				w.WriteString("\n\n")
-				w.WriteStr(thinkingStartToken)
+				jinja2.WriteStr(w, thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
 				w.WriteString("\n\n")
-				w.WriteStr(thinkingStartToken)
-				w.WriteStr(thinkingEndToken)
+				jinja2.WriteStr(w, thinkingStartToken)
+				jinja2.WriteStr(w, thinkingEndToken)
 			}
 		}
 	}
@@ -387,14 +387,14 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !llamacpp.CallTest("defined", thinking, nil, nil) {
+	if !llamacpp.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -417,7 +417,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
@@ -438,15 +438,15 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
@@ -466,7 +466,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
@@ -480,21 +480,23 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	statePendingAsstMarker := false
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var isAfterLastUser jinja2.Value
 	var outerIndex jinja2.Value
 	var callOrder jinja2.Value
 	var assistantMsg jinja2.Value
 	var toolCallCount jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
-			})))
+			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
@@ -512,7 +514,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-					if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+					if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, messageReasoningContent)
 					}
@@ -528,10 +530,11 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingStartToken))
+					w.WriteString("\n\n")
+					llamacpp.WriteStr(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-					if llamacpp.CallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
+					if llamacpp.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, message3ReasoningContent)
 					}
@@ -540,7 +543,8 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingEndToken))
+					w.WriteString("\n\n")
+					llamacpp.WriteStr(w, thinkingEndToken)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -549,7 +553,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
@@ -557,42 +561,69 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("function_calls>\n")))
+				w.WriteString("\n\n<")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
+					w.WriteString("<")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke name=\"")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if llamacpp.CallTest("string", args, nil, nil) {
+					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
 						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if llamacpp.CallTest("string", val, nil, nil) {
+						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"true\">")
+							llamacpp.WriteStr(w, val)
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"false\">")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("function_calls>")))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -602,7 +633,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
 			assistantIdxValue := jinja2.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+			items := llamacpp.Iterate(w, messages)
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
@@ -616,15 +647,17 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = llamacpp.Item(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = llamacpp.CallFilter("length", llamacpp.ItemStr(assistantMsg, "tool_calls"), nil, nil)
+			toolCallCount = llamacpp.FilterLength(llamacpp.ItemStr(assistantMsg, "tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if jinja2.Eq(callOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			w.WriteString("\n<result>")
+			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
-			})), jinja2.Str("</result>")))
+			}))
+			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
 			if jinja2.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
@@ -647,18 +680,21 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
-				llamacpp.Write(w, llamacpp.Add(thinkingStartToken, thinkingEndToken))
+				llamacpp.WriteAdd(w, thinkingStartToken, thinkingEndToken)
 			}
 		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingStartToken))
+				w.WriteString("\n\n")
+				llamacpp.WriteStr(w, thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n"), thinkingStartToken, thinkingEndToken))
+				w.WriteString("\n\n")
+				llamacpp.WriteStr(w, thinkingStartToken)
+				llamacpp.WriteStr(w, thinkingEndToken)
 			}
 		}
 	}
@@ -795,66 +831,66 @@ var spansDeepseekAiDeepSeekV32 = []jinja2.Span{
 	{From: 473, To: 477, Line: 44, Col: 3, Construct: "if"},
 	{From: 476, To: 476, Line: 45, Col: 5, Construct: "set"},
 	{From: 480, To: 481, Line: 48, Col: 1, Construct: "set"},
-	{From: 483, To: 637, Line: 49, Col: 1, Construct: "for"},
-	{From: 492, To: 636, Line: 50, Col: 3, Construct: "if"},
-	{From: 495, To: 497, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 499, To: 499, Line: 52, Col: 5, Construct: "set"},
-	{From: 501, To: 501, Line: 53, Col: 5, Construct: "set"},
-	{From: 502, To: 636, Line: 54, Col: 7, Construct: "if"},
-	{From: 505, To: 505, Line: 55, Col: 5, Construct: "set"},
-	{From: 507, To: 545, Line: 56, Col: 5, Construct: "if"},
-	{From: 510, To: 525, Line: 58, Col: 7, Construct: "if"},
-	{From: 512, To: 512, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 514, To: 518, Line: 60, Col: 9, Construct: "if"},
-	{From: 517, To: 517, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 520, To: 520, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 524, To: 524, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 545, Line: 67, Col: 9, Construct: "if"},
-	{From: 529, To: 544, Line: 68, Col: 7, Construct: "if"},
-	{From: 531, To: 531, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 533, To: 537, Line: 70, Col: 9, Construct: "if"},
-	{From: 536, To: 536, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 539, To: 539, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 543, To: 543, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 547, To: 547, Line: 78, Col: 5, Construct: "set"},
-	{From: 549, To: 549, Line: 79, Col: 5, Construct: "set"},
-	{From: 551, To: 555, Line: 80, Col: 5, Construct: "if"},
-	{From: 554, To: 554, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 557, To: 597, Line: 83, Col: 5, Construct: "if"},
-	{From: 560, To: 560, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 562, To: 593, Line: 85, Col: 7, Construct: "for"},
-	{From: 566, To: 566, Line: 86, Col: 9, Construct: "set"},
-	{From: 568, To: 568, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 570, To: 570, Line: 88, Col: 9, Construct: "set"},
-	{From: 572, To: 575, Line: 89, Col: 9, Construct: "if"},
-	{From: 574, To: 574, Line: 90, Col: 11, Construct: "set"},
-	{From: 577, To: 590, Line: 92, Col: 9, Construct: "for"},
-	{From: 582, To: 589, Line: 93, Col: 11, Construct: "if"},
-	{From: 584, To: 584, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 588, To: 588, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 592, To: 592, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 595, To: 595, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 598, To: 636, Line: 104, Col: 7, Construct: "if"},
-	{From: 601, To: 601, Line: 105, Col: 5, Construct: "set"},
-	{From: 603, To: 603, Line: 106, Col: 5, Construct: "set"},
-	{From: 605, To: 613, Line: 107, Col: 5, Construct: "for"},
-	{From: 609, To: 612, Line: 108, Col: 7, Construct: "if"},
-	{From: 611, To: 611, Line: 109, Col: 9, Construct: "set"},
-	{From: 615, To: 615, Line: 112, Col: 5, Construct: "set"},
-	{From: 617, To: 617, Line: 113, Col: 5, Construct: "set"},
-	{From: 619, To: 619, Line: 114, Col: 5, Construct: "set"},
-	{From: 621, To: 623, Line: 115, Col: 5, Construct: "if"},
-	{From: 625, To: 627, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 629, To: 635, Line: 119, Col: 5, Construct: "if"},
-	{From: 632, To: 632, Line: 121, Col: 7, Construct: "set"},
-	{From: 634, To: 634, Line: 122, Col: 7, Construct: "set"},
-	{From: 639, To: 664, Line: 126, Col: 1, Construct: "if"},
-	{From: 641, To: 663, Line: 127, Col: 3, Construct: "if"},
-	{From: 644, To: 651, Line: 129, Col: 5, Construct: "if"},
-	{From: 646, To: 646, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 650, To: 650, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 652, To: 663, Line: 134, Col: 7, Construct: "if"},
-	{From: 655, To: 662, Line: 135, Col: 5, Construct: "if"},
-	{From: 657, To: 657, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 661, To: 661, Line: 138, Col: 7, Construct: "{{ }}"},
+	{From: 484, To: 670, Line: 49, Col: 1, Construct: "for"},
+	{From: 493, To: 669, Line: 50, Col: 3, Construct: "if"},
+	{From: 496, To: 499, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 501, To: 501, Line: 52, Col: 5, Construct: "set"},
+	{From: 503, To: 503, Line: 53, Col: 5, Construct: "set"},
+	{From: 504, To: 669, Line: 54, Col: 7, Construct: "if"},
+	{From: 507, To: 507, Line: 55, Col: 5, Construct: "set"},
+	{From: 509, To: 549, Line: 56, Col: 5, Construct: "if"},
+	{From: 512, To: 527, Line: 58, Col: 7, Construct: "if"},
+	{From: 514, To: 514, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 516, To: 520, Line: 60, Col: 9, Construct: "if"},
+	{From: 519, To: 519, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 522, To: 522, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 526, To: 526, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 528, To: 549, Line: 67, Col: 9, Construct: "if"},
+	{From: 531, To: 548, Line: 68, Col: 7, Construct: "if"},
+	{From: 533, To: 534, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 536, To: 540, Line: 70, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 542, To: 542, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 546, To: 547, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 551, To: 551, Line: 78, Col: 5, Construct: "set"},
+	{From: 553, To: 553, Line: 79, Col: 5, Construct: "set"},
+	{From: 555, To: 559, Line: 80, Col: 5, Construct: "if"},
+	{From: 558, To: 558, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 561, To: 628, Line: 83, Col: 5, Construct: "if"},
+	{From: 564, To: 566, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 569, To: 622, Line: 85, Col: 7, Construct: "for"},
+	{From: 573, To: 573, Line: 86, Col: 9, Construct: "set"},
+	{From: 575, To: 579, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 581, To: 581, Line: 88, Col: 9, Construct: "set"},
+	{From: 583, To: 586, Line: 89, Col: 9, Construct: "if"},
+	{From: 585, To: 585, Line: 90, Col: 11, Construct: "set"},
+	{From: 588, To: 617, Line: 92, Col: 9, Construct: "for"},
+	{From: 593, To: 616, Line: 93, Col: 11, Construct: "if"},
+	{From: 595, To: 603, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 607, To: 615, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 619, To: 621, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 624, To: 626, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 629, To: 669, Line: 104, Col: 7, Construct: "if"},
+	{From: 632, To: 632, Line: 105, Col: 5, Construct: "set"},
+	{From: 634, To: 634, Line: 106, Col: 5, Construct: "set"},
+	{From: 636, To: 644, Line: 107, Col: 5, Construct: "for"},
+	{From: 640, To: 643, Line: 108, Col: 7, Construct: "if"},
+	{From: 642, To: 642, Line: 109, Col: 9, Construct: "set"},
+	{From: 646, To: 646, Line: 112, Col: 5, Construct: "set"},
+	{From: 648, To: 648, Line: 113, Col: 5, Construct: "set"},
+	{From: 650, To: 650, Line: 114, Col: 5, Construct: "set"},
+	{From: 652, To: 654, Line: 115, Col: 5, Construct: "if"},
+	{From: 656, To: 660, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 662, To: 668, Line: 119, Col: 5, Construct: "if"},
+	{From: 665, To: 665, Line: 121, Col: 7, Construct: "set"},
+	{From: 667, To: 667, Line: 122, Col: 7, Construct: "set"},
+	{From: 672, To: 700, Line: 126, Col: 1, Construct: "if"},
+	{From: 674, To: 699, Line: 127, Col: 3, Construct: "if"},
+	{From: 677, To: 684, Line: 129, Col: 5, Construct: "if"},
+	{From: 679, To: 679, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 683, To: 683, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 685, To: 699, Line: 134, Col: 7, Construct: "if"},
+	{From: 688, To: 698, Line: 135, Col: 5, Construct: "if"},
+	{From: 690, To: 691, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 695, To: 697, Line: 138, Col: 7, Construct: "{{ }}"},
 }

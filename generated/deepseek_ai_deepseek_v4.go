@@ -110,11 +110,11 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
@@ -122,7 +122,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
@@ -137,9 +137,9 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(tool.ItemStr("type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(tool.ItemStr("function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
@@ -163,14 +163,14 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, responseFormatTemplate), jinja2.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 	if ((messages.Truthy() && thinking.Truthy()) && jinja2.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
-		w.Write(reasoningEffortMax)
+		jinja2.Write(w, reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
@@ -178,7 +178,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -189,7 +189,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "tool") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -201,7 +201,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 		var isAfterLastUser jinja2.Value
 		var keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -213,7 +213,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			w.Write(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.Write(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -229,7 +229,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 			w.WriteString("</tool_result>")
@@ -253,47 +253,47 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V4.jinja:92:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
-				w.Write(thinkingStartToken)
+				jinja2.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := message.ItemStr("reasoning_content")
+				messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
 				if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
-					w.Write(messageReasoningContent)
+					jinja2.Write(w, messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:97:7 {{- thinking_end_token -}}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:98:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:99:7 {{- thinking_end_token -}}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2 jinja2.Value
 					var args jinja2.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
-					func2 = tool.ItemStr("function")
+					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					w.WriteStr(func2.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
-					args = func2.ItemStr("arguments")
+					args = jinja2.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
@@ -308,25 +308,25 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"true\">")
-							w.WriteStr(val)
+							jinja2.WriteStr(w, val)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"false\">")
 							w.WriteJSON(val, nil, nil)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						}
 					}
@@ -336,12 +336,12 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.WriteString("</")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
@@ -353,11 +353,11 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V4.jinja:132:3 {%- if thinking -%}
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:133:5 {{- thinking_start_token -}}
-			w.Write(thinkingStartToken)
+			jinja2.Write(w, thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:134:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:135:5 {{- thinking_end_token -}}
-			w.Write(thinkingEndToken)
+			jinja2.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -384,14 +384,14 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V4.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:4:1 {%- if not thinking is defined -%}
-	if !llamacpp.CallTest("defined", thinking, nil, nil) {
+	if !llamacpp.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V4.jinja:5:3 {%- if enable_thinking is defined -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V4.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -401,7 +401,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !llamacpp.CallTest("defined", dropThinking, nil, nil) {
+	if !llamacpp.IsDefined(dropThinking) {
 		// deepseek-ai-DeepSeek-V4.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = jinja2.Bool(true)
 	}
@@ -426,7 +426,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
@@ -447,17 +447,17 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:33:1 {%- if tools is defined and tools -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4.jinja:34:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4.jinja:35:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
@@ -471,19 +471,19 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:47:1 {%- if response_format is defined -%}
-	if llamacpp.CallTest("defined", responseFormat, nil, nil) {
+	if llamacpp.IsDefined(responseFormat) {
 		// deepseek-ai-DeepSeek-V4.jinja:48:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:49:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:51:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.CallFilter("tojson", responseFormat, nil, nil))
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
+	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
 		llamacpp.Write(w, reasoningEffortMax)
 	}
@@ -492,7 +492,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
@@ -505,7 +505,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
@@ -513,9 +513,10 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var isAfterLastUser jinja2.Value
 	var keepReasoning jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
@@ -546,9 +547,11 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			w.WriteString("<tool_result>")
+			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
-			})), jinja2.Str("</tool_result>")))
+			}))
+			w.WriteString("</tool_result>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
@@ -572,7 +575,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-				if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+				if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
 				}
@@ -585,7 +588,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
@@ -593,35 +596,58 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
+				w.WriteString("\n\n<")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
+					w.WriteString("<")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke name=\"")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
-					if llamacpp.CallTest("string", args, nil, nil) {
+					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
 						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
-						if llamacpp.CallTest("string", val, nil, nil) {
+						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"true\">")
+							llamacpp.WriteStr(w, val)
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"false\">")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
@@ -629,10 +655,14 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -791,44 +821,44 @@ var spansDeepseekAiDeepSeekV4 = []jinja2.Span{
 	{From: 508, To: 514, Line: 65, Col: 1, Construct: "for"},
 	{From: 510, To: 513, Line: 66, Col: 3, Construct: "if"},
 	{From: 512, To: 512, Line: 67, Col: 5, Construct: "set"},
-	{From: 516, To: 639, Line: 70, Col: 1, Construct: "for"},
-	{From: 522, To: 638, Line: 71, Col: 3, Construct: "if"},
-	{From: 525, To: 532, Line: 72, Col: 5, Construct: "if"},
-	{From: 531, To: 531, Line: 76, Col: 7, Construct: "set"},
-	{From: 534, To: 536, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 537, To: 638, Line: 79, Col: 7, Construct: "if"},
-	{From: 540, To: 547, Line: 80, Col: 5, Construct: "if"},
-	{From: 546, To: 546, Line: 84, Col: 7, Construct: "set"},
-	{From: 549, To: 551, Line: 86, Col: 5, Construct: "{{ }}"},
-	{From: 552, To: 638, Line: 87, Col: 7, Construct: "if"},
-	{From: 555, To: 556, Line: 88, Col: 5, Construct: "set"},
-	{From: 558, To: 558, Line: 90, Col: 5, Construct: "set"},
-	{From: 560, To: 568, Line: 91, Col: 5, Construct: "set"},
-	{From: 570, To: 585, Line: 92, Col: 5, Construct: "if"},
-	{From: 572, To: 572, Line: 93, Col: 7, Construct: "{{ }}"},
-	{From: 574, To: 578, Line: 94, Col: 7, Construct: "if"},
-	{From: 577, To: 577, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 580, To: 580, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 584, To: 584, Line: 99, Col: 7, Construct: "{{ }}"},
-	{From: 587, To: 591, Line: 101, Col: 5, Construct: "if"},
-	{From: 590, To: 590, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 593, To: 637, Line: 104, Col: 5, Construct: "if"},
-	{From: 596, To: 596, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 598, To: 633, Line: 106, Col: 7, Construct: "for"},
-	{From: 602, To: 602, Line: 107, Col: 9, Construct: "set"},
-	{From: 604, To: 604, Line: 108, Col: 9, Construct: "{{ }}"},
-	{From: 606, To: 606, Line: 109, Col: 9, Construct: "set"},
-	{From: 608, To: 611, Line: 110, Col: 9, Construct: "if"},
-	{From: 610, To: 610, Line: 111, Col: 11, Construct: "set"},
-	{From: 613, To: 626, Line: 113, Col: 9, Construct: "for"},
-	{From: 618, To: 625, Line: 114, Col: 11, Construct: "if"},
-	{From: 620, To: 620, Line: 115, Col: 13, Construct: "{{ }}"},
-	{From: 624, To: 624, Line: 117, Col: 13, Construct: "{{ }}"},
-	{From: 628, To: 630, Line: 120, Col: 9, Construct: "if"},
-	{From: 632, To: 632, Line: 123, Col: 9, Construct: "{{ }}"},
-	{From: 635, To: 635, Line: 125, Col: 7, Construct: "{{ }}"},
-	{From: 641, To: 652, Line: 130, Col: 1, Construct: "if"},
-	{From: 644, To: 651, Line: 132, Col: 3, Construct: "if"},
-	{From: 646, To: 646, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 650, To: 650, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 517, To: 669, Line: 70, Col: 1, Construct: "for"},
+	{From: 523, To: 668, Line: 71, Col: 3, Construct: "if"},
+	{From: 526, To: 533, Line: 72, Col: 5, Construct: "if"},
+	{From: 532, To: 532, Line: 76, Col: 7, Construct: "set"},
+	{From: 535, To: 537, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 538, To: 668, Line: 79, Col: 7, Construct: "if"},
+	{From: 541, To: 548, Line: 80, Col: 5, Construct: "if"},
+	{From: 547, To: 547, Line: 84, Col: 7, Construct: "set"},
+	{From: 550, To: 554, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 555, To: 668, Line: 87, Col: 7, Construct: "if"},
+	{From: 558, To: 559, Line: 88, Col: 5, Construct: "set"},
+	{From: 561, To: 561, Line: 90, Col: 5, Construct: "set"},
+	{From: 563, To: 571, Line: 91, Col: 5, Construct: "set"},
+	{From: 573, To: 588, Line: 92, Col: 5, Construct: "if"},
+	{From: 575, To: 575, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 577, To: 581, Line: 94, Col: 7, Construct: "if"},
+	{From: 580, To: 580, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 583, To: 583, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 587, To: 587, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 590, To: 594, Line: 101, Col: 5, Construct: "if"},
+	{From: 593, To: 593, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 596, To: 667, Line: 104, Col: 5, Construct: "if"},
+	{From: 599, To: 601, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 604, To: 661, Line: 106, Col: 7, Construct: "for"},
+	{From: 608, To: 608, Line: 107, Col: 9, Construct: "set"},
+	{From: 610, To: 614, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 616, To: 616, Line: 109, Col: 9, Construct: "set"},
+	{From: 618, To: 621, Line: 110, Col: 9, Construct: "if"},
+	{From: 620, To: 620, Line: 111, Col: 11, Construct: "set"},
+	{From: 623, To: 652, Line: 113, Col: 9, Construct: "for"},
+	{From: 628, To: 651, Line: 114, Col: 11, Construct: "if"},
+	{From: 630, To: 638, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 642, To: 650, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 654, To: 656, Line: 120, Col: 9, Construct: "if"},
+	{From: 658, To: 660, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 663, To: 665, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 671, To: 682, Line: 130, Col: 1, Construct: "if"},
+	{From: 674, To: 681, Line: 132, Col: 3, Construct: "if"},
+	{From: 676, To: 676, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 680, To: 680, Line: 135, Col: 5, Construct: "{{ }}"},
 }

@@ -113,11 +113,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
@@ -125,7 +125,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
@@ -140,9 +140,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(tool.ItemStr("type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(tool.ItemStr("function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
@@ -166,18 +166,18 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, responseFormatTemplate), jinja2.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
 	if ((messages.Truthy() && thinking.Truthy()) && jinja2.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
-		w.Write(reasoningEffortHigh)
+		jinja2.Write(w, reasoningEffortHigh)
 	} else if ((messages.Truthy() && thinking.Truthy()) && jinja2.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
-		w.Write(reasoningEffortMax)
+		jinja2.Write(w, reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
@@ -185,7 +185,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -196,7 +196,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "tool") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -208,7 +208,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 		var isAfterLastUser jinja2.Value
 		var keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -220,7 +220,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			w.Write(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.Write(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -236,7 +236,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 			w.WriteString("</tool_result>")
@@ -260,47 +260,47 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
-				w.Write(thinkingStartToken)
+				jinja2.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := message.ItemStr("reasoning_content")
+				messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
 				if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
-					w.Write(messageReasoningContent)
+					jinja2.Write(w, messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100:7 {{- thinking_end_token -}}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102:7 {{- thinking_end_token -}}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2 jinja2.Value
 					var args jinja2.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
-					func2 = tool.ItemStr("function")
+					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					w.WriteStr(func2.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
-					args = func2.ItemStr("arguments")
+					args = jinja2.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
@@ -315,25 +315,25 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"true\">")
-							w.WriteStr(val)
+							jinja2.WriteStr(w, val)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
 							w.WriteString("<")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter name=\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\" string=\"false\">")
 							w.WriteJSON(val, nil, nil)
 							w.WriteString("</")
-							w.WriteStr(dsmlToken)
+							jinja2.WriteStr(w, dsmlToken)
 							w.WriteString("parameter>\n")
 						}
 					}
@@ -343,12 +343,12 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
 					w.WriteString("</")
-					w.WriteStr(dsmlToken)
+					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
 				w.WriteString("</")
-				w.WriteStr(dsmlToken)
+				jinja2.WriteStr(w, dsmlToken)
 				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
@@ -360,11 +360,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
-			w.Write(thinkingStartToken)
+			jinja2.Write(w, thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138:5 {{- thinking_end_token -}}
-			w.Write(thinkingEndToken)
+			jinja2.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -392,14 +392,14 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
-	if !llamacpp.CallTest("defined", thinking, nil, nil) {
+	if !llamacpp.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -409,7 +409,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !llamacpp.CallTest("defined", dropThinking, nil, nil) {
+	if !llamacpp.IsDefined(dropThinking) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = jinja2.Bool(true)
 	}
@@ -436,7 +436,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
@@ -457,17 +457,17 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
@@ -481,22 +481,22 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
-	if llamacpp.CallTest("defined", responseFormat, nil, nil) {
+	if llamacpp.IsDefined(responseFormat) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.CallFilter("tojson", responseFormat, nil, nil))
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "high") {
+	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
 		llamacpp.Write(w, reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
+	} else if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
 		llamacpp.Write(w, reasoningEffortMax)
@@ -506,7 +506,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
@@ -519,7 +519,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
@@ -527,9 +527,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var isAfterLastUser jinja2.Value
 	var keepReasoning jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
@@ -560,9 +561,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			w.WriteString("<tool_result>")
+			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
-			})), jinja2.Str("</tool_result>")))
+			}))
+			w.WriteString("</tool_result>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
@@ -586,7 +589,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-				if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+				if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
 				}
@@ -599,7 +602,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
@@ -607,35 +610,58 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
+				w.WriteString("\n\n<")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
+					w.WriteString("<")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke name=\"")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
-					if llamacpp.CallTest("string", args, nil, nil) {
+					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
 						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
-						if llamacpp.CallTest("string", val, nil, nil) {
+						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"true\">")
+							llamacpp.WriteStr(w, val)
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							w.WriteString("<")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter name=\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\" string=\"false\">")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
+							w.WriteString("</")
+							llamacpp.WriteStr(w, dsmlToken)
+							w.WriteString("parameter>\n")
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
@@ -643,10 +669,14 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, dsmlToken)
+					w.WriteString("invoke>\n")
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, dsmlToken)
+				w.WriteString("tool_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -811,44 +841,44 @@ var spansDeepseekAiDeepSeekV4Flash0731 = []jinja2.Span{
 	{From: 522, To: 528, Line: 68, Col: 1, Construct: "for"},
 	{From: 524, To: 527, Line: 69, Col: 3, Construct: "if"},
 	{From: 526, To: 526, Line: 70, Col: 5, Construct: "set"},
-	{From: 530, To: 653, Line: 73, Col: 1, Construct: "for"},
-	{From: 536, To: 652, Line: 74, Col: 3, Construct: "if"},
-	{From: 539, To: 546, Line: 75, Col: 5, Construct: "if"},
-	{From: 545, To: 545, Line: 79, Col: 7, Construct: "set"},
-	{From: 548, To: 550, Line: 81, Col: 5, Construct: "{{ }}"},
-	{From: 551, To: 652, Line: 82, Col: 7, Construct: "if"},
-	{From: 554, To: 561, Line: 83, Col: 5, Construct: "if"},
-	{From: 560, To: 560, Line: 87, Col: 7, Construct: "set"},
-	{From: 563, To: 565, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 566, To: 652, Line: 90, Col: 7, Construct: "if"},
-	{From: 569, To: 570, Line: 91, Col: 5, Construct: "set"},
-	{From: 572, To: 572, Line: 93, Col: 5, Construct: "set"},
-	{From: 574, To: 582, Line: 94, Col: 5, Construct: "set"},
-	{From: 584, To: 599, Line: 95, Col: 5, Construct: "if"},
-	{From: 586, To: 586, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 588, To: 592, Line: 97, Col: 7, Construct: "if"},
-	{From: 591, To: 591, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 594, To: 594, Line: 100, Col: 7, Construct: "{{ }}"},
-	{From: 598, To: 598, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 601, To: 605, Line: 104, Col: 5, Construct: "if"},
-	{From: 604, To: 604, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 607, To: 651, Line: 107, Col: 5, Construct: "if"},
-	{From: 610, To: 610, Line: 108, Col: 7, Construct: "{{ }}"},
-	{From: 612, To: 647, Line: 109, Col: 7, Construct: "for"},
-	{From: 616, To: 616, Line: 110, Col: 9, Construct: "set"},
-	{From: 618, To: 618, Line: 111, Col: 9, Construct: "{{ }}"},
-	{From: 620, To: 620, Line: 112, Col: 9, Construct: "set"},
-	{From: 622, To: 625, Line: 113, Col: 9, Construct: "if"},
-	{From: 624, To: 624, Line: 114, Col: 11, Construct: "set"},
-	{From: 627, To: 640, Line: 116, Col: 9, Construct: "for"},
-	{From: 632, To: 639, Line: 117, Col: 11, Construct: "if"},
-	{From: 634, To: 634, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 638, To: 638, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 642, To: 644, Line: 123, Col: 9, Construct: "if"},
-	{From: 646, To: 646, Line: 126, Col: 9, Construct: "{{ }}"},
-	{From: 649, To: 649, Line: 128, Col: 7, Construct: "{{ }}"},
-	{From: 655, To: 666, Line: 133, Col: 1, Construct: "if"},
-	{From: 658, To: 665, Line: 135, Col: 3, Construct: "if"},
-	{From: 660, To: 660, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 664, To: 664, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 531, To: 683, Line: 73, Col: 1, Construct: "for"},
+	{From: 537, To: 682, Line: 74, Col: 3, Construct: "if"},
+	{From: 540, To: 547, Line: 75, Col: 5, Construct: "if"},
+	{From: 546, To: 546, Line: 79, Col: 7, Construct: "set"},
+	{From: 549, To: 551, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 552, To: 682, Line: 82, Col: 7, Construct: "if"},
+	{From: 555, To: 562, Line: 83, Col: 5, Construct: "if"},
+	{From: 561, To: 561, Line: 87, Col: 7, Construct: "set"},
+	{From: 564, To: 568, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 569, To: 682, Line: 90, Col: 7, Construct: "if"},
+	{From: 572, To: 573, Line: 91, Col: 5, Construct: "set"},
+	{From: 575, To: 575, Line: 93, Col: 5, Construct: "set"},
+	{From: 577, To: 585, Line: 94, Col: 5, Construct: "set"},
+	{From: 587, To: 602, Line: 95, Col: 5, Construct: "if"},
+	{From: 589, To: 589, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 591, To: 595, Line: 97, Col: 7, Construct: "if"},
+	{From: 594, To: 594, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 597, To: 597, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 601, To: 601, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 604, To: 608, Line: 104, Col: 5, Construct: "if"},
+	{From: 607, To: 607, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 610, To: 681, Line: 107, Col: 5, Construct: "if"},
+	{From: 613, To: 615, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 618, To: 675, Line: 109, Col: 7, Construct: "for"},
+	{From: 622, To: 622, Line: 110, Col: 9, Construct: "set"},
+	{From: 624, To: 628, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 630, To: 630, Line: 112, Col: 9, Construct: "set"},
+	{From: 632, To: 635, Line: 113, Col: 9, Construct: "if"},
+	{From: 634, To: 634, Line: 114, Col: 11, Construct: "set"},
+	{From: 637, To: 666, Line: 116, Col: 9, Construct: "for"},
+	{From: 642, To: 665, Line: 117, Col: 11, Construct: "if"},
+	{From: 644, To: 652, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 656, To: 664, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 668, To: 670, Line: 123, Col: 9, Construct: "if"},
+	{From: 672, To: 674, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 677, To: 679, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 685, To: 696, Line: 133, Col: 1, Construct: "if"},
+	{From: 688, To: 695, Line: 135, Col: 3, Construct: "if"},
+	{From: 690, To: 690, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 694, To: 694, Line: 138, Col: 5, Construct: "{{ }}"},
 }

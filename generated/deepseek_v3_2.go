@@ -83,10 +83,10 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
 			if jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range jinja2.Iterate(w, message.Attr("tools")) {
+				for _, tool := range jinja2.Iterate(w, jinja2.Attr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = jinja2.CallMethod(tools.Attr("value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
-						return tool.Attr("function")
+					_ = jinja2.CallMethod(jinja2.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
+						return jinja2.Attr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
 					})}, nil)
@@ -94,7 +94,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
-		tools = tools.Attr("value")
+		tools = jinja2.Attr(tools, "value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := jinja2.None()
@@ -103,7 +103,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
 		if jinja2.MethodGet(message, jinja2.Str("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = message.Attr("response_format")
+			responseFormatValue = jinja2.Attr(message, "response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
@@ -111,43 +111,43 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
 		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n<")
 		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
 		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("parameter>\n...\n</")
 		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("invoke>\n<")
 		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("invoke>\n</")
 		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n...\n</")
 		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-		w.Write(dsmlToken)
+		jinja2.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-		w.Write(thinkingStartToken)
+		jinja2.Write(w, thinkingStartToken)
 		w.WriteString("...thinking about results")
 		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-		w.Write(thinkingEndToken)
+		jinja2.Write(w, thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
@@ -162,7 +162,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		toolCall = jinja2.Param(toolCall, "tool_call")
 		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = toolCall.Attr("function").Attr("arguments")
+		arguments = jinja2.Attr(jinja2.Attr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if jinja2.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
@@ -176,10 +176,10 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("<")
 				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-				w.Write(dsmlToken)
+				jinja2.Write(w, dsmlToken)
 				w.WriteString("parameter name=\"")
 				// DeepSeek-V3.2.jinja:92:38 {{ key }}
-				w.Write(key)
+				jinja2.Write(w, key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
 				if jinja2.IsString(value) {
@@ -190,13 +190,13 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
 				if jinja2.IsString(value) {
-					w.Write(value)
+					jinja2.Write(w, value)
 				} else {
 					w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-				w.Write(dsmlToken)
+				jinja2.Write(w, dsmlToken)
 				w.WriteString("parameter>")
 			}
 		}
@@ -215,25 +215,25 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if jinja2.InStrs(msg.Attr("role"), "user", "developer") {
+		if jinja2.InStrs(jinja2.Attr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.Int(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		w.Write(jinja2.MethodGetDefault(messages.ItemInt(0), jinja2.Str("content"), jinja2.Str("")))
+		jinja2.Write(w, jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -281,7 +281,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = jinja2.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
@@ -299,31 +299,31 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
-				w.Write(thinkingStartToken)
+				jinja2.Write(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:166:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
-				w.Write(thinkingStartToken)
+				jinja2.Write(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:177:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
@@ -332,7 +332,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(messages.Item(i).Attr("role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -340,14 +340,14 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
 			toolCallOrder = jinja2.Sub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
-			assistantMsg = messages.Item(prevAssistantIdxValue)
+			assistantMsg = jinja2.Item(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
 			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Str("tool_calls"), jinja2.NewList()))) {
@@ -356,12 +356,12 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 				if jinja2.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
-					w.Write(thinkingStartToken)
+					jinja2.Write(w, thinkingStartToken)
 				} else {
 					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
-					w.Write(thinkingEndToken)
+					jinja2.Write(w, thinkingEndToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -369,41 +369,41 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && jinja2.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				w.Write(jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
+				jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
-				w.Write(thinkingEndToken)
+				jinja2.Write(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			w.Write(jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
+			jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
-				w.Write(dsmlToken)
+				jinja2.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
-					w.Write(dsmlToken)
+					jinja2.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					w.Write(toolCall.Attr("function").Attr("name"))
+					jinja2.Write(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					encodeArgumentsToDsml(toolCall)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
-					w.Write(dsmlToken)
+					jinja2.Write(w, dsmlToken)
 					w.WriteString("invoke>")
 				}
 				w.WriteString("\n</")
 				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
-				w.Write(dsmlToken)
+				jinja2.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		}
 	}
 	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
@@ -412,11 +412,11 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
 		if enableThinking.Truthy() {
 			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
-			w.Write(thinkingStartToken)
+			jinja2.Write(w, thinkingStartToken)
 		} else {
 			// DeepSeek-V3.2.jinja:244:7 {%- else -%}
 			// DeepSeek-V3.2.jinja:245:5 {{ thinking_end_token }}
-			w.Write(thinkingEndToken)
+			jinja2.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -440,9 +440,9 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var firstIsDeveloper jinja2.Value
 	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
+	addGenerationPrompt = llamacpp.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
+	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
 	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
@@ -458,13 +458,13 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
 		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
-		for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+		for _, message := range llamacpp.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tools"))) {
+				for _, tool := range llamacpp.Iterate(w, llamacpp.Attr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy(), func() jinja2.Value {
+					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
 						return llamacpp.Attr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
@@ -478,9 +478,9 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := jinja2.None()
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("response_format")}, nil).Truthy() {
+		if llamacpp.MethodGet(message, jinja2.Str("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = llamacpp.Attr(message, "response_format")
 		}
@@ -529,10 +529,10 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.Write(w, thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -543,9 +543,9 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if llamacpp.CallTest("mapping", arguments, nil, nil) {
+		if llamacpp.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.CallMethod(arguments, "items", nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
@@ -562,17 +562,17 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if llamacpp.CallTest("string", value, nil, nil) {
+				if llamacpp.IsString(value) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if llamacpp.CallTest("string", value, nil, nil) {
+				if llamacpp.IsString(value) {
 					llamacpp.Write(w, value)
 				} else {
-					llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+					llamacpp.Write(w, llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
@@ -586,12 +586,12 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.Write(w, llamacpp.FilterTojson(responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.Int(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
@@ -603,33 +603,29 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		llamacpp.Write(w, llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
+		llamacpp.Write(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderTools(tools)
-			}))
+			renderTools(tools)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderResponseFormat(responseFormatValue)
-			}))
+			renderResponseFormat(responseFormatValue)
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
@@ -638,18 +634,14 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
-				llamacpp.Write(w, w.Capture(func() {
-					renderTools(tools)
-				}))
+				renderTools(tools)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
-				llamacpp.Write(w, w.Capture(func() {
-					renderResponseFormat(responseFormatValue)
-				}))
+				renderResponseFormat(responseFormatValue)
 			}
 		}
 	}
@@ -660,10 +652,11 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		startIdx = jinja2.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var msgIndex jinja2.Value
 	var toolCallOrder jinja2.Value
 	var assistantMsg jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing())))
+	items2 := llamacpp.Iterate(w, llamacpp.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
@@ -676,18 +669,14 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
-				llamacpp.Write(w, w.Capture(func() {
-					renderTools(tools)
-				}))
+				renderTools(tools)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
-				llamacpp.Write(w, w.Capture(func() {
-					renderResponseFormat(responseFormatValue)
-				}))
+				renderResponseFormat(responseFormatValue)
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
@@ -722,7 +711,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+			for _, i := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
@@ -742,7 +731,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if jinja2.Eq(toolCallOrder, llamacpp.CallFilter("length", llamacpp.CallMethod(assistantMsg, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil), nil, nil)) {
+			if jinja2.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Str("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if llamacpp.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -761,20 +750,20 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && llamacpp.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				llamacpp.Write(w, llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil))
+				llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				llamacpp.Write(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			llamacpp.Write(w, llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
+			llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				llamacpp.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					llamacpp.Write(w, dsmlToken)
@@ -783,9 +772,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						encodeArgumentsToDsml(toolCall)
-					}))
+					encodeArgumentsToDsml(toolCall)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
 					llamacpp.Write(w, dsmlToken)
@@ -984,64 +971,64 @@ var spansDeepSeekV32 = []jinja2.Span{
 	{From: 604, To: 604, Line: 121, Col: 1, Construct: "{{ }}"},
 	{From: 606, To: 608, Line: 124, Col: 1, Construct: "set"},
 	{From: 610, To: 612, Line: 125, Col: 1, Construct: "set"},
-	{From: 614, To: 655, Line: 126, Col: 1, Construct: "if"},
+	{From: 614, To: 647, Line: 126, Col: 1, Construct: "if"},
 	{From: 616, To: 616, Line: 127, Col: 3, Construct: "{{ }}"},
-	{From: 618, To: 625, Line: 128, Col: 3, Construct: "if"},
-	{From: 621, To: 624, Line: 129, Col: 17, Construct: "{{ }}"},
-	{From: 627, To: 633, Line: 131, Col: 3, Construct: "if"},
-	{From: 630, To: 632, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 634, To: 655, Line: 134, Col: 5, Construct: "if"},
-	{From: 637, To: 654, Line: 137, Col: 3, Construct: "if"},
-	{From: 639, To: 645, Line: 138, Col: 5, Construct: "if"},
-	{From: 641, To: 644, Line: 139, Col: 7, Construct: "{{ }}"},
-	{From: 647, To: 653, Line: 141, Col: 5, Construct: "if"},
-	{From: 650, To: 652, Line: 142, Col: 19, Construct: "{{ }}"},
-	{From: 657, To: 661, Line: 148, Col: 1, Construct: "set"},
-	{From: 663, To: 802, Line: 149, Col: 1, Construct: "for"},
-	{From: 670, To: 670, Line: 150, Col: 3, Construct: "set"},
-	{From: 672, To: 801, Line: 155, Col: 3, Construct: "if"},
-	{From: 676, To: 683, Line: 157, Col: 5, Construct: "if"},
-	{From: 679, To: 682, Line: 158, Col: 19, Construct: "{{ }}"},
-	{From: 685, To: 692, Line: 160, Col: 5, Construct: "if"},
-	{From: 688, To: 690, Line: 161, Col: 19, Construct: "{{ }}"},
-	{From: 694, To: 695, Line: 163, Col: 40, Construct: "{{ }}"},
-	{From: 697, To: 704, Line: 164, Col: 5, Construct: "if"},
-	{From: 699, To: 699, Line: 165, Col: 7, Construct: "{{ }}"},
-	{From: 703, To: 703, Line: 167, Col: 7, Construct: "{{ }}"},
-	{From: 705, To: 801, Line: 173, Col: 7, Construct: "if"},
-	{From: 709, To: 710, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 712, To: 719, Line: 175, Col: 5, Construct: "if"},
-	{From: 714, To: 714, Line: 176, Col: 7, Construct: "{{ }}"},
-	{From: 718, To: 718, Line: 178, Col: 7, Construct: "{{ }}"},
-	{From: 720, To: 801, Line: 184, Col: 7, Construct: "if"},
-	{From: 723, To: 723, Line: 186, Col: 5, Construct: "set"},
-	{From: 725, To: 731, Line: 187, Col: 5, Construct: "for"},
-	{From: 727, To: 730, Line: 188, Col: 7, Construct: "if"},
-	{From: 729, To: 729, Line: 189, Col: 9, Construct: "set"},
-	{From: 733, To: 733, Line: 192, Col: 5, Construct: "set"},
-	{From: 735, To: 735, Line: 193, Col: 5, Construct: "set"},
-	{From: 737, To: 740, Line: 196, Col: 5, Construct: "if"},
-	{From: 742, To: 743, Line: 201, Col: 23, Construct: "{{ }}"},
-	{From: 745, To: 758, Line: 204, Col: 5, Construct: "if"},
-	{From: 748, To: 757, Line: 206, Col: 7, Construct: "if"},
-	{From: 751, To: 751, Line: 207, Col: 21, Construct: "{{ }}"},
-	{From: 756, To: 756, Line: 209, Col: 21, Construct: "{{ }}"},
-	{From: 759, To: 801, Line: 216, Col: 7, Construct: "if"},
-	{From: 762, To: 767, Line: 218, Col: 5, Construct: "if"},
-	{From: 764, To: 764, Line: 219, Col: 7, Construct: "{{ }}"},
-	{From: 766, To: 766, Line: 219, Col: 49, Construct: "{{ }}"},
-	{From: 769, To: 769, Line: 223, Col: 5, Construct: "{{ }}"},
-	{From: 771, To: 798, Line: 226, Col: 5, Construct: "if"},
-	{From: 774, To: 775, Line: 227, Col: 14, Construct: "{{ }}"},
-	{From: 777, To: 794, Line: 228, Col: 1, Construct: "for"},
-	{From: 780, To: 781, Line: 229, Col: 12, Construct: "{{ }}"},
-	{From: 783, To: 784, Line: 229, Col: 41, Construct: "{{ }}"},
-	{From: 786, To: 789, Line: 229, Col: 82, Construct: "{{ }}"},
-	{From: 791, To: 792, Line: 229, Col: 137, Construct: "{{ }}"},
-	{From: 796, To: 797, Line: 231, Col: 13, Construct: "{{ }}"},
-	{From: 800, To: 800, Line: 235, Col: 5, Construct: "{{ }}"},
-	{From: 804, To: 815, Line: 240, Col: 1, Construct: "if"},
-	{From: 807, To: 814, Line: 242, Col: 3, Construct: "if"},
-	{From: 809, To: 809, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 813, To: 813, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 618, To: 623, Line: 128, Col: 3, Construct: "if"},
+	{From: 621, To: 622, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 625, To: 629, Line: 131, Col: 3, Construct: "if"},
+	{From: 628, To: 628, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 630, To: 647, Line: 134, Col: 5, Construct: "if"},
+	{From: 633, To: 646, Line: 137, Col: 3, Construct: "if"},
+	{From: 635, To: 639, Line: 138, Col: 5, Construct: "if"},
+	{From: 637, To: 638, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 641, To: 645, Line: 141, Col: 5, Construct: "if"},
+	{From: 644, To: 644, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 649, To: 653, Line: 148, Col: 1, Construct: "set"},
+	{From: 656, To: 789, Line: 149, Col: 1, Construct: "for"},
+	{From: 663, To: 663, Line: 150, Col: 3, Construct: "set"},
+	{From: 665, To: 788, Line: 155, Col: 3, Construct: "if"},
+	{From: 669, To: 674, Line: 157, Col: 5, Construct: "if"},
+	{From: 672, To: 673, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 676, To: 681, Line: 160, Col: 5, Construct: "if"},
+	{From: 679, To: 679, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 683, To: 684, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 686, To: 693, Line: 164, Col: 5, Construct: "if"},
+	{From: 688, To: 688, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 692, To: 692, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 694, To: 788, Line: 173, Col: 7, Construct: "if"},
+	{From: 698, To: 699, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 701, To: 708, Line: 175, Col: 5, Construct: "if"},
+	{From: 703, To: 703, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 707, To: 707, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 709, To: 788, Line: 184, Col: 7, Construct: "if"},
+	{From: 712, To: 712, Line: 186, Col: 5, Construct: "set"},
+	{From: 714, To: 720, Line: 187, Col: 5, Construct: "for"},
+	{From: 716, To: 719, Line: 188, Col: 7, Construct: "if"},
+	{From: 718, To: 718, Line: 189, Col: 9, Construct: "set"},
+	{From: 722, To: 722, Line: 192, Col: 5, Construct: "set"},
+	{From: 724, To: 724, Line: 193, Col: 5, Construct: "set"},
+	{From: 726, To: 729, Line: 196, Col: 5, Construct: "if"},
+	{From: 731, To: 732, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 734, To: 747, Line: 204, Col: 5, Construct: "if"},
+	{From: 737, To: 746, Line: 206, Col: 7, Construct: "if"},
+	{From: 740, To: 740, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 745, To: 745, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 748, To: 788, Line: 216, Col: 7, Construct: "if"},
+	{From: 751, To: 756, Line: 218, Col: 5, Construct: "if"},
+	{From: 753, To: 753, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 755, To: 755, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 758, To: 758, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 760, To: 785, Line: 226, Col: 5, Construct: "if"},
+	{From: 763, To: 764, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 766, To: 781, Line: 228, Col: 1, Construct: "for"},
+	{From: 769, To: 770, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 772, To: 773, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 775, To: 776, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 778, To: 779, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 783, To: 784, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 787, To: 787, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 791, To: 802, Line: 240, Col: 1, Construct: "if"},
+	{From: 794, To: 801, Line: 242, Col: 3, Construct: "if"},
+	{From: 796, To: 796, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 800, To: 800, Line: 245, Col: 5, Construct: "{{ }}"},
 }

@@ -56,25 +56,25 @@ func renderExaone3(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("[|endofturn|]\n")
 		}
 	}
@@ -90,23 +90,30 @@ func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+			w.WriteString("[|system|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+			w.WriteString("[|user|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
+			w.WriteString("[|assistant|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -125,12 +132,12 @@ var spansExaone3 = []jinja2.Span{
 	{From: 73, To: 79, Line: 20, Col: 5, Construct: "if"},
 	{From: 76, To: 78, Line: 21, Col: 1, Construct: "{{ }}"},
 	{From: 91, To: 91, Line: 13, Col: 1, Construct: "set"},
-	{From: 93, To: 112, Line: 14, Col: 1, Construct: "for"},
-	{From: 96, To: 96, Line: 15, Col: 1, Construct: "set"},
-	{From: 98, To: 110, Line: 16, Col: 1, Construct: "if"},
-	{From: 101, To: 101, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 102, To: 110, Line: 18, Col: 5, Construct: "if"},
-	{From: 105, To: 105, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 110, Line: 20, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 119, Line: 14, Col: 1, Construct: "for"},
+	{From: 97, To: 97, Line: 15, Col: 1, Construct: "set"},
+	{From: 99, To: 117, Line: 16, Col: 1, Construct: "if"},
+	{From: 102, To: 104, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 105, To: 117, Line: 18, Col: 5, Construct: "if"},
+	{From: 108, To: 110, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 117, Line: 20, Col: 5, Construct: "if"},
+	{From: 114, To: 116, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -56,31 +56,31 @@ func renderExaone4(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|tool|]")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("[|endofturn|]\n")
 		}
 	}
@@ -96,27 +96,36 @@ func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+			w.WriteString("[|system|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+			w.WriteString("[|user|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
+			w.WriteString("[|assistant|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("[|endofturn|]\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|tool|]"), content, jinja2.Str("[|endofturn|]\n")))
+			w.WriteString("[|tool|]")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("[|endofturn|]\n")
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -137,14 +146,14 @@ var spansExaone4 = []jinja2.Span{
 	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
 	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
 	{From: 97, To: 97, Line: 14, Col: 1, Construct: "set"},
-	{From: 99, To: 122, Line: 15, Col: 1, Construct: "for"},
-	{From: 102, To: 102, Line: 16, Col: 1, Construct: "set"},
-	{From: 104, To: 120, Line: 17, Col: 1, Construct: "if"},
-	{From: 107, To: 107, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 108, To: 120, Line: 19, Col: 5, Construct: "if"},
-	{From: 111, To: 111, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 120, Line: 21, Col: 5, Construct: "if"},
-	{From: 115, To: 115, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 120, Line: 23, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 131, Line: 15, Col: 1, Construct: "for"},
+	{From: 103, To: 103, Line: 16, Col: 1, Construct: "set"},
+	{From: 105, To: 129, Line: 17, Col: 1, Construct: "if"},
+	{From: 108, To: 110, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 129, Line: 19, Col: 5, Construct: "if"},
+	{From: 114, To: 116, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 117, To: 129, Line: 21, Col: 5, Construct: "if"},
+	{From: 120, To: 122, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 123, To: 129, Line: 23, Col: 5, Construct: "if"},
+	{From: 126, To: 128, Line: 24, Col: 1, Construct: "{{ }}"},
 }

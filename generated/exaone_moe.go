@@ -55,13 +55,13 @@ func renderExaoneMoe(w *jinja2.Writer, in *jinja2.Input) {
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.WriteString("<|")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("|>\n")
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("<|endofturn|>\n")
 		}
 	}
@@ -77,12 +77,16 @@ func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if llamacpp.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), messageRole), jinja2.Str("|>\n")), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|endofturn|>\n")))
+			w.WriteString("<|")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("|>\n")
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("<|endofturn|>\n")
 		}
 	}
 	w.WriteString("<|assistant|>\n")
@@ -96,7 +100,7 @@ var spansExaoneMoe = []jinja2.Span{
 	{From: 58, To: 66, Line: 12, Col: 1, Construct: "if"},
 	{From: 61, To: 65, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 78, To: 78, Line: 10, Col: 1, Construct: "set"},
-	{From: 80, To: 88, Line: 11, Col: 1, Construct: "for"},
-	{From: 82, To: 86, Line: 12, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 92, Line: 11, Col: 1, Construct: "for"},
+	{From: 82, To: 90, Line: 12, Col: 1, Construct: "if"},
+	{From: 85, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -77,7 +77,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		w.Write(jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	items := jinja2.Iterate(w, loopMessages)
@@ -88,22 +88,22 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 		var systemPrompt jinja2.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = jinja2.FilterLower(message.ItemStr("role"))
+		nsRole = jinja2.FilterLower(jinja2.ItemStr(message, "role"))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if jinja2.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			w.Write(jinja2.RaiseException(in, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), message.ItemStr("role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(message.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.FilterTrim(message.ItemStr("content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
@@ -112,20 +112,20 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
 			nsContent = jinja2.Add(bosToken, systemPrompt)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
-			w.Write(nsContent)
+			jinja2.Write(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = jinja2.Sum(jinja2.Add(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, call := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), jinja2.Str("\", \"arguments\": ")), jinja2.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), jinja2.Str("}"))))
+					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("{\"name\": \""), jinja2.ItemStr(jinja2.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
 				nsContent = jinja2.Add(jinja2.Add(jinja2.Add(nsContent, jinja2.Str(" functools[")), jinja2.FilterJoin(toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
@@ -133,7 +133,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
 			nsContent = jinja2.Add(nsContent, jinja2.Str("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
-			w.Write(nsContent)
+			jinja2.Write(w, nsContent)
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -159,7 +159,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark2 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
-	w.Write(llamacpp.CallFilter("trim", w.Cut(mark2), nil, nil))
+	w.Write(llamacpp.FilterTrim(w.Cut(mark2), nil, nil))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
@@ -175,30 +175,31 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var messageRolesString jinja2.Value
 	var msgContent jinja2.Value
 	var systemPrompt jinja2.Value
 	bosToken := bosTokenInput
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = llamacpp.CallFilter("lower", llamacpp.ItemStr(message, "role"), nil, nil)
+		nsRole = llamacpp.FilterLower(llamacpp.ItemStr(message, "role"))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if llamacpp.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = llamacpp.CallFilter("join", messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
+			messageRolesString = llamacpp.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
 			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Sum(llamacpp.Add(jinja2.Str("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = llamacpp.CallFilter("trim", llamacpp.CallFilter("default", llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
@@ -218,12 +219,12 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+				for _, call := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
+					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Str(" functools[")), llamacpp.CallFilter("join", toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
+				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Str(" functools[")), llamacpp.FilterJoin(toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
 			nsContent = llamacpp.Add(nsContent, jinja2.Str("<|eot_id|>"))
@@ -278,25 +279,25 @@ var spansFireworksAiLlama3FirefunctionV2 = []jinja2.Span{
 	{From: 170, To: 171, Line: 23, Col: 1, Construct: "set"},
 	{From: 173, To: 176, Line: 25, Col: 1, Construct: "if"},
 	{From: 175, To: 175, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 178, To: 234, Line: 28, Col: 1, Construct: "for"},
-	{From: 186, To: 186, Line: 29, Col: 3, Construct: "set"},
-	{From: 188, To: 193, Line: 30, Col: 3, Construct: "if"},
-	{From: 190, To: 190, Line: 31, Col: 5, Construct: "set"},
-	{From: 192, To: 192, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 34, Col: 3, Construct: "set"},
-	{From: 197, To: 211, Line: 35, Col: 3, Construct: "if"},
-	{From: 199, To: 206, Line: 36, Col: 5, Construct: "if"},
-	{From: 201, To: 201, Line: 37, Col: 7, Construct: "set"},
-	{From: 205, To: 205, Line: 39, Col: 7, Construct: "set"},
-	{From: 208, To: 208, Line: 41, Col: 5, Construct: "set"},
-	{From: 210, To: 210, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 213, To: 232, Line: 44, Col: 3, Construct: "if"},
-	{From: 215, To: 215, Line: 45, Col: 5, Construct: "set"},
-	{From: 217, To: 227, Line: 46, Col: 5, Construct: "if"},
-	{From: 219, To: 219, Line: 47, Col: 7, Construct: "set"},
-	{From: 221, To: 224, Line: 48, Col: 7, Construct: "for"},
-	{From: 223, To: 223, Line: 49, Col: 9, Construct: "set"},
-	{From: 226, To: 226, Line: 51, Col: 7, Construct: "set"},
-	{From: 229, To: 229, Line: 53, Col: 5, Construct: "set"},
-	{From: 231, To: 231, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 179, To: 235, Line: 28, Col: 1, Construct: "for"},
+	{From: 187, To: 187, Line: 29, Col: 3, Construct: "set"},
+	{From: 189, To: 194, Line: 30, Col: 3, Construct: "if"},
+	{From: 191, To: 191, Line: 31, Col: 5, Construct: "set"},
+	{From: 193, To: 193, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 196, To: 196, Line: 34, Col: 3, Construct: "set"},
+	{From: 198, To: 212, Line: 35, Col: 3, Construct: "if"},
+	{From: 200, To: 207, Line: 36, Col: 5, Construct: "if"},
+	{From: 202, To: 202, Line: 37, Col: 7, Construct: "set"},
+	{From: 206, To: 206, Line: 39, Col: 7, Construct: "set"},
+	{From: 209, To: 209, Line: 41, Col: 5, Construct: "set"},
+	{From: 211, To: 211, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 214, To: 233, Line: 44, Col: 3, Construct: "if"},
+	{From: 216, To: 216, Line: 45, Col: 5, Construct: "set"},
+	{From: 218, To: 228, Line: 46, Col: 5, Construct: "if"},
+	{From: 220, To: 220, Line: 47, Col: 7, Construct: "set"},
+	{From: 222, To: 225, Line: 48, Col: 7, Construct: "for"},
+	{From: 224, To: 224, Line: 49, Col: 9, Construct: "set"},
+	{From: 227, To: 227, Line: 51, Col: 7, Construct: "set"},
+	{From: 230, To: 230, Line: 53, Col: 5, Construct: "set"},
+	{From: 232, To: 232, Line: 54, Col: 5, Construct: "{{ }}"},
 }

@@ -58,10 +58,10 @@ func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -72,17 +72,17 @@ func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
 			w.WriteString("<start_of_turn>")
-			w.WriteStr(role)
+			jinja2.WriteStr(w, role)
 			w.WriteString("\n")
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				w.WriteAdd(nsSystemPrompt, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			w.WriteAdd(jinja2.MethodStripChars(message.ItemStr("content"), cSpace), jinja2.Str("<end_of_turn>\n"))
+			jinja2.WriteAdd(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace), jinja2.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -99,13 +99,14 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := jinja2.Str("")
 	// gemma.jinja:16:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -115,16 +116,18 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 				role = messageRole
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")))
+			w.WriteString("<start_of_turn>")
+			llamacpp.WriteStr(w, role)
+			w.WriteString("\n")
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				llamacpp.Write(w, llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")))
+				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil), jinja2.Str("<end_of_turn>\n")))
+			llamacpp.WriteAdd(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace), jinja2.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -146,13 +149,13 @@ var spansGemma = []jinja2.Span{
 	{From: 85, To: 85, Line: 26, Col: 1, Construct: "{{ }}"},
 	{From: 98, To: 98, Line: 14, Col: 1, Construct: "set"},
 	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
-	{From: 102, To: 130, Line: 16, Col: 1, Construct: "for"},
-	{From: 105, To: 128, Line: 17, Col: 1, Construct: "if"},
-	{From: 108, To: 108, Line: 18, Col: 1, Construct: "set"},
-	{From: 112, To: 116, Line: 20, Col: 1, Construct: "set"},
-	{From: 118, To: 118, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 120, To: 125, Line: 22, Col: 1, Construct: "if"},
-	{From: 122, To: 122, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 124, To: 124, Line: 24, Col: 1, Construct: "set"},
-	{From: 127, To: 127, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 133, Line: 16, Col: 1, Construct: "for"},
+	{From: 106, To: 131, Line: 17, Col: 1, Construct: "if"},
+	{From: 109, To: 109, Line: 18, Col: 1, Construct: "set"},
+	{From: 113, To: 117, Line: 20, Col: 1, Construct: "set"},
+	{From: 119, To: 121, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 123, To: 128, Line: 22, Col: 1, Construct: "if"},
+	{From: 125, To: 125, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 24, Col: 1, Construct: "set"},
+	{From: 130, To: 130, Line: 26, Col: 1, Construct: "{{ }}"},
 }

@@ -78,7 +78,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -86,20 +86,20 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
 				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
-				w.Write(key)
+				jinja2.Write(w, key)
 				w.WriteString(":{")
 				// gemma4.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := value.ItemStr("description")
+				valueDescription := jinja2.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11:34 {{ value['description'] }}
-					w.Write(valueDescription)
+					jinja2.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// gemma4.jinja:14:13 {%- if value['nullable'] %}
-				if value.ItemStr("nullable").Truthy() {
+				if jinja2.ItemStr(value, "nullable").Truthy() {
 					// gemma4.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -111,10 +111,10 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := value.ItemStr("type")
+				valueType := jinja2.ItemStr(value, "type")
 				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := value.ItemStr("enum")
+					valueEnum := jinja2.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// gemma4.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -126,28 +126,28 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
 				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := value.ItemStr("properties")
+					valueProperties := jinja2.ItemStr(value, "properties")
 					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					} else if jinja2.IsMapping(value) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// gemma4.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := value.ItemStr("required")
+					valueRequired := jinja2.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -156,7 +156,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34:30 {{- item -}}
-							w.Write(item)
+							jinja2.Write(w, item)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -168,7 +168,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := value.ItemStr("items")
+					valueItems := jinja2.ItemStr(value, "items")
 					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
@@ -181,7 +181,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if nsItems.Attr("found_first").Truthy() {
+								if jinja2.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -194,8 +194,8 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
 									if jinja2.IsMapping(itemValue) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.Write(w.Capture(func() {
-											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+										jinja2.Write(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -208,7 +208,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56:42 {{- req_item -}}
-										w.Write(reqItem)
+										jinja2.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -222,20 +222,20 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
 									// gemma4.jinja:67:33 {{ item_key }}
-									w.Write(itemKey)
+									jinja2.Write(w, itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -252,7 +252,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				w.Write(jinja2.FilterUpper(valueType))
+				jinja2.Write(w, jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -264,29 +264,29 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := toolData.ItemStr("function")
-		w.Write(toolDataFunction.ItemStr("name"))
+		toolDataFunction := jinja2.ItemStr(toolData, "function")
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-		w.Write(toolDataFunction.ItemStr("description"))
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = toolDataFunction.ItemStr("parameters")
+		params = jinja2.ItemStr(toolDataFunction, "parameters")
 		// gemma4.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := params.ItemStr("properties")
+			paramsProperties := jinja2.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				w.Write(w.Capture(func() {
-					formatParameters(paramsProperties, params.ItemStr("required"))
+				jinja2.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := params.ItemStr("required")
+			paramsRequired := jinja2.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
@@ -295,7 +295,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90:22 {{- item -}}
-					w.Write(item)
+					jinja2.Write(w, item)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -305,33 +305,33 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("],")
 			}
 			// gemma4.jinja:95:9 {%- if params['type'] -%}
-			paramsType := params.ItemStr("type")
+			paramsType := jinja2.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(paramsType))
+				jinja2.Write(w, jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
 		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = toolDataFunction.ItemStr("response")
+			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := responseDeclaration.ItemStr("description")
+			responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-				w.Write(responseDeclarationDescription)
+				jinja2.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := responseDeclaration.ItemStr("type")
+			responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
 			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(responseDeclarationType))
+				jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -349,7 +349,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(argument) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
-			w.WriteStr(argument)
+			jinja2.WriteStr(w, argument)
 			w.WriteString("<|\"|>")
 		} else if jinja2.IsBoolean(argument) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
@@ -370,7 +370,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				key := keys[i]
 				value := values[i]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -381,16 +381,16 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key)
+					jinja2.WriteStr(w, key)
 					w.WriteString("<|\"|>")
 				} else {
 					// gemma4.jinja:124:17 {%- else -%}
 					// gemma4.jinja:125:17 {{- key -}}
-					w.Write(key)
+					jinja2.Write(w, key)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
@@ -403,7 +403,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// gemma4.jinja:134:13 {%- if not loop.last %}
@@ -415,7 +415,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// gemma4.jinja:137:9 {%- else -%}
 			// gemma4.jinja:138:9 {{- argument -}}
-			w.Write(argument)
+			jinja2.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -437,26 +437,26 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -467,10 +467,10 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := messages.ItemInt(0)
-		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
@@ -480,7 +480,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(jinja2.FilterTrim(w.Capture(func() {
+				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -500,7 +500,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
 		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Str("model")
 		} else {
@@ -508,22 +508,22 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
 		w.WriteString("<|turn>")
-		w.WriteStr(role)
+		jinja2.WriteStr(w, role)
 		w.WriteString("\n")
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := message.ItemStr("tool_calls")
+		messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 				var function jinja2.Value
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
-				function = toolCall.ItemStr("function")
+				function = jinja2.ItemStr(toolCall, "function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				w.WriteStr(function.ItemStr("name"))
+				jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
 				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := function.ItemStr("arguments")
+				functionArguments := jinja2.ItemStr(function, "arguments")
 				if jinja2.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -539,17 +539,17 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						w.Write(key)
+						jinja2.Write(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
 				} else if jinja2.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
-					w.Write(functionArguments)
+					jinja2.Write(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
@@ -559,17 +559,17 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := message.ItemStr("tool_responses")
+		messageToolResponses := jinja2.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range jinja2.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := toolResponse.ItemStr("response")
+				toolResponseResponse := jinja2.ItemStr(toolResponse, "response")
 				if jinja2.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -577,10 +577,10 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 						key := keys[i]
 						value := values[i]
 						// gemma4.jinja:215:29 {{- key -}}
-						w.Write(key)
+						jinja2.Write(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
@@ -593,9 +593,9 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{value:")
-					w.WriteStr(w.Capture(func() {
+					jinja2.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
@@ -608,7 +608,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
-		messageContent := message.ItemStr("content")
+		messageContent := jinja2.ItemStr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -617,23 +617,23 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 		} else if jinja2.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				itemType := item.ItemStr("type")
+				itemType := jinja2.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(item.ItemStr("text"))
+						stripThinking(jinja2.ItemStr(item, "text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
@@ -667,7 +667,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
@@ -702,9 +702,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
@@ -747,7 +748,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := llamacpp.ItemStr(value, "type")
-				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
+				if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -763,21 +764,21 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
 						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := llamacpp.ItemStr(value, "properties")
-					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
+					if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if llamacpp.CallTest("mapping", value, nil, nil) {
+					} else if llamacpp.IsMapping(value) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -786,7 +787,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -800,21 +801,21 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := llamacpp.ItemStr(value, "items")
-					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !llamacpp.CallTest("none", itemValue, nil, nil) {
+							if !llamacpp.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
 								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -827,10 +828,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.IsMapping(itemValue) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										llamacpp.Write(w, w.Capture(func() {
-											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+											formatParameters(itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -838,7 +839,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
+									items := llamacpp.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -854,15 +855,15 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 								} else if jinja2.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if llamacpp.CallTest("string", itemValue, nil, nil) {
+									if llamacpp.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -887,7 +888,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -925,7 +926,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
+				items := llamacpp.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -944,7 +945,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -963,10 +964,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -981,10 +982,12 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var ns jinja2.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if llamacpp.CallTest("string", argument, nil, nil) {
+		if llamacpp.IsString(argument) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
+			w.WriteString("<|\"|>")
+			llamacpp.WriteStr(w, argument)
+			w.WriteString("<|\"|>")
+		} else if llamacpp.IsBoolean(argument) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -992,13 +995,13 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.IsMapping(argument) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
@@ -1013,7 +1016,9 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					w.WriteString("<|\"|>")
+					llamacpp.WriteStr(w, key)
+					w.WriteString("<|\"|>")
 				} else {
 					// gemma4.jinja:124:17 {%- else -%}
 					// gemma4.jinja:125:17 {{- key -}}
@@ -1026,11 +1031,11 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.IsSequence(argument) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
+			items := llamacpp.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -1063,13 +1068,13 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1079,7 +1084,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
@@ -1088,10 +1093,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -1102,17 +1107,17 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1125,8 +1130,9 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
@@ -1139,24 +1145,29 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			role = messageRole
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+		w.WriteString("<|turn>")
+		llamacpp.WriteStr(w, role)
+		w.WriteString("\n")
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var function jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+			for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = llamacpp.ItemStr(toolCall, "function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
+				w.WriteString("<|tool_call>call:")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := llamacpp.ItemStr(function, "arguments")
-				if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
+				if llamacpp.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(functionArguments, nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1174,7 +1185,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
+				} else if llamacpp.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
 					llamacpp.Write(w, functionArguments)
@@ -1190,15 +1201,17 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(messageToolResponses)) {
+			for _, toolResponse := range llamacpp.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
-				if llamacpp.CallTest("mapping", toolResponseResponse, nil, nil) {
+				if llamacpp.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
+					w.WriteString("response:")
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := llamacpp.Iterate(w, llamacpp.FilterDictsort(toolResponseResponse, nil, nil))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
@@ -1219,9 +1232,13 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+					w.WriteString("response:")
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					w.WriteString("{value:")
+					llamacpp.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
-					})), jinja2.Str("}")))
+					}))
+					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -1232,35 +1249,31 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := llamacpp.ItemStr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					stripThinking(messageContent)
-				}))
+				stripThinking(messageContent)
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
-		} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
+		} else if llamacpp.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
 				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							stripThinking(llamacpp.ItemStr(item, "text"))
-						}))
+						stripThinking(llamacpp.ItemStr(item, "text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
@@ -1298,7 +1311,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1478,175 +1491,175 @@ var spansGemma4 = []jinja2.Span{
 	{From: 668, To: 677, Line: 259, Col: 1, Construct: "if"},
 	{From: 670, To: 672, Line: 260, Col: 5, Construct: "if"},
 	{From: 674, To: 676, Line: 263, Col: 5, Construct: "if"},
-	{From: 695, To: 894, Line: 1, Col: 1, Construct: "macro"},
+	{From: 695, To: 895, Line: 1, Col: 1, Construct: "macro"},
 	{From: 701, To: 701, Line: 2, Col: 5, Construct: "set"},
 	{From: 703, To: 703, Line: 3, Col: 5, Construct: "set"},
-	{From: 705, To: 893, Line: 4, Col: 5, Construct: "for"},
-	{From: 712, To: 712, Line: 5, Col: 9, Construct: "set"},
-	{From: 714, To: 892, Line: 6, Col: 9, Construct: "if"},
-	{From: 716, To: 718, Line: 7, Col: 13, Construct: "if"},
-	{From: 720, To: 720, Line: 7, Col: 13, Construct: "set"},
-	{From: 722, To: 722, Line: 8, Col: 13, Construct: "set"},
-	{From: 724, To: 725, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 727, To: 735, Line: 10, Col: 13, Construct: "if"},
-	{From: 731, To: 732, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 734, To: 734, Line: 12, Col: 17, Construct: "set"},
-	{From: 737, To: 747, Line: 14, Col: 13, Construct: "if"},
-	{From: 739, To: 746, Line: 15, Col: 17, Construct: "if"},
-	{From: 744, To: 744, Line: 15, Col: 50, Construct: "set"},
-	{From: 749, To: 879, Line: 18, Col: 13, Construct: "if"},
-	{From: 752, To: 765, Line: 19, Col: 17, Construct: "if"},
-	{From: 755, To: 762, Line: 20, Col: 21, Construct: "if"},
-	{From: 760, To: 760, Line: 20, Col: 54, Construct: "set"},
-	{From: 764, To: 764, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 766, To: 879, Line: 23, Col: 17, Construct: "if"},
-	{From: 770, To: 783, Line: 25, Col: 17, Construct: "if"},
-	{From: 773, To: 775, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 776, To: 782, Line: 27, Col: 21, Construct: "if"},
-	{From: 779, To: 781, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 785, To: 802, Line: 31, Col: 17, Construct: "if"},
-	{From: 789, To: 801, Line: 33, Col: 21, Construct: "for"},
-	{From: 794, To: 795, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 797, To: 799, Line: 35, Col: 25, Construct: "if"},
-	{From: 803, To: 879, Line: 39, Col: 17, Construct: "if"},
-	{From: 806, To: 878, Line: 40, Col: 17, Construct: "if"},
-	{From: 810, To: 810, Line: 42, Col: 21, Construct: "set"},
-	{From: 812, To: 877, Line: 43, Col: 21, Construct: "for"},
-	{From: 817, To: 875, Line: 44, Col: 25, Construct: "if"},
-	{From: 819, To: 821, Line: 45, Col: 29, Construct: "if"},
-	{From: 823, To: 823, Line: 45, Col: 29, Construct: "set"},
-	{From: 825, To: 825, Line: 46, Col: 29, Construct: "set"},
-	{From: 827, To: 874, Line: 47, Col: 29, Construct: "if"},
-	{From: 830, To: 836, Line: 49, Col: 33, Construct: "if"},
-	{From: 832, To: 834, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 837, To: 874, Line: 53, Col: 33, Construct: "if"},
-	{From: 841, To: 853, Line: 55, Col: 33, Construct: "for"},
-	{From: 846, To: 847, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 849, To: 851, Line: 57, Col: 37, Construct: "if"},
-	{From: 854, To: 874, Line: 60, Col: 33, Construct: "if"},
-	{From: 857, To: 866, Line: 61, Col: 33, Construct: "if"},
-	{From: 860, To: 860, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 865, To: 865, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 870, To: 871, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 873, To: 873, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 881, To: 888, Line: 74, Col: 13, Construct: "if"},
-	{From: 886, To: 886, Line: 74, Col: 46, Construct: "set"},
-	{From: 890, To: 891, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 896, To: 974, Line: 79, Col: 1, Construct: "macro"},
-	{From: 902, To: 904, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 906, To: 907, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 909, To: 909, Line: 81, Col: 5, Construct: "set"},
-	{From: 911, To: 950, Line: 82, Col: 5, Construct: "if"},
-	{From: 914, To: 922, Line: 84, Col: 9, Construct: "if"},
-	{From: 918, To: 921, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 924, To: 941, Line: 87, Col: 9, Construct: "if"},
-	{From: 928, To: 940, Line: 89, Col: 13, Construct: "for"},
-	{From: 933, To: 934, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 936, To: 938, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 943, To: 949, Line: 95, Col: 9, Construct: "if"},
-	{From: 947, To: 948, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 952, To: 973, Line: 99, Col: 5, Construct: "if"},
-	{From: 954, To: 955, Line: 100, Col: 9, Construct: "set"},
-	{From: 957, To: 963, Line: 102, Col: 9, Construct: "if"},
-	{From: 961, To: 962, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 965, To: 971, Line: 105, Col: 9, Construct: "if"},
-	{From: 969, To: 970, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 976, To: 1058, Line: 111, Col: 1, Construct: "macro"},
-	{From: 984, To: 1050, Line: 112, Col: 5, Construct: "if"},
-	{From: 986, To: 986, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 987, To: 1050, Line: 114, Col: 9, Construct: "if"},
-	{From: 990, To: 994, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 995, To: 1050, Line: 116, Col: 9, Construct: "if"},
-	{From: 999, To: 999, Line: 118, Col: 9, Construct: "set"},
-	{From: 1001, To: 1028, Line: 119, Col: 9, Construct: "for"},
-	{From: 1006, To: 1008, Line: 120, Col: 13, Construct: "if"},
-	{From: 1010, To: 1010, Line: 120, Col: 13, Construct: "set"},
-	{From: 1012, To: 1012, Line: 121, Col: 13, Construct: "set"},
-	{From: 1014, To: 1022, Line: 122, Col: 13, Construct: "if"},
-	{From: 1016, To: 1016, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1020, To: 1020, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1024, To: 1026, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1029, To: 1050, Line: 130, Col: 9, Construct: "if"},
-	{From: 1033, To: 1045, Line: 132, Col: 9, Construct: "for"},
-	{From: 1037, To: 1039, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1041, To: 1043, Line: 134, Col: 13, Construct: "if"},
-	{From: 1049, To: 1049, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1060, To: 1083, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1064, To: 1064, Line: 142, Col: 5, Construct: "set"},
-	{From: 1066, To: 1080, Line: 143, Col: 5, Construct: "for"},
-	{From: 1068, To: 1079, Line: 144, Col: 9, Construct: "if"},
-	{From: 1070, To: 1070, Line: 144, Col: 9, Construct: "set"},
-	{From: 1072, To: 1072, Line: 145, Col: 13, Construct: "set"},
-	{From: 1076, To: 1076, Line: 145, Col: 13, Construct: "set"},
-	{From: 1078, To: 1078, Line: 147, Col: 13, Construct: "set"},
-	{From: 1082, To: 1082, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1085, To: 1085, Line: 153, Col: 1, Construct: "set"},
-	{From: 1087, To: 1087, Line: 154, Col: 1, Construct: "set"},
-	{From: 1089, To: 1089, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1091, To: 1126, Line: 157, Col: 1, Construct: "if"},
-	{From: 1094, To: 1100, Line: 161, Col: 5, Construct: "if"},
-	{From: 1097, To: 1097, Line: 161, Col: 5, Construct: "set"},
-	{From: 1099, To: 1099, Line: 163, Col: 9, Construct: "set"},
-	{From: 1102, To: 1108, Line: 166, Col: 5, Construct: "if"},
-	{From: 1105, To: 1105, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1107, To: 1107, Line: 168, Col: 9, Construct: "set"},
-	{From: 1110, To: 1125, Line: 171, Col: 5, Construct: "if"},
-	{From: 1112, To: 1119, Line: 172, Col: 9, Construct: "for"},
-	{From: 1115, To: 1118, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1121, To: 1121, Line: 174, Col: 13, Construct: "set"},
-	{From: 1123, To: 1123, Line: 177, Col: 9, Construct: "set"},
-	{From: 1128, To: 1293, Line: 184, Col: 1, Construct: "for"},
-	{From: 1131, To: 1131, Line: 184, Col: 1, Construct: "set"},
-	{From: 1133, To: 1133, Line: 185, Col: 5, Construct: "set"},
-	{From: 1135, To: 1140, Line: 186, Col: 5, Construct: "set"},
-	{From: 1142, To: 1142, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 1144, To: 1188, Line: 189, Col: 13, Construct: "if"},
-	{From: 1147, To: 1183, Line: 190, Col: 17, Construct: "for"},
-	{From: 1150, To: 1150, Line: 191, Col: 21, Construct: "set"},
-	{From: 1152, To: 1152, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 1154, To: 1182, Line: 193, Col: 21, Construct: "if"},
-	{From: 1157, To: 1157, Line: 194, Col: 25, Construct: "set"},
-	{From: 1159, To: 1176, Line: 195, Col: 25, Construct: "for"},
-	{From: 1164, To: 1166, Line: 196, Col: 29, Construct: "if"},
-	{From: 1168, To: 1168, Line: 197, Col: 29, Construct: "set"},
-	{From: 1170, To: 1171, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 1173, To: 1175, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 1177, To: 1181, Line: 200, Col: 25, Construct: "if"},
-	{From: 1180, To: 1180, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 1185, To: 1185, Line: 201, Col: 25, Construct: "set"},
-	{From: 1187, To: 1187, Line: 205, Col: 17, Construct: "set"},
-	{From: 1190, To: 1232, Line: 208, Col: 13, Construct: "if"},
-	{From: 1193, To: 1227, Line: 210, Col: 17, Construct: "for"},
-	{From: 1196, To: 1226, Line: 212, Col: 21, Construct: "if"},
-	{From: 1199, To: 1199, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 1201, To: 1218, Line: 214, Col: 25, Construct: "for"},
-	{From: 1207, To: 1208, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 1210, To: 1212, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 1214, To: 1216, Line: 216, Col: 29, Construct: "if"},
-	{From: 1222, To: 1224, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 1229, To: 1229, Line: 220, Col: 25, Construct: "set"},
-	{From: 1231, To: 1231, Line: 224, Col: 17, Construct: "set"},
-	{From: 1234, To: 1288, Line: 227, Col: 13, Construct: "if"},
-	{From: 1237, To: 1246, Line: 228, Col: 17, Construct: "if"},
-	{From: 1239, To: 1241, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 1245, To: 1245, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 1247, To: 1288, Line: 233, Col: 17, Construct: "if"},
-	{From: 1250, To: 1287, Line: 234, Col: 17, Construct: "for"},
-	{From: 1252, To: 1286, Line: 235, Col: 21, Construct: "if"},
-	{From: 1255, To: 1264, Line: 236, Col: 25, Construct: "if"},
-	{From: 1257, To: 1259, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 1263, To: 1263, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 1265, To: 1286, Line: 241, Col: 25, Construct: "if"},
-	{From: 1269, To: 1269, Line: 241, Col: 25, Construct: "set"},
-	{From: 1271, To: 1271, Line: 243, Col: 25, Construct: "set"},
-	{From: 1272, To: 1286, Line: 244, Col: 25, Construct: "if"},
-	{From: 1276, To: 1276, Line: 244, Col: 25, Construct: "set"},
-	{From: 1278, To: 1278, Line: 246, Col: 25, Construct: "set"},
-	{From: 1279, To: 1286, Line: 247, Col: 25, Construct: "if"},
-	{From: 1283, To: 1283, Line: 247, Col: 25, Construct: "set"},
-	{From: 1285, To: 1285, Line: 249, Col: 25, Construct: "set"},
-	{From: 1290, To: 1292, Line: 254, Col: 9, Construct: "if"},
-	{From: 1295, To: 1304, Line: 259, Col: 1, Construct: "if"},
-	{From: 1297, To: 1299, Line: 260, Col: 5, Construct: "if"},
-	{From: 1301, To: 1303, Line: 263, Col: 5, Construct: "if"},
+	{From: 706, To: 894, Line: 4, Col: 5, Construct: "for"},
+	{From: 713, To: 713, Line: 5, Col: 9, Construct: "set"},
+	{From: 715, To: 893, Line: 6, Col: 9, Construct: "if"},
+	{From: 717, To: 719, Line: 7, Col: 13, Construct: "if"},
+	{From: 721, To: 721, Line: 7, Col: 13, Construct: "set"},
+	{From: 723, To: 723, Line: 8, Col: 13, Construct: "set"},
+	{From: 725, To: 726, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 728, To: 736, Line: 10, Col: 13, Construct: "if"},
+	{From: 732, To: 733, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 735, To: 735, Line: 12, Col: 17, Construct: "set"},
+	{From: 738, To: 748, Line: 14, Col: 13, Construct: "if"},
+	{From: 740, To: 747, Line: 15, Col: 17, Construct: "if"},
+	{From: 745, To: 745, Line: 15, Col: 50, Construct: "set"},
+	{From: 750, To: 880, Line: 18, Col: 13, Construct: "if"},
+	{From: 753, To: 766, Line: 19, Col: 17, Construct: "if"},
+	{From: 756, To: 763, Line: 20, Col: 21, Construct: "if"},
+	{From: 761, To: 761, Line: 20, Col: 54, Construct: "set"},
+	{From: 765, To: 765, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 767, To: 880, Line: 23, Col: 17, Construct: "if"},
+	{From: 771, To: 784, Line: 25, Col: 17, Construct: "if"},
+	{From: 774, To: 776, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 777, To: 783, Line: 27, Col: 21, Construct: "if"},
+	{From: 780, To: 782, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 786, To: 803, Line: 31, Col: 17, Construct: "if"},
+	{From: 790, To: 802, Line: 33, Col: 21, Construct: "for"},
+	{From: 795, To: 796, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 798, To: 800, Line: 35, Col: 25, Construct: "if"},
+	{From: 804, To: 880, Line: 39, Col: 17, Construct: "if"},
+	{From: 807, To: 879, Line: 40, Col: 17, Construct: "if"},
+	{From: 811, To: 811, Line: 42, Col: 21, Construct: "set"},
+	{From: 813, To: 878, Line: 43, Col: 21, Construct: "for"},
+	{From: 818, To: 876, Line: 44, Col: 25, Construct: "if"},
+	{From: 820, To: 822, Line: 45, Col: 29, Construct: "if"},
+	{From: 824, To: 824, Line: 45, Col: 29, Construct: "set"},
+	{From: 826, To: 826, Line: 46, Col: 29, Construct: "set"},
+	{From: 828, To: 875, Line: 47, Col: 29, Construct: "if"},
+	{From: 831, To: 837, Line: 49, Col: 33, Construct: "if"},
+	{From: 833, To: 835, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 838, To: 875, Line: 53, Col: 33, Construct: "if"},
+	{From: 842, To: 854, Line: 55, Col: 33, Construct: "for"},
+	{From: 847, To: 848, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 850, To: 852, Line: 57, Col: 37, Construct: "if"},
+	{From: 855, To: 875, Line: 60, Col: 33, Construct: "if"},
+	{From: 858, To: 867, Line: 61, Col: 33, Construct: "if"},
+	{From: 861, To: 861, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 866, To: 866, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 871, To: 872, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 874, To: 874, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 882, To: 889, Line: 74, Col: 13, Construct: "if"},
+	{From: 887, To: 887, Line: 74, Col: 46, Construct: "set"},
+	{From: 891, To: 892, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 897, To: 975, Line: 79, Col: 1, Construct: "macro"},
+	{From: 903, To: 905, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 907, To: 908, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 910, To: 910, Line: 81, Col: 5, Construct: "set"},
+	{From: 912, To: 951, Line: 82, Col: 5, Construct: "if"},
+	{From: 915, To: 923, Line: 84, Col: 9, Construct: "if"},
+	{From: 919, To: 922, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 925, To: 942, Line: 87, Col: 9, Construct: "if"},
+	{From: 929, To: 941, Line: 89, Col: 13, Construct: "for"},
+	{From: 934, To: 935, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 937, To: 939, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 944, To: 950, Line: 95, Col: 9, Construct: "if"},
+	{From: 948, To: 949, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 953, To: 974, Line: 99, Col: 5, Construct: "if"},
+	{From: 955, To: 956, Line: 100, Col: 9, Construct: "set"},
+	{From: 958, To: 964, Line: 102, Col: 9, Construct: "if"},
+	{From: 962, To: 963, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 966, To: 972, Line: 105, Col: 9, Construct: "if"},
+	{From: 970, To: 971, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 977, To: 1063, Line: 111, Col: 1, Construct: "macro"},
+	{From: 985, To: 1055, Line: 112, Col: 5, Construct: "if"},
+	{From: 987, To: 989, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 990, To: 1055, Line: 114, Col: 9, Construct: "if"},
+	{From: 993, To: 997, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 998, To: 1055, Line: 116, Col: 9, Construct: "if"},
+	{From: 1002, To: 1002, Line: 118, Col: 9, Construct: "set"},
+	{From: 1004, To: 1033, Line: 119, Col: 9, Construct: "for"},
+	{From: 1009, To: 1011, Line: 120, Col: 13, Construct: "if"},
+	{From: 1013, To: 1013, Line: 120, Col: 13, Construct: "set"},
+	{From: 1015, To: 1015, Line: 121, Col: 13, Construct: "set"},
+	{From: 1017, To: 1027, Line: 122, Col: 13, Construct: "if"},
+	{From: 1019, To: 1021, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1025, To: 1025, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1029, To: 1031, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1034, To: 1055, Line: 130, Col: 9, Construct: "if"},
+	{From: 1038, To: 1050, Line: 132, Col: 9, Construct: "for"},
+	{From: 1042, To: 1044, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1046, To: 1048, Line: 134, Col: 13, Construct: "if"},
+	{From: 1054, To: 1054, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1065, To: 1088, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1069, To: 1069, Line: 142, Col: 5, Construct: "set"},
+	{From: 1071, To: 1085, Line: 143, Col: 5, Construct: "for"},
+	{From: 1073, To: 1084, Line: 144, Col: 9, Construct: "if"},
+	{From: 1075, To: 1075, Line: 144, Col: 9, Construct: "set"},
+	{From: 1077, To: 1077, Line: 145, Col: 13, Construct: "set"},
+	{From: 1081, To: 1081, Line: 145, Col: 13, Construct: "set"},
+	{From: 1083, To: 1083, Line: 147, Col: 13, Construct: "set"},
+	{From: 1087, To: 1087, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1090, To: 1090, Line: 153, Col: 1, Construct: "set"},
+	{From: 1092, To: 1092, Line: 154, Col: 1, Construct: "set"},
+	{From: 1094, To: 1094, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1096, To: 1131, Line: 157, Col: 1, Construct: "if"},
+	{From: 1099, To: 1105, Line: 161, Col: 5, Construct: "if"},
+	{From: 1102, To: 1102, Line: 161, Col: 5, Construct: "set"},
+	{From: 1104, To: 1104, Line: 163, Col: 9, Construct: "set"},
+	{From: 1107, To: 1113, Line: 166, Col: 5, Construct: "if"},
+	{From: 1110, To: 1110, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1112, To: 1112, Line: 168, Col: 9, Construct: "set"},
+	{From: 1115, To: 1130, Line: 171, Col: 5, Construct: "if"},
+	{From: 1117, To: 1124, Line: 172, Col: 9, Construct: "for"},
+	{From: 1120, To: 1123, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1126, To: 1126, Line: 174, Col: 13, Construct: "set"},
+	{From: 1128, To: 1128, Line: 177, Col: 9, Construct: "set"},
+	{From: 1134, To: 1306, Line: 184, Col: 1, Construct: "for"},
+	{From: 1137, To: 1137, Line: 184, Col: 1, Construct: "set"},
+	{From: 1139, To: 1139, Line: 185, Col: 5, Construct: "set"},
+	{From: 1141, To: 1146, Line: 186, Col: 5, Construct: "set"},
+	{From: 1148, To: 1150, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 1152, To: 1199, Line: 189, Col: 13, Construct: "if"},
+	{From: 1156, To: 1194, Line: 190, Col: 17, Construct: "for"},
+	{From: 1159, To: 1159, Line: 191, Col: 21, Construct: "set"},
+	{From: 1161, To: 1163, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 1165, To: 1193, Line: 193, Col: 21, Construct: "if"},
+	{From: 1168, To: 1168, Line: 194, Col: 25, Construct: "set"},
+	{From: 1170, To: 1187, Line: 195, Col: 25, Construct: "for"},
+	{From: 1175, To: 1177, Line: 196, Col: 29, Construct: "if"},
+	{From: 1179, To: 1179, Line: 197, Col: 29, Construct: "set"},
+	{From: 1181, To: 1182, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 1184, To: 1186, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 1188, To: 1192, Line: 200, Col: 25, Construct: "if"},
+	{From: 1191, To: 1191, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 1196, To: 1196, Line: 201, Col: 25, Construct: "set"},
+	{From: 1198, To: 1198, Line: 205, Col: 17, Construct: "set"},
+	{From: 1201, To: 1249, Line: 208, Col: 13, Construct: "if"},
+	{From: 1204, To: 1244, Line: 210, Col: 17, Construct: "for"},
+	{From: 1207, To: 1243, Line: 212, Col: 21, Construct: "if"},
+	{From: 1210, To: 1212, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 1214, To: 1231, Line: 214, Col: 25, Construct: "for"},
+	{From: 1220, To: 1221, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 1223, To: 1225, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 1227, To: 1229, Line: 216, Col: 29, Construct: "if"},
+	{From: 1235, To: 1241, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 1246, To: 1246, Line: 220, Col: 25, Construct: "set"},
+	{From: 1248, To: 1248, Line: 224, Col: 17, Construct: "set"},
+	{From: 1251, To: 1301, Line: 227, Col: 13, Construct: "if"},
+	{From: 1254, To: 1261, Line: 228, Col: 17, Construct: "if"},
+	{From: 1256, To: 1256, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 1260, To: 1260, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 1262, To: 1301, Line: 233, Col: 17, Construct: "if"},
+	{From: 1265, To: 1300, Line: 234, Col: 17, Construct: "for"},
+	{From: 1267, To: 1299, Line: 235, Col: 21, Construct: "if"},
+	{From: 1270, To: 1277, Line: 236, Col: 25, Construct: "if"},
+	{From: 1272, To: 1272, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 1276, To: 1276, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 1278, To: 1299, Line: 241, Col: 25, Construct: "if"},
+	{From: 1282, To: 1282, Line: 241, Col: 25, Construct: "set"},
+	{From: 1284, To: 1284, Line: 243, Col: 25, Construct: "set"},
+	{From: 1285, To: 1299, Line: 244, Col: 25, Construct: "if"},
+	{From: 1289, To: 1289, Line: 244, Col: 25, Construct: "set"},
+	{From: 1291, To: 1291, Line: 246, Col: 25, Construct: "set"},
+	{From: 1292, To: 1299, Line: 247, Col: 25, Construct: "if"},
+	{From: 1296, To: 1296, Line: 247, Col: 25, Construct: "set"},
+	{From: 1298, To: 1298, Line: 249, Col: 25, Construct: "set"},
+	{From: 1303, To: 1305, Line: 254, Col: 9, Construct: "if"},
+	{From: 1308, To: 1317, Line: 259, Col: 1, Construct: "if"},
+	{From: 1310, To: 1312, Line: 260, Col: 5, Construct: "if"},
+	{From: 1314, To: 1316, Line: 263, Col: 5, Construct: "if"},
 }

@@ -55,21 +55,21 @@ func renderGigachat(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|message_sep|>"))
-		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|message_sep|>"))
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("user<|role_sep|>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("assistant<|role_sep|>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|message_sep|>")
 		}
 	}
@@ -83,22 +83,26 @@ func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|message_sep|>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|message_sep|>"))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("user<|role_sep|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
+			w.WriteString("user<|role_sep|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("assistant<|role_sep|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
+			w.WriteString("assistant<|role_sep|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|message_sep|>")
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
@@ -114,11 +118,11 @@ var spansGigachat = []jinja2.Span{
 	{From: 64, To: 67, Line: 18, Col: 1, Construct: "{{ }}"},
 	{From: 68, To: 74, Line: 20, Col: 5, Construct: "if"},
 	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 104, Line: 14, Col: 1, Construct: "for"},
-	{From: 90, To: 102, Line: 15, Col: 1, Construct: "if"},
+	{From: 86, To: 108, Line: 14, Col: 1, Construct: "for"},
+	{From: 90, To: 106, Line: 15, Col: 1, Construct: "if"},
 	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 102, Line: 17, Col: 5, Construct: "if"},
-	{From: 96, To: 97, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 102, Line: 20, Col: 5, Construct: "if"},
-	{From: 101, To: 101, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 106, Line: 17, Col: 5, Construct: "if"},
+	{From: 96, To: 99, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 106, Line: 20, Col: 5, Construct: "if"},
+	{From: 103, To: 105, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -88,7 +88,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := schema.Attr("additionalProperties")
+				schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
@@ -108,11 +108,11 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if jinja2.In(jinja2.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(val.ItemStr("description"), jinja2.Str("\n"))) {
+					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Str("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 						if jinja2.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							w.WriteAdd(indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 						}
 					}
 				}
@@ -126,11 +126,11 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
+							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
 						}
 					}
 				}
@@ -139,7 +139,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				w.WriteAdd(indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+				jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
 					return jinja2.Str("")
 				}, func() jinja2.Value {
 					return jinja2.Str("?")
@@ -152,13 +152,13 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
 						w.WriteString(" // default: \"")
-						w.WriteStr(default2)
+						jinja2.WriteStr(w, default2)
 						w.WriteString("\"")
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
 						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
 						w.WriteString(" // default: ")
-						w.Write(default2)
+						jinja2.Write(w, default2)
 					}
 				}
 				w.WriteString("\n")
@@ -170,10 +170,10 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					jsonSchemaToTypescript(additionalPropsType, jinja2.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				w.WriteAdd(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			w.WriteAdd(indent.Slice(jinja2.None(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.None()), jinja2.Str("}"))
+			jinja2.WriteAdd(w, indent.Slice(jinja2.None(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.None()), jinja2.Str("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -181,14 +181,14 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range jinja2.Iterate(w, schema.ItemStr("enum")) {
+				for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -201,7 +201,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				w.Write(jinja2.FilterJoin(schema.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -214,8 +214,8 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
 			if jinja2.In(jinja2.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				w.WriteAdd(w.Capture(func() {
-					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
+				jinja2.WriteAdd(w, w.Capture(func() {
+					jsonSchemaToTypescript(jinja2.ItemStr(schema, "items"), indent)
 				}), jinja2.Str("[]"))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
@@ -242,7 +242,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			var returnParams jinja2.Value
 			var returnType jinja2.Value
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -252,13 +252,13 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(tool.ItemStr("description"), jinja2.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Str("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
@@ -273,11 +273,11 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					jsonSchemaToTypescript(params, jinja2.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
@@ -299,18 +299,18 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.FilterJoin(nsTool.Attr("content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		w.Write(jinja2.FilterJoin(ns.Attr("sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -322,10 +322,10 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-			role = message.ItemStr("role")
+			role = jinja2.ItemStr(message, "role")
 		}
 		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+		messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
 			return jinja2.Str("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
@@ -334,7 +334,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent, addTokens.Attr("message_sep"))
+		jinja2.WriteAdd(w, role, jinja2.Attr(addTokens, "role_sep"), messageContent, jinja2.Attr(addTokens, "message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message jinja2.Value) {
@@ -342,22 +342,22 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		var call jinja2.Value
 		var arguments jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-		call = message.ItemStr("content")
+		call = jinja2.ItemStr(message, "content")
 		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := call.Attr("function")
+		callFunction := jinja2.Attr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 			call = callFunction
 		}
 		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-		arguments = call.ItemStr("arguments")
+		arguments = jinja2.ItemStr(call, "arguments")
 		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
 		if !jinja2.IsString(arguments) {
 			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.Concat(jinja2.Str("{\"name\": \""), call.ItemStr("name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.Concat(jinja2.Str("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
@@ -366,13 +366,13 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	DEVSYSTEM = w.Cut(mark)
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(messages.ItemInt(0), jinja2.Missing())
+		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -392,24 +392,24 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		var functionCall jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
 			renderRoleMessage(message, jinja2.Str("function result"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
-				functionCall = messageToolCalls.ItemInt(0)
+				functionCall = jinja2.ItemInt(messageToolCalls, 0)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:332:13 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:333:13 {%- set function_call = None -%}
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), message.Attr("content")), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), jinja2.Attr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
@@ -424,7 +424,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
-			w.WriteStr(addTokens.Attr("role_sep"))
+			jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
 		}
 	}
 }
@@ -460,16 +460,16 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+		ty = llamacpp.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
+			props = llamacpp.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf())
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
+			required = llamacpp.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList())
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil))
+			hasAdditionalProps = jinja2.Bool(llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = jinja2.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -479,41 +479,42 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
-				} else if llamacpp.CallTest("mapping", schemaAdditionalProperties, nil, nil) {
+				} else if llamacpp.IsMapping(schemaAdditionalProperties) {
 					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var typeStr jinja2.Value
 			var default2 jinja2.Value
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(props, "items", nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(props, "items", nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if llamacpp.In(jinja2.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Str("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
+						if llamacpp.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
+							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(val, "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(val, "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if llamacpp.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if llamacpp.CallTest("string", addVal, nil, nil) {
+						if llamacpp.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
+							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
@@ -526,54 +527,57 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					jsonSchemaToTypescript(val, llamacpp.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(indent, key), jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
+				llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
 					return jinja2.Str("")
 				}, func() jinja2.Value {
 					return jinja2.Str("?")
-				})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
+				}), jinja2.Str(": "), typeStr, jinja2.Str(","))
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
 				if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
+					default2 = llamacpp.MethodGetDefault(val, jinja2.Str("default"), llamacpp.MethodGet(val, jinja2.Str("defalut_value")))
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if llamacpp.CallTest("string", default2, nil, nil) {
+					if llamacpp.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
+						w.WriteString(" // default: \"")
+						llamacpp.WriteStr(w, default2)
+						w.WriteString("\"")
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
 						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" // default: "), default2))
+						w.WriteString(" // default: ")
+						llamacpp.WriteStr(w, default2)
 					}
 				}
 				w.WriteString("\n")
 			}
 			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !llamacpp.CallTest("none", additionalPropsType, nil, nil) {
+			if hasAdditionalProps.Truthy() && !llamacpp.IsNone(additionalPropsType) {
 				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
 					jsonSchemaToTypescript(additionalPropsType, llamacpp.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.CallFilter("length", indent, nil, nil), llamacpp.CallFilter("length", jinja2.Str("  "), nil, nil)), jinja2.Missing()), jinja2.Str("}")))
+			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Str("  "))), jinja2.Missing()), jinja2.Str("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+			if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "enum"))) {
+				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("none")}, nil), "date-time", "date") {
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
@@ -583,9 +587,9 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+			if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -598,9 +602,9 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
 			if llamacpp.In(jinja2.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+				llamacpp.WriteAdd(w, w.Capture(func() {
 					jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent)
-				}), jinja2.Str("[]")))
+				}), jinja2.Str("[]"))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
@@ -618,13 +622,14 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool jinja2.Value
 		var mainBody jinja2.Value
 		var params jinja2.Value
 		var paramType jinja2.Value
 		var returnParams jinja2.Value
 		var returnType jinja2.Value
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := llamacpp.Attr(tool, "function")
 			if toolFunction.Truthy() {
@@ -634,11 +639,11 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
+			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Str("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
+					if llamacpp.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -649,9 +654,9 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
 			mainBody = jinja2.Str("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
+			params = llamacpp.MethodGet(tool, jinja2.Str("parameters"))
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.CallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, jinja2.Str("  "))
@@ -664,9 +669,9 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
+			returnParams = llamacpp.MethodGet(tool, jinja2.Str("return_parameters"))
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.CallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
@@ -687,14 +692,14 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.CallFilter("join", llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -713,12 +718,12 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.Str("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
-		if !llamacpp.CallTest("string", messageContent, nil, nil) {
+		if !llamacpp.IsString(messageContent) {
 			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = llamacpp.CallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(role, llamacpp.Attr(addTokens, "role_sep")), messageContent), llamacpp.Attr(addTokens, "message_sep")))
+		llamacpp.WriteAdd(w, role, llamacpp.Attr(addTokens, "role_sep"), messageContent, llamacpp.Attr(addTokens, "message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message jinja2.Value) {
@@ -736,14 +741,12 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
 		arguments = llamacpp.ItemStr(call, "arguments")
 		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
-		if !llamacpp.CallTest("string", arguments, nil, nil) {
+		if !llamacpp.IsString(arguments) {
 			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
@@ -754,15 +757,11 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	llamacpp.Write(w, w.Capture(func() {
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
-	}))
+	renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing())
-		}))
+		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -773,28 +772,25 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			renderToolNamespace(jinja2.Str("functions"), tools)
 		}), jinja2.Str("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var functionCall jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(message, jinja2.Str("function result"))
-			}))
+			renderRoleMessage(message, jinja2.Str("function result"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = llamacpp.ItemInt(messageToolCalls, 0)
 			} else {
@@ -803,27 +799,22 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), llamacpp.Attr(message, "content")), jinja2.Missing())
-			}))
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), llamacpp.Attr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
-				}))
+				renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(message, jinja2.Missing())
-			}))
+			renderRoleMessage(message, jinja2.Missing())
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")))
+			w.WriteString("assistant")
+			llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
 		}
 	}
 }
@@ -948,10 +939,10 @@ var spansGigaChat310BA18B = []jinja2.Span{
 	{From: 421, To: 421, Line: 346, Col: 9, Construct: "{{ }}"},
 	{From: 424, To: 428, Line: 351, Col: 5, Construct: "if"},
 	{From: 426, To: 427, Line: 352, Col: 9, Construct: "{{ }}"},
-	{From: 446, To: 612, Line: 6, Col: 1, Construct: "macro"},
+	{From: 446, To: 616, Line: 6, Col: 1, Construct: "macro"},
 	{From: 461, To: 461, Line: 7, Col: 2, Construct: "set"},
 	{From: 463, To: 463, Line: 8, Col: 2, Construct: "set"},
-	{From: 465, To: 611, Line: 11, Col: 2, Construct: "if"},
+	{From: 465, To: 615, Line: 11, Col: 2, Construct: "if"},
 	{From: 468, To: 468, Line: 15, Col: 3, Construct: "set"},
 	{From: 470, To: 470, Line: 16, Col: 3, Construct: "set"},
 	{From: 472, To: 472, Line: 17, Col: 3, Construct: "set"},
@@ -961,108 +952,108 @@ var spansGigaChat310BA18B = []jinja2.Span{
 	{From: 481, To: 481, Line: 21, Col: 5, Construct: "set"},
 	{From: 482, To: 486, Line: 22, Col: 8, Construct: "if"},
 	{From: 485, To: 485, Line: 23, Col: 5, Construct: "set"},
-	{From: 489, To: 549, Line: 27, Col: 3, Construct: "for"},
-	{From: 496, To: 505, Line: 29, Col: 4, Construct: "if"},
-	{From: 498, To: 504, Line: 30, Col: 5, Construct: "for"},
-	{From: 500, To: 503, Line: 31, Col: 6, Construct: "if"},
-	{From: 502, To: 502, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 507, To: 523, Line: 38, Col: 4, Construct: "for"},
-	{From: 512, To: 522, Line: 39, Col: 5, Construct: "if"},
-	{From: 514, To: 521, Line: 40, Col: 6, Construct: "if"},
-	{From: 516, To: 516, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 520, To: 520, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 525, To: 527, Line: 49, Col: 13, Construct: "set"},
-	{From: 529, To: 533, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 535, To: 548, Line: 56, Col: 4, Construct: "if"},
-	{From: 537, To: 537, Line: 57, Col: 5, Construct: "set"},
-	{From: 539, To: 546, Line: 58, Col: 5, Construct: "if"},
-	{From: 541, To: 541, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 545, To: 545, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 551, To: 558, Line: 69, Col: 3, Construct: "if"},
-	{From: 553, To: 555, Line: 70, Col: 4, Construct: "set"},
-	{From: 557, To: 557, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 560, To: 560, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 561, To: 611, Line: 80, Col: 6, Construct: "if"},
-	{From: 564, To: 582, Line: 81, Col: 3, Construct: "if"},
-	{From: 566, To: 566, Line: 82, Col: 13, Construct: "set"},
-	{From: 568, To: 573, Line: 83, Col: 13, Construct: "for"},
-	{From: 570, To: 570, Line: 83, Col: 13, Construct: "set"},
-	{From: 572, To: 572, Line: 84, Col: 17, Construct: "set"},
-	{From: 575, To: 575, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 576, To: 582, Line: 87, Col: 7, Construct: "if"},
-	{From: 583, To: 611, Line: 94, Col: 6, Construct: "if"},
-	{From: 586, To: 592, Line: 95, Col: 3, Construct: "if"},
-	{From: 588, To: 588, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 593, To: 611, Line: 102, Col: 6, Construct: "if"},
-	{From: 596, To: 611, Line: 106, Col: 6, Construct: "if"},
-	{From: 599, To: 607, Line: 107, Col: 3, Construct: "if"},
-	{From: 601, To: 603, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 614, To: 698, Line: 123, Col: 1, Construct: "macro"},
-	{From: 619, To: 619, Line: 124, Col: 2, Construct: "set"},
-	{From: 621, To: 691, Line: 126, Col: 2, Construct: "for"},
-	{From: 629, To: 633, Line: 127, Col: 3, Construct: "if"},
-	{From: 632, To: 632, Line: 128, Col: 4, Construct: "set"},
-	{From: 635, To: 635, Line: 131, Col: 3, Construct: "set"},
-	{From: 637, To: 648, Line: 134, Col: 3, Construct: "if"},
-	{From: 639, To: 647, Line: 135, Col: 4, Construct: "for"},
-	{From: 641, To: 646, Line: 136, Col: 5, Construct: "if"},
-	{From: 643, To: 643, Line: 136, Col: 5, Construct: "set"},
-	{From: 645, To: 645, Line: 137, Col: 6, Construct: "set"},
-	{From: 650, To: 650, Line: 143, Col: 3, Construct: "set"},
-	{From: 652, To: 652, Line: 144, Col: 3, Construct: "set"},
-	{From: 654, To: 665, Line: 145, Col: 3, Construct: "if"},
-	{From: 656, To: 658, Line: 146, Col: 4, Construct: "set"},
-	{From: 660, To: 660, Line: 147, Col: 4, Construct: "set"},
-	{From: 664, To: 664, Line: 149, Col: 4, Construct: "set"},
-	{From: 667, To: 667, Line: 153, Col: 3, Construct: "set"},
-	{From: 669, To: 680, Line: 154, Col: 3, Construct: "if"},
-	{From: 671, To: 673, Line: 155, Col: 4, Construct: "set"},
-	{From: 675, To: 675, Line: 156, Col: 4, Construct: "set"},
-	{From: 679, To: 679, Line: 158, Col: 4, Construct: "set"},
-	{From: 682, To: 682, Line: 161, Col: 3, Construct: "set"},
-	{From: 684, To: 684, Line: 161, Col: 3, Construct: "set"},
-	{From: 686, To: 686, Line: 163, Col: 3, Construct: "set"},
-	{From: 688, To: 688, Line: 163, Col: 3, Construct: "set"},
-	{From: 690, To: 690, Line: 166, Col: 3, Construct: "set"},
-	{From: 693, To: 693, Line: 166, Col: 3, Construct: "set"},
-	{From: 695, To: 695, Line: 169, Col: 2, Construct: "set"},
-	{From: 697, To: 697, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 700, To: 722, Line: 177, Col: 1, Construct: "macro"},
-	{From: 707, To: 710, Line: 178, Col: 5, Construct: "if"},
-	{From: 709, To: 709, Line: 179, Col: 9, Construct: "set"},
-	{From: 712, To: 714, Line: 182, Col: 5, Construct: "set"},
-	{From: 716, To: 719, Line: 183, Col: 5, Construct: "if"},
-	{From: 718, To: 718, Line: 184, Col: 9, Construct: "set"},
-	{From: 721, To: 721, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 724, To: 747, Line: 192, Col: 1, Construct: "macro"},
-	{From: 729, To: 729, Line: 193, Col: 5, Construct: "set"},
-	{From: 731, To: 735, Line: 194, Col: 5, Construct: "if"},
-	{From: 734, To: 734, Line: 195, Col: 9, Construct: "set"},
-	{From: 737, To: 737, Line: 198, Col: 5, Construct: "set"},
-	{From: 739, To: 742, Line: 199, Col: 2, Construct: "if"},
-	{From: 741, To: 741, Line: 200, Col: 3, Construct: "set"},
-	{From: 744, To: 746, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 749, To: 749, Line: 213, Col: 1, Construct: "set"},
-	{From: 751, To: 753, Line: 220, Col: 1, Construct: "set"},
-	{From: 755, To: 755, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 757, To: 759, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 761, To: 768, Line: 304, Col: 1, Construct: "if"},
-	{From: 763, To: 765, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 767, To: 767, Line: 306, Col: 5, Construct: "set"},
-	{From: 770, To: 779, Line: 310, Col: 1, Construct: "if"},
-	{From: 772, To: 774, Line: 311, Col: 5, Construct: "set"},
-	{From: 776, To: 778, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 781, To: 828, Line: 319, Col: 1, Construct: "for"},
-	{From: 787, To: 822, Line: 322, Col: 5, Construct: "if"},
-	{From: 790, To: 792, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 793, To: 822, Line: 327, Col: 9, Construct: "if"},
-	{From: 796, To: 804, Line: 330, Col: 9, Construct: "if"},
-	{From: 799, To: 799, Line: 331, Col: 13, Construct: "set"},
-	{From: 803, To: 803, Line: 333, Col: 13, Construct: "set"},
-	{From: 806, To: 808, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 810, To: 815, Line: 339, Col: 9, Construct: "if"},
-	{From: 812, To: 814, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 819, To: 821, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 824, To: 827, Line: 351, Col: 5, Construct: "if"},
-	{From: 826, To: 826, Line: 352, Col: 9, Construct: "{{ }}"},
+	{From: 490, To: 553, Line: 27, Col: 3, Construct: "for"},
+	{From: 497, To: 506, Line: 29, Col: 4, Construct: "if"},
+	{From: 499, To: 505, Line: 30, Col: 5, Construct: "for"},
+	{From: 501, To: 504, Line: 31, Col: 6, Construct: "if"},
+	{From: 503, To: 503, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 508, To: 524, Line: 38, Col: 4, Construct: "for"},
+	{From: 513, To: 523, Line: 39, Col: 5, Construct: "if"},
+	{From: 515, To: 522, Line: 40, Col: 6, Construct: "if"},
+	{From: 517, To: 517, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 521, To: 521, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 526, To: 528, Line: 49, Col: 13, Construct: "set"},
+	{From: 530, To: 534, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 536, To: 552, Line: 56, Col: 4, Construct: "if"},
+	{From: 538, To: 538, Line: 57, Col: 5, Construct: "set"},
+	{From: 540, To: 550, Line: 58, Col: 5, Construct: "if"},
+	{From: 542, To: 544, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 548, To: 549, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 555, To: 562, Line: 69, Col: 3, Construct: "if"},
+	{From: 557, To: 559, Line: 70, Col: 4, Construct: "set"},
+	{From: 561, To: 561, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 564, To: 564, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 565, To: 615, Line: 80, Col: 6, Construct: "if"},
+	{From: 568, To: 586, Line: 81, Col: 3, Construct: "if"},
+	{From: 570, To: 570, Line: 82, Col: 13, Construct: "set"},
+	{From: 572, To: 577, Line: 83, Col: 13, Construct: "for"},
+	{From: 574, To: 574, Line: 83, Col: 13, Construct: "set"},
+	{From: 576, To: 576, Line: 84, Col: 17, Construct: "set"},
+	{From: 579, To: 579, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 580, To: 586, Line: 87, Col: 7, Construct: "if"},
+	{From: 587, To: 615, Line: 94, Col: 6, Construct: "if"},
+	{From: 590, To: 596, Line: 95, Col: 3, Construct: "if"},
+	{From: 592, To: 592, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 597, To: 615, Line: 102, Col: 6, Construct: "if"},
+	{From: 600, To: 615, Line: 106, Col: 6, Construct: "if"},
+	{From: 603, To: 611, Line: 107, Col: 3, Construct: "if"},
+	{From: 605, To: 607, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 618, To: 703, Line: 123, Col: 1, Construct: "macro"},
+	{From: 623, To: 623, Line: 124, Col: 2, Construct: "set"},
+	{From: 626, To: 696, Line: 126, Col: 2, Construct: "for"},
+	{From: 634, To: 638, Line: 127, Col: 3, Construct: "if"},
+	{From: 637, To: 637, Line: 128, Col: 4, Construct: "set"},
+	{From: 640, To: 640, Line: 131, Col: 3, Construct: "set"},
+	{From: 642, To: 653, Line: 134, Col: 3, Construct: "if"},
+	{From: 644, To: 652, Line: 135, Col: 4, Construct: "for"},
+	{From: 646, To: 651, Line: 136, Col: 5, Construct: "if"},
+	{From: 648, To: 648, Line: 136, Col: 5, Construct: "set"},
+	{From: 650, To: 650, Line: 137, Col: 6, Construct: "set"},
+	{From: 655, To: 655, Line: 143, Col: 3, Construct: "set"},
+	{From: 657, To: 657, Line: 144, Col: 3, Construct: "set"},
+	{From: 659, To: 670, Line: 145, Col: 3, Construct: "if"},
+	{From: 661, To: 663, Line: 146, Col: 4, Construct: "set"},
+	{From: 665, To: 665, Line: 147, Col: 4, Construct: "set"},
+	{From: 669, To: 669, Line: 149, Col: 4, Construct: "set"},
+	{From: 672, To: 672, Line: 153, Col: 3, Construct: "set"},
+	{From: 674, To: 685, Line: 154, Col: 3, Construct: "if"},
+	{From: 676, To: 678, Line: 155, Col: 4, Construct: "set"},
+	{From: 680, To: 680, Line: 156, Col: 4, Construct: "set"},
+	{From: 684, To: 684, Line: 158, Col: 4, Construct: "set"},
+	{From: 687, To: 687, Line: 161, Col: 3, Construct: "set"},
+	{From: 689, To: 689, Line: 161, Col: 3, Construct: "set"},
+	{From: 691, To: 691, Line: 163, Col: 3, Construct: "set"},
+	{From: 693, To: 693, Line: 163, Col: 3, Construct: "set"},
+	{From: 695, To: 695, Line: 166, Col: 3, Construct: "set"},
+	{From: 698, To: 698, Line: 166, Col: 3, Construct: "set"},
+	{From: 700, To: 700, Line: 169, Col: 2, Construct: "set"},
+	{From: 702, To: 702, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 705, To: 727, Line: 177, Col: 1, Construct: "macro"},
+	{From: 712, To: 715, Line: 178, Col: 5, Construct: "if"},
+	{From: 714, To: 714, Line: 179, Col: 9, Construct: "set"},
+	{From: 717, To: 719, Line: 182, Col: 5, Construct: "set"},
+	{From: 721, To: 724, Line: 183, Col: 5, Construct: "if"},
+	{From: 723, To: 723, Line: 184, Col: 9, Construct: "set"},
+	{From: 726, To: 726, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 729, To: 750, Line: 192, Col: 1, Construct: "macro"},
+	{From: 734, To: 734, Line: 193, Col: 5, Construct: "set"},
+	{From: 736, To: 740, Line: 194, Col: 5, Construct: "if"},
+	{From: 739, To: 739, Line: 195, Col: 9, Construct: "set"},
+	{From: 742, To: 742, Line: 198, Col: 5, Construct: "set"},
+	{From: 744, To: 747, Line: 199, Col: 2, Construct: "if"},
+	{From: 746, To: 746, Line: 200, Col: 3, Construct: "set"},
+	{From: 749, To: 749, Line: 203, Col: 5, Construct: "{{ }}"},
+	{From: 752, To: 752, Line: 213, Col: 1, Construct: "set"},
+	{From: 754, To: 756, Line: 220, Col: 1, Construct: "set"},
+	{From: 758, To: 758, Line: 297, Col: 1, Construct: "{{ }}"},
+	{From: 760, To: 760, Line: 301, Col: 1, Construct: "{{ }}"},
+	{From: 762, To: 767, Line: 304, Col: 1, Construct: "if"},
+	{From: 764, To: 764, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 306, Col: 5, Construct: "set"},
+	{From: 769, To: 776, Line: 310, Col: 1, Construct: "if"},
+	{From: 771, To: 773, Line: 311, Col: 5, Construct: "set"},
+	{From: 775, To: 775, Line: 315, Col: 5, Construct: "{{ }}"},
+	{From: 779, To: 819, Line: 319, Col: 1, Construct: "for"},
+	{From: 785, To: 812, Line: 322, Col: 5, Construct: "if"},
+	{From: 788, To: 788, Line: 323, Col: 9, Construct: "{{ }}"},
+	{From: 789, To: 812, Line: 327, Col: 9, Construct: "if"},
+	{From: 792, To: 800, Line: 330, Col: 9, Construct: "if"},
+	{From: 795, To: 795, Line: 331, Col: 13, Construct: "set"},
+	{From: 799, To: 799, Line: 333, Col: 13, Construct: "set"},
+	{From: 802, To: 802, Line: 338, Col: 9, Construct: "{{ }}"},
+	{From: 804, To: 807, Line: 339, Col: 9, Construct: "if"},
+	{From: 806, To: 806, Line: 340, Col: 13, Construct: "{{ }}"},
+	{From: 811, To: 811, Line: 346, Col: 9, Construct: "{{ }}"},
+	{From: 814, To: 818, Line: 351, Col: 5, Construct: "if"},
+	{From: 816, To: 817, Line: 352, Col: 9, Construct: "{{ }}"},
 }

@@ -123,9 +123,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
-			refstr = schema.ItemStr("$ref")
+			refstr = jinja2.ItemStr(schema, "$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := rns.Attr("chain")
+			rnsChain := jinja2.Attr(rns, "chain")
 			if jinja2.In(refstr, rnsChain) {
 				w.WriteString("any")
 			} else if !jinja2.MethodStartswith(refstr, jinja2.Str("#/")).Truthy() {
@@ -143,17 +143,17 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if jinja2.IsMapping(nsP.Attr("n")) && jinja2.In(seg, nsP.Attr("n")) {
+					if jinja2.IsMapping(jinja2.Attr(nsP, "n")) && jinja2.In(seg, jinja2.Attr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						jinja2.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if (jinja2.IsSequence(nsP.Attr("n")) && !jinja2.IsString(nsP.Attr("n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
+						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.Attr(nsP, "n"), seg))
+					} else if (jinja2.IsSequence(jinja2.Attr(nsP, "n")) && !jinja2.IsString(jinja2.Attr(nsP, "n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						jinja2.SetAttr(nsP, "n", nsP.Attr("n").Item(jinja2.FilterInt(seg, nil, nil)))
+						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.Attr(nsP, "n"), jinja2.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
@@ -163,24 +163,24 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if jinja2.IsMapping(nsP.Attr("n")) {
+				if jinja2.IsMapping(jinja2.Attr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					w.Write(w.Capture(func() {
-						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
+					jinja2.Write(w, w.Capture(func() {
+						jsonSchemaToTypescript(jinja2.Attr(nsP, "n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
 					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("anyOf"))) && !jinja2.IsString(schema.Attr("anyOf")) {
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			for _, br := range jinja2.Iterate(w, schema.Attr("anyOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "anyOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -189,16 +189,16 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("oneOf"))) && !jinja2.IsString(schema.Attr("oneOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("oneOf"))) && !jinja2.IsString(jinja2.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			for _, br := range jinja2.Iterate(w, schema.Attr("oneOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "oneOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -207,16 +207,16 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("allOf"))) && !jinja2.IsString(schema.Attr("allOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("allOf"))) && !jinja2.IsString(jinja2.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			for _, br := range jinja2.Iterate(w, schema.Attr("allOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "allOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -225,16 +225,16 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("type"))) && !jinja2.IsString(schema.Attr("type")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("type"))) && !jinja2.IsString(jinja2.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			for _, tname := range jinja2.Iterate(w, schema.Attr("type")) {
+			for _, tname := range jinja2.Iterate(w, jinja2.Attr(schema, "type")) {
 				var frag jinja2.Value
 				var subO jinja2.Value
 				var subA jinja2.Value
@@ -248,13 +248,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), schema.Attr("enum"), jinja2.Str("format"), jinja2.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), jinja2.Attr(schema, "enum"), jinja2.Str("format"), jinja2.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
 						})
 					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
@@ -271,7 +271,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
@@ -286,7 +286,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
@@ -302,7 +302,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 							return jinja2.DictOf()
 						}), jinja2.Str("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Str("additionalProperties"), schema.Attr("additionalProperties"))
+						}), jinja2.Str("additionalProperties"), jinja2.Attr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
@@ -319,13 +319,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(schema.Attr("prefixItems")) {
+					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), schema.Attr("prefixItems"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), jinja2.Attr(schema, "prefixItems"))
 					} else if jinja2.In(jinja2.Str("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), schema.ItemStr("items"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), jinja2.ItemStr(schema, "items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
@@ -343,10 +343,10 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				jinja2.SetAttr(nsu, "bits", jinja2.Add(nsu.Attr("bits"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
+				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.Attr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			w.Write(jinja2.FilterJoin(nsu.Attr("bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
@@ -360,12 +360,12 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
 			if (jinja2.In(jinja2.Str("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = schema.Attr("const")
+				c = jinja2.Attr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 				if jinja2.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
 					w.WriteString("\"")
-					w.Write(c)
+					jinja2.Write(w, c)
 					w.WriteString("\"")
 				} else if jinja2.IsBoolean(c) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
@@ -378,7 +378,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.IsInteger(c) || jinja2.IsFloat(c) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					w.Write(jinja2.FilterString(c))
+					jinja2.Write(w, jinja2.FilterString(c))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
@@ -388,23 +388,23 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range jinja2.Iterate(w, schema.Attr("enum")) {
+				for _, en := range jinja2.Iterate(w, jinja2.Attr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if jinja2.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.FilterString(en))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
@@ -418,29 +418,29 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := schema.Attr("additionalProperties")
+					schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
 					} else if jinja2.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
 				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				for _, item := range jinja2.Iterate(w, ns.Attr("pairs")) {
+				for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "pairs")) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
@@ -449,11 +449,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if jinja2.In(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(val.ItemStr("description"), jinja2.Str("\n"))) {
+						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Str("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 							if jinja2.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								w.WriteAdd(indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+								jinja2.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 							}
 						}
 					}
@@ -471,11 +471,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
+							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
@@ -483,7 +483,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 						jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					w.WriteAdd(indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+					jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
 						return jinja2.Str("")
 					}, func() jinja2.Value {
 						return jinja2.Str("?")
@@ -496,29 +496,29 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 						if jinja2.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
 							w.WriteString(" // default: \"")
-							w.WriteStr(default2)
+							jinja2.WriteStr(w, default2)
 							w.WriteString("\"")
 						} else {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
 							w.WriteString(" // default: ")
-							w.Write(jinja2.FilterString(default2))
+							jinja2.Write(w, jinja2.FilterString(default2))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				w.WriteAdd(indent.Slice(jinja2.None(), jinja2.Int(-2), jinja2.None()), jinja2.Str("}"))
+				jinja2.WriteAdd(w, indent.Slice(jinja2.None(), jinja2.Int(-2), jinja2.None()), jinja2.Str("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
 				if jinja2.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := schema.Attr("const")
+					schemaConst := jinja2.Attr(schema, "const")
 					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
-						w.Write(schemaConst)
+						jinja2.Write(w, schemaConst)
 						w.WriteString("\"")
 					} else if jinja2.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
@@ -531,7 +531,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						w.Write(jinja2.FilterString(schemaConst))
+						jinja2.Write(w, jinja2.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
@@ -541,14 +541,14 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range jinja2.Iterate(w, schema.ItemStr("enum")) {
+					for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
@@ -561,11 +561,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
 				if jinja2.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := schema.Attr("const")
+					schemaConst := jinja2.Attr(schema, "const")
 					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
-						w.Write(schemaConst)
+						jinja2.Write(w, schemaConst)
 						w.WriteString("\"")
 					} else if jinja2.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
@@ -578,7 +578,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						w.Write(jinja2.FilterString(schemaConst))
+						jinja2.Write(w, jinja2.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
@@ -595,7 +595,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					w.Write(jinja2.FilterJoin(schema.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 				} else if jinja2.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -609,9 +609,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if jinja2.In(jinja2.Str("const"), schema) && jinja2.IsBoolean(schema.Attr("const")) {
+				if jinja2.In(jinja2.Str("const"), schema) && jinja2.IsBoolean(jinja2.Attr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if schema.Attr("const").Truthy() {
+					if jinja2.Attr(schema, "const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -626,48 +626,48 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(schema.Attr("prefixItems")) {
+				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range jinja2.Iterate(w, schema.Attr("prefixItems")) {
+					for _, ps := range jinja2.Iterate(w, jinja2.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(nst.Attr("bits"), jinja2.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					w.Write(jinja2.FilterJoin(nst.Attr("bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
 					w.WriteString("]")
 				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range jinja2.Iterate(w, schema.ItemStr("items")) {
+					for _, ps := range jinja2.Iterate(w, jinja2.ItemStr(schema, "items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(nst.Attr("bits"), jinja2.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					w.Write(jinja2.FilterJoin(nst.Attr("bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
 					w.WriteString("]")
 				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
-						jsonSchemaToTypescript(schema.ItemStr("items"), indent, indentFactor, root, rns)
+						jsonSchemaToTypescript(jinja2.ItemStr(schema, "items"), indent, indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
 					w.WriteString("(")
-					w.Write(el)
+					jinja2.Write(w, el)
 					w.WriteString(")[]")
 				} else {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
@@ -702,13 +702,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(tool.ItemStr("description"), jinja2.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Str("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
@@ -723,11 +723,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
@@ -749,18 +749,18 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.FilterJoin(nsTool.Attr("content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		w.Write(jinja2.FilterJoin(ns.Attr("sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -775,16 +775,16 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !jinja2.IsString(jsonSchema.Attr("anyOf"))) && jinja2.Gt(jinja2.FilterLength(jsonSchema.Attr("anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
+		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			w.Write(w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
+			jinja2.Write(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !jinja2.IsString(jsonSchema.Attr("oneOf"))) && jinja2.Gt(jinja2.FilterLength(jsonSchema.Attr("oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			w.Write(w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
+			jinja2.Write(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "oneOf"), 0))
 			}))
 		} else if jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
@@ -821,7 +821,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
 				if jinja2.In(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item = jsonObj.Item(key)
+					item = jinja2.Item(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
 					if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Str("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
@@ -840,24 +840,24 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					jinja2.SetAttr(ns, "kv_list", jinja2.Add(ns.Attr("kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+					jinja2.SetAttr(ns, "kv_list", jinja2.Add(jinja2.Attr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range jinja2.Iterate(w, ns.Attr("kv_list")) {
+			for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "kv_list")) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				jinja2.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(nsNewObj.Attr("result"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
+				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.Attr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			w.Write(jinja2.FilterJoin(nsNewObj.Attr("result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 			w.WriteString("}")
 		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Str("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
@@ -874,13 +874,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.NewList(w.Capture(func() {
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				w.Write(jinja2.FilterJoin(ns.Attr("result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -891,7 +891,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
-					w.Write(jsonObj)
+					jinja2.Write(w, jsonObj)
 				}
 			}
 		} else {
@@ -903,7 +903,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
-				w.Write(jsonObj)
+				jinja2.Write(w, jsonObj)
 			}
 		}
 	}
@@ -921,52 +921,52 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			jinja2.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(nsPrompt.Attr("prompt"), jinja2.Str("//Examples:")))
+			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Attr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range jinja2.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := function.Attr("few_shot_examples")
+				functionFewShotExamples := jinja2.Attr(function, "few_shot_examples")
 				if jinja2.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
 						var params jinja2.Value
 						var call jinja2.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := function.Attr("parameters")
-						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(functionParameters.Attr("properties")) {
+						functionParameters := jinja2.Attr(function, "parameters")
+						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.Attr(functionParameters, "properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
-								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
+								alignJsonOrderToSchema(jinja2.ItemStr(example, "params"), jinja2.ItemStr(function, "parameters"))
 							})
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = jinja2.FilterTojson(example.ItemStr("params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							params = jinja2.FilterTojson(jinja2.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = jinja2.Concat(jinja2.Str("{\"name\": \""), function.ItemStr("name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
+						call = jinja2.Concat(jinja2.Str("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						jinja2.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(nsPrompt.Attr("prompt"), jinja2.Str("\n//"), indent), jinja2.FilterTojson(example.Attr("request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Str(" -> "), call)))
+						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), jinja2.FilterTojson(jinja2.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Str(" -> "), call)))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		w.Write(nsPrompt.Attr("prompt"))
+		jinja2.Write(w, jinja2.Attr(nsPrompt, "prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
 		devsystem = jinja2.Param(devsystem, "devsystem")
 		addTokens = jinja2.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if jinja2.NotIn(addTokens.Attr("role_sep"), devsystem) || jinja2.NotIn(addTokens.Attr("message_sep"), devsystem) {
+		if jinja2.NotIn(jinja2.Attr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
 			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
-		w.Write(devsystem)
+		jinja2.Write(w, devsystem)
 	}
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
 	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
@@ -983,10 +983,10 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-			role = message.ItemStr("role")
+			role = jinja2.ItemStr(message, "role")
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		messageContent2 := message.ItemStr("content")
+		messageContent2 := jinja2.ItemStr(message, "content")
 		if !jinja2.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
@@ -1002,47 +1002,47 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			items := jinja2.IterateReversed(w, message.Attr("embed_files"))
+			items := jinja2.IterateReversed(w, jinja2.Attr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
 				var tokenized jinja2.Value
 				var placeholder jinja2.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = jinja2.Concat(addTokens.Attr("file_start"), jinja2.FilterTojson(jinja2.NewDictCall(in, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(f.Attr("id"))), jinja2.KW("name", jinja2.FilterString(f.Attr("name"))), jinja2.KW("type", jinja2.FilterString(f.Attr("type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(f.Attr("type"), "doc"), func() jinja2.Value {
-					return addTokens.Item(f.Attr("type"))
+				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(in, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
+					return jinja2.Item(addTokens, jinja2.Attr(f, "type"))
 				}, func() jinja2.Value {
-					return jinja2.FilterDefault(f.Attr("content"), []jinja2.Value{jinja2.Str("")}, nil)
-				}), addTokens.Attr("file_end"))
+					return jinja2.FilterDefault(jinja2.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+				}), jinja2.Attr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 				if jinja2.MethodGetDefault(message, jinja2.Str("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = jinja2.Concat(jinja2.Str("<file_placeholder_"), f.Attr("id"), jinja2.Str(">"))
+					placeholder = jinja2.Concat(jinja2.Str("<file_placeholder_"), jinja2.Attr(f, "id"), jinja2.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(nsEmbedResult.Attr("result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(jinja2.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
 					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, nsEmbedResult.Attr("result_text")))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, jinja2.Attr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = nsEmbedResult.Attr("result_text")
+			messageFinalContent = jinja2.Attr(nsEmbedResult, "result_text")
 		} else {
 			// GigaChat3.5.jinja:500:9 {%- else -%}
 			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		w.WriteAdd(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return addTokens.Attr("role_sep")
+		jinja2.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+			return jinja2.Attr(addTokens, "role_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return addTokens.Attr("message_sep")
+			return jinja2.Attr(addTokens, "message_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		}))
@@ -1056,35 +1056,35 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if jinja2.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = message.ItemStr("function_descriptions")
+		functionIds = jinja2.ItemStr(message, "function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		for _, tool := range jinja2.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			var toolId jinja2.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := tool.Attr("id")
+			tool2Id := jinja2.Attr(tool, "id")
 			if jinja2.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
-				toolId = tool.Attr("name")
+				toolId = jinja2.Attr(tool, "name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if jinja2.In(toolId, functionIds) || jinja2.In(tool.Attr("name"), functionIds) {
+			if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.Attr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 				jinja2.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(nsCurrentTools.Attr("tools"), jinja2.NewList(tool)))
+				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(jinja2.Attr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), nsCurrentTools.Attr("tools"))
+			renderToolNamespace(jinja2.Str("functions"), jinja2.Attr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
-			renderExamples(nsCurrentTools.Attr("tools"))
+			renderExamples(jinja2.Attr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
@@ -1097,15 +1097,15 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(value) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.WriteString("<｜GCML｜parameter name=\"")
-			w.Write(name)
+			jinja2.Write(w, name)
 			w.WriteString("\" string=\"true\">")
-			w.Write(value)
+			jinja2.Write(w, value)
 			w.WriteString("</｜GCML｜parameter>")
 		} else {
 			// GigaChat3.5.jinja:535:9 {%- else -%}
 			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
 			w.WriteString("<｜GCML｜parameter name=\"")
-			w.Write(name)
+			jinja2.Write(w, name)
 			w.WriteString("\" string=\"false\">")
 			w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</｜GCML｜parameter>")
@@ -1120,7 +1120,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := inner.Attr("function")
+		innerFunction := jinja2.Attr(inner, "function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
@@ -1130,11 +1130,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if jinja2.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
-		w.Write(inner.ItemStr("name"))
+		jinja2.Write(w, jinja2.ItemStr(inner, "name"))
 		w.WriteString("\">\n")
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
@@ -1148,12 +1148,12 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
 				jinja2.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				jinja2.SetAttr(nsParams, "lines", jinja2.Add(nsParams.Attr("lines"), jinja2.NewList(w.Capture(func() {
+				jinja2.SetAttr(nsParams, "lines", jinja2.Add(jinja2.Attr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			w.Write(jinja2.FilterJoin(nsParams.Attr("lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -1169,13 +1169,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
 			jinja2.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(nsInv.Attr("blocks"), jinja2.NewList(w.Capture(func() {
+			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(jinja2.Attr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		w.Write(jinja2.FilterJoin(nsInv.Attr("blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -1199,23 +1199,23 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
 					jinja2.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(nsStrip.Attr("pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(jinja2.Attr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range jinja2.Iterate(w, nsStrip.Attr("pairs")) {
+			for _, item := range jinja2.Iterate(w, jinja2.Attr(nsStrip, "pairs")) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				jinja2.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				jinja2.SetAttr(nsBody, "parts", jinja2.Add(nsBody.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.Attr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = jinja2.Concat(jinja2.Str("{"), jinja2.FilterJoin(nsBody.Attr("parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+			body = jinja2.Concat(jinja2.Str("{"), jinja2.FilterJoin(jinja2.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
 		} else if jinja2.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -1227,9 +1227,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.WriteString("<function_response name=\"")
-		w.Write(name)
+		jinja2.Write(w, name)
 		w.WriteString("\">")
-		w.Write(body)
+		jinja2.Write(w, body)
 		w.WriteString("</function_response>")
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
@@ -1254,7 +1254,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.Write(jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
@@ -1263,12 +1263,12 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			jinja2.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(nsResp.Attr("blocks"), jinja2.NewList(w.Capture(func() {
-				renderFunctionResponse(names.Item(idx), items.Item(idx))
+			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(jinja2.Attr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+				renderFunctionResponse(jinja2.Item(names, idx), jinja2.Item(items, idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		w.Write(jinja2.FilterJoin(nsResp.Attr("blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -1282,21 +1282,21 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
 			if jinja2.In(jinja2.Str("function"), item) {
-				item = item.ItemStr("function")
+				item = jinja2.ItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			jinja2.SetAttr(ns, "functions", jinja2.Add(ns.Attr("functions"), jinja2.NewList(item)))
+			jinja2.SetAttr(ns, "functions", jinja2.Add(jinja2.Attr(ns, "functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			jinja2.SetAttr(ns, "function_names", jinja2.Add(ns.Attr("function_names"), jinja2.NewList(item.Attr("name"))))
+			jinja2.SetAttr(ns, "function_names", jinja2.Add(jinja2.Attr(ns, "function_names"), jinja2.NewList(jinja2.Attr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
+		FUNCTIONDESCRIPTIONS = jinja2.Attr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTIONNAMES = ns.Attr("function_names")
+		FUNCTIONNAMES = jinja2.Attr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
@@ -1336,7 +1336,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if jinja2.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
 			nsHistoryLastUserIdx = jinja2.Int(int64(i))
 		}
@@ -1349,7 +1349,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
@@ -1366,7 +1366,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
@@ -1389,7 +1389,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			prepareDevsystem(messages.ItemInt(0).ItemStr("content"), addTokens)
+			prepareDevsystem(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
@@ -1397,9 +1397,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(messages.ItemInt(0), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else if useSystem.Truthy() {
@@ -1432,35 +1432,35 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			nsStateSkipRemaining = jinja2.Sub(nsStateSkipRemaining, jinja2.Int(1))
-		} else if jinja2.InStrs(message.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			w.Write(jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if jinja2.EqStr(message.ItemStr("role"), "available functions") {
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
 				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 			}
-		} else if jinja2.EqStr(message.ItemStr("role"), "function descriptions") {
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
 			renderFunctionDescriptions(message)
-		} else if jinja2.InStrs(message.ItemStr("role"), "function call", "reasoning function call") {
+		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.Write(jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), message.ItemStr("role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if jinja2.InStrs(message.ItemStr("role"), "function result", "function results", "tool", "function") {
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(message.ItemStr("content"), nsStatePreviousToolNames)
+				renderFunctionResponses(jinja2.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
@@ -1468,14 +1468,14 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
-					return jinja2.Bool(jinja2.InStrs(loop.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(jinja2.InStrs(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if jinja2.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
+					if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), message.Attr("functions")), jinja2.Missing(), jinja2.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1485,7 +1485,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 			}
-		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
 			renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
@@ -1493,9 +1493,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if jinja2.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
+				if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), message.Attr("functions")), jinja2.Missing(), jinja2.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1504,7 +1504,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					})), jinja2.Missing(), jinja2.Missing())
 				}
 			}
-		} else if jinja2.InStrs(message.ItemStr("role"), "tool", "function") {
+		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := jinja2.NewList()
@@ -1512,14 +1512,14 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaTrSkip := jinja2.Int(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(message.ItemStr("content")))
+			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := message.Attr("name")
+			messageName := jinja2.Attr(message, "name")
 			if jinja2.IsDefined(messageName) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
-					name = nsStatePreviousToolNames.ItemInt(0)
+					name = jinja2.ItemInt(nsStatePreviousToolNames, 0)
 				} else {
 					name = jinja2.Str("")
 				}
@@ -1532,15 +1532,15 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if jinja2.InStrs(messages.Item(k).ItemStr("role"), "tool", "function") {
+					if jinja2.InStrs(jinja2.ItemStr(jinja2.Item(messages, k), "role"), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(messages.Item(k).ItemStr("content")))
+						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(jinja2.Item(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if jinja2.IsDefined(messages.Item(k).Attr("name")) {
-							nm = messages.Item(k).Attr("name")
+						if jinja2.IsDefined(jinja2.Attr(jinja2.Item(messages, k), "name")) {
+							nm = jinja2.Attr(jinja2.Item(messages, k), "name")
 						} else {
 							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.Int(1))) {
-								nm = nsStatePreviousToolNames.Item(jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
+								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
 								nm = jinja2.Str("")
 							}
@@ -1578,13 +1578,13 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
-		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := jinja2.Str("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), nsHistoryLastUserIdx) {
@@ -1604,16 +1604,16 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if jinja2.IsDefined(message.Attr("tool_calls")) && message.Attr("tool_calls").Truthy() {
+			if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && jinja2.Attr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+				for _, tc := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if jinja2.IsDefined(message.Attr("function_call")) && message.Attr("function_call").Truthy() {
+			} else if jinja2.IsDefined(jinja2.Attr(message, "function_call")) && jinja2.Attr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(message.Attr("function_call")))
+				nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(jinja2.Attr(message, "function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
@@ -1625,9 +1625,9 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if jinja2.EqStr(messages.Item(k).ItemStr("role"), "function call") {
+					if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, k), "role"), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = messages.Item(k).ItemStr("content")
+						fcContent = jinja2.ItemStr(jinja2.Item(messages, k), "content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if jinja2.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
@@ -1664,8 +1664,8 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!jinja2.IsNone(message.Attr("content")), func() jinja2.Value {
-				return message.Attr("content")
+			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.Attr(message, "content")), func() jinja2.Value {
+				return jinja2.Attr(message, "content")
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			})
@@ -1700,14 +1700,14 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				for _, c := range jinja2.Iterate(w, nsCombinedCalls) {
 					var inner jinja2.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := c.Attr("function")
+					cFunction := jinja2.Attr(c, "function")
 					if jinja2.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
 						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = jinja2.Add(nsNamesUpdateItems, jinja2.NewList(inner.ItemStr("name")))
+					nsNamesUpdateItems = jinja2.Add(nsNamesUpdateItems, jinja2.NewList(jinja2.ItemStr(inner, "name")))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -1715,7 +1715,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			compositeContent = jinja2.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
@@ -1731,11 +1731,11 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
-				w.Write(eosToken)
+				jinja2.Write(w, eosToken)
 			} else {
 				// GigaChat3.5.jinja:1111:13 {%- else -%}
 				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
-				w.Write(addTokens.Attr("message_sep"))
+				jinja2.Write(w, jinja2.Attr(addTokens, "message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
@@ -1743,18 +1743,18 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(message.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(jinja2.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.WriteString("assistant")
-				w.WriteStr(addTokens.Attr("role_sep"))
+				jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
 				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
 				w.WriteString("assistant")
-				w.WriteStr(addTokens.Attr("role_sep"))
+				jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
 			}
 		}
 	}
@@ -1816,7 +1816,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nst jinja2.Value
 		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if llamacpp.CallTest("none", schemaRoot, nil, nil) {
+		if llamacpp.IsNone(schemaRoot) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -1825,7 +1825,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if llamacpp.CallTest("none", refNs, nil, nil) {
+		if llamacpp.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
 			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
@@ -1836,9 +1836,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
 		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !llamacpp.CallTest("mapping", schema, nil, nil) {
+		if !llamacpp.IsMapping(schema) {
 			w.WriteString("any")
-		} else if llamacpp.CallTest("string", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("$ref")}, nil), nil, nil) {
+		} else if llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Str("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = llamacpp.ItemStr(schema, "$ref")
@@ -1846,32 +1846,33 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			rnsChain := llamacpp.Attr(rns, "chain")
 			if llamacpp.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !llamacpp.CallMethod(refstr, "startswith", []jinja2.Value{jinja2.Str("#/")}, nil).Truthy() {
+			} else if !llamacpp.MethodStartswith(refstr, jinja2.Str("#/")).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = llamacpp.CallMethod(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), "split", []jinja2.Value{jinja2.Str("/")}, nil)
+				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var seg jinja2.Value
-				for _, rawSeg := range jinja2.Iterate(w, llamacpp.Iterable(segs)) {
+				for _, rawSeg := range llamacpp.Iterate(w, segs) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
+					seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if llamacpp.CallTest("mapping", llamacpp.Attr(nsP, "n"), nil, nil) && llamacpp.In(seg, llamacpp.Attr(nsP, "n")) {
+					if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) && llamacpp.In(seg, llamacpp.Attr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), seg))
-					} else if (llamacpp.CallTest("sequence", llamacpp.Attr(nsP, "n"), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(nsP, "n"), nil, nil)) && jinja2.Eq(seg, llamacpp.CallFilter("string", llamacpp.CallFilter("int", seg, nil, nil), nil, nil)) {
+					} else if (llamacpp.IsSequence(llamacpp.Attr(nsP, "n")) && !llamacpp.IsString(llamacpp.Attr(nsP, "n"))) && jinja2.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), llamacpp.CallFilter("int", seg, nil, nil)))
+						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), llamacpp.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
@@ -1881,7 +1882,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if llamacpp.CallTest("mapping", llamacpp.Attr(nsP, "n"), nil, nil) {
+				if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
@@ -1893,13 +1894,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "anyOf"), nil, nil) {
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "anyOf"))) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "anyOf")) {
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1910,14 +1912,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "oneOf"), nil, nil) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "oneOf"))) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "oneOf")) {
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1928,14 +1931,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("allOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "allOf"), nil, nil) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("allOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "allOf"))) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "allOf")) {
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1946,16 +1950,17 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
-		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "type"), nil, nil) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("type"))) && !llamacpp.IsString(llamacpp.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var frag jinja2.Value
 			var subO jinja2.Value
 			var subA jinja2.Value
-			for _, tname := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "type"))) {
+			for _, tname := range llamacpp.Iterate(w, llamacpp.Attr(schema, "type")) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -1968,13 +1973,13 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+					} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), llamacpp.Attr(schema, "enum"), jinja2.Str("format"), llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), llamacpp.Attr(schema, "enum"), jinja2.Str("format"), llamacpp.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
 						})
-					} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
+					} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
 						frag = jinja2.Str("Date")
@@ -1995,7 +2000,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), llamacpp.MethodGet(schema, jinja2.Str("enum"))), indent, indentFactor, root, rns)
 						})
 					}
 				} else if jinja2.EqStr(tname, "boolean") {
@@ -2014,19 +2019,19 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if llamacpp.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
+					if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+						}), jinja2.Str("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Str("additionalProperties"), llamacpp.Attr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+						}), jinja2.Str("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
 							return jinja2.NewList()
 						}))
 					}
@@ -2037,7 +2042,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "prefixItems"), nil, nil) {
+					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), llamacpp.Attr(schema, "prefixItems"))
 					} else if llamacpp.In(jinja2.Str("items"), schema) {
@@ -2064,11 +2069,11 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.Attr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+			tyRaw = llamacpp.MethodGet(schema, jinja2.Str("type"))
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if jinja2.EqStr(tyRaw, "dict") {
 				ty = jinja2.Str("object")
@@ -2076,14 +2081,16 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (llamacpp.In(jinja2.Str("const"), schema) && llamacpp.CallTest("none", ty, nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
+			if (llamacpp.In(jinja2.Str("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = llamacpp.Attr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if llamacpp.CallTest("string", c, nil, nil) {
+				if llamacpp.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), c, jinja2.Str("\"")))
-				} else if llamacpp.CallTest("boolean", c, nil, nil) {
+					w.WriteString("\"")
+					llamacpp.WriteStr(w, c)
+					w.WriteString("\"")
+				} else if llamacpp.IsBoolean(c) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -2091,22 +2098,22 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if llamacpp.CallTest("integer", c, nil, nil) || llamacpp.CallTest("float", c, nil, nil) {
+				} else if llamacpp.IsInteger(c) || llamacpp.IsFloat(c) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					llamacpp.Write(w, llamacpp.CallFilter("string", c, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterString(c))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() && llamacpp.CallTest("none", ty, nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
+			} else if (llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "enum"))) {
+				for _, en := range llamacpp.Iterate(w, llamacpp.Attr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if llamacpp.CallTest("string", en, nil, nil) {
+					if llamacpp.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
@@ -2116,18 +2123,18 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.CallFilter("string", en, nil, nil))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (llamacpp.CallTest("none", ty, nil, nil) && llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil)) {
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()), "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					k := vals[0]
 					v := vals[1]
@@ -2137,7 +2144,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
+				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
@@ -2145,7 +2152,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
-					} else if llamacpp.CallTest("mapping", schemaAdditionalProperties, nil, nil) {
+					} else if llamacpp.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
@@ -2154,22 +2161,23 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = llamacpp.Add(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.NewList(jinja2.Str("[key: string]")))
+				required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var typeStr jinja2.Value
 				var default2 jinja2.Value
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "pairs"))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Attr(ns, "pairs")) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if llamacpp.In(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+						for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Str("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
+							if llamacpp.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
+								llamacpp.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 							}
 						}
 					}
@@ -2185,9 +2193,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if llamacpp.CallTest("string", addVal, nil, nil) {
+						if llamacpp.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
+							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
@@ -2199,39 +2207,44 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						jsonSchemaToTypescript(val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(indent, key), jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
+					llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
 						return jinja2.Str("")
 					}, func() jinja2.Value {
 						return jinja2.Str("?")
-					})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
+					}), jinja2.Str(": "), typeStr, jinja2.Str(","))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
 					if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
+						default2 = llamacpp.MethodGetDefault(val, jinja2.Str("default"), llamacpp.MethodGet(val, jinja2.Str("defalut_value")))
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if llamacpp.CallTest("string", default2, nil, nil) {
+						if llamacpp.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
+							w.WriteString(" // default: \"")
+							llamacpp.WriteStr(w, default2)
+							w.WriteString("\"")
 						} else {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" // default: "), llamacpp.CallFilter("string", default2, nil, nil)))
+							w.WriteString(" // default: ")
+							llamacpp.WriteStr(w, llamacpp.FilterString(default2))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}")))
+				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
 				if llamacpp.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := llamacpp.Attr(schema, "const")
-					if llamacpp.CallTest("string", schemaConst, nil, nil) {
+					if llamacpp.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
-					} else if llamacpp.CallTest("boolean", schemaConst, nil, nil) {
+						w.WriteString("\"")
+						llamacpp.WriteStr(w, schemaConst)
+						w.WriteString("\"")
+					} else if llamacpp.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2239,28 +2252,28 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if llamacpp.CallTest("integer", schemaConst, nil, nil) || llamacpp.CallTest("float", schemaConst, nil, nil) {
+					} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						llamacpp.Write(w, llamacpp.CallFilter("string", schemaConst, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+				} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "enum"))) {
+					for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
 						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-				} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
@@ -2273,10 +2286,12 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				if llamacpp.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst := llamacpp.Attr(schema, "const")
-					if llamacpp.CallTest("string", schemaConst, nil, nil) {
+					if llamacpp.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
-					} else if llamacpp.CallTest("boolean", schemaConst, nil, nil) {
+						w.WriteString("\"")
+						llamacpp.WriteStr(w, schemaConst)
+						w.WriteString("\"")
+					} else if llamacpp.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2284,10 +2299,10 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if llamacpp.CallTest("integer", schemaConst, nil, nil) || llamacpp.CallTest("float", schemaConst, nil, nil) {
+					} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						llamacpp.Write(w, llamacpp.CallFilter("string", schemaConst, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
@@ -2301,10 +2316,10 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+				} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 				} else if llamacpp.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -2318,7 +2333,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if llamacpp.In(jinja2.Str("const"), schema) && llamacpp.CallTest("boolean", llamacpp.Attr(schema, "const"), nil, nil) {
+				if llamacpp.In(jinja2.Str("const"), schema) && llamacpp.IsBoolean(llamacpp.Attr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if llamacpp.Attr(schema, "const").Truthy() {
 						w.WriteString("true")
@@ -2335,11 +2350,11 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "prefixItems"), nil, nil) {
+				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "prefixItems"))) {
+					for _, ps := range llamacpp.Iterate(w, llamacpp.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
@@ -2348,13 +2363,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("["), llamacpp.CallFilter("join", llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
-				} else if (llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
+					w.WriteString("[")
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					w.WriteString("]")
+				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Str("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "items"))) {
+					for _, ps := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
@@ -2363,20 +2380,24 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("["), llamacpp.CallFilter("join", llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
-				} else if llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
+					w.WriteString("[")
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					w.WriteString("]")
+				} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
 						jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent, indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("("), el, jinja2.Str(")[]")))
+					w.WriteString("(")
+					llamacpp.WriteStr(w, el)
+					w.WriteString(")[]")
 				} else {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("not")}, nil), nil, nil) {
+			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("not"))) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2393,21 +2414,22 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool jinja2.Value
 		var mainBody jinja2.Value
 		var params jinja2.Value
 		var paramType jinja2.Value
 		var returnParams jinja2.Value
 		var returnType jinja2.Value
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
+			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Str("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
+					if llamacpp.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -2418,9 +2440,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
 			mainBody = jinja2.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
+			params = llamacpp.MethodGet(tool, jinja2.Str("parameters"))
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.CallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
@@ -2433,9 +2455,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
+			returnParams = llamacpp.MethodGet(tool, jinja2.Str("return_parameters"))
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.CallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
@@ -2456,14 +2478,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.CallFilter("join", llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -2478,12 +2500,12 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((llamacpp.CallTest("sequence", llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(jsonSchema, "anyOf"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(jsonSchema, "anyOf"), nil, nil), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
+		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((llamacpp.CallTest("sequence", llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(jsonSchema, "oneOf"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(jsonSchema, "oneOf"), nil, nil), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
@@ -2492,11 +2514,11 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
+			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.SetAttr(ns, "result", llamacpp.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
@@ -2504,20 +2526,21 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				llamacpp.SetAttr(ns, "result", jsonObj)
 			}
-		} else if llamacpp.InStrs(llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "object", "dict") {
+		} else if llamacpp.InStrs(llamacpp.MethodGet(jsonSchema, jinja2.Str("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if llamacpp.CallTest("mapping", jsonObj, nil, nil) {
+			if llamacpp.IsMapping(jsonObj) {
 				keySet = llamacpp.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
+			properties = llamacpp.MethodGetDefault(jsonSchema, jinja2.Str("properties"), jinja2.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var item jinja2.Value
 			var alignedItem jinja2.Value
-			for _, item2 := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(properties, "items", nil, nil))) {
+			for _, item2 := range llamacpp.Iterate(w, llamacpp.CallMethod(properties, "items", nil, nil)) {
 				vals := jinja2.Unpack(item2, 2)
 				key := vals[0]
 				propSchema := vals[1]
@@ -2526,15 +2549,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = llamacpp.Item(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if llamacpp.CallTest("mapping", item, nil, nil) || jinja2.EqStr(llamacpp.CallMethod(propSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
+					if llamacpp.IsMapping(item) || jinja2.EqStr(llamacpp.MethodGet(propSchema, jinja2.Str("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if llamacpp.CallTest("string", item, nil, nil) || llamacpp.CallTest("boolean", item, nil, nil) {
+					} else if llamacpp.IsString(item) || llamacpp.IsBoolean(item) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = llamacpp.CallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+						alignedItem = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
@@ -2550,7 +2573,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "kv_list"))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Attr(ns, "kv_list")) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
@@ -2560,20 +2583,20 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.Attr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if jinja2.EqStr(llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
+		} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Str("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if llamacpp.CallTest("iterable", jsonObj, nil, nil) && !llamacpp.CallTest("string", jsonObj, nil, nil) {
+			if llamacpp.IsIterable(jsonObj) && !llamacpp.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+				itemSchema = llamacpp.MethodGetDefault(jsonSchema, jinja2.Str("items"), jinja2.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
 				llamacpp.SetAttr(ns, "result", jinja2.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(jsonObj)) {
+				for _, item := range llamacpp.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
@@ -2583,14 +2606,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
+				if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					llamacpp.Write(w, llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+					llamacpp.Write(w, llamacpp.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
@@ -2600,9 +2623,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
+			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
@@ -2620,23 +2643,24 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if llamacpp.Gt(llamacpp.CallFilter("length", functions, nil, nil), jinja2.Int(0)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil))), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			llamacpp.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
 			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range jinja2.Iterate(w, llamacpp.Iterable(functions)) {
+			for _, function := range llamacpp.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
 				functionFewShotExamples := llamacpp.Attr(function, "few_shot_examples")
-				if llamacpp.CallTest("defined", functionFewShotExamples, nil, nil) {
+				if llamacpp.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
+					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var params jinja2.Value
 					var call jinja2.Value
-					for _, example := range jinja2.Iterate(w, llamacpp.Iterable(functionFewShotExamples)) {
+					for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := llamacpp.Attr(function, "parameters")
-						if llamacpp.CallTest("defined", functionParameters, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(functionParameters, "properties"), nil, nil) {
+						if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.Attr(functionParameters, "properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
 								alignJsonOrderToSchema(llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
@@ -2644,14 +2668,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = llamacpp.CallFilter("tojson", llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							params = llamacpp.FilterTojson(llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
 						call = llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						llamacpp.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), llamacpp.CallFilter("tojson", llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
+						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), llamacpp.FilterTojson(llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
 					}
 				}
 			}
@@ -2666,7 +2690,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if llamacpp.NotIn(llamacpp.Attr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		llamacpp.Write(w, devsystem)
@@ -2690,40 +2714,41 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		messageContent2 := llamacpp.ItemStr(message, "content")
-		if !llamacpp.CallTest("none", messageContent2, nil, nil) {
+		if !llamacpp.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
 			messageContent = jinja2.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !llamacpp.CallTest("string", messageContent, nil, nil) {
+		if !llamacpp.IsString(messageContent) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = llamacpp.CallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("embed_files"), jinja2.NewList()}, nil).Truthy() {
+		if llamacpp.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var tokenized jinja2.Value
 			var placeholder jinja2.Value
-			items := jinja2.IterateReversed(w, llamacpp.Iterable(llamacpp.Attr(message, "embed_files")))
+			items := llamacpp.IterateReversed(w, llamacpp.Attr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.CallFilter("tojson", llamacpp.CallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.CallFilter("string", llamacpp.Attr(f, "id"), nil, nil)), jinja2.KW("name", llamacpp.CallFilter("string", llamacpp.Attr(f, "name"), nil, nil)), jinja2.KW("type", llamacpp.CallFilter("string", llamacpp.Attr(f, "type"), nil, nil))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
+				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.Attr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.Attr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return llamacpp.Item(addTokens, llamacpp.Attr(f, "type"))
 				}, func() jinja2.Value {
-					return llamacpp.CallFilter("default", llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+					return llamacpp.FilterDefault(llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
 				}), llamacpp.Attr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("file_placeholders"), jinja2.Bool(false)}, nil).Truthy() {
+				if llamacpp.MethodGetDefault(message, jinja2.Str("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = llamacpp.Concat(jinja2.Str("<file_placeholder_"), llamacpp.Attr(f, "id"), jinja2.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.CallFilter("replace", llamacpp.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.FilterReplace(llamacpp.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
@@ -2740,15 +2765,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+		llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
 			return llamacpp.Attr(addTokens, "role_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
-		})), messageFinalContent), jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
+		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
 			return llamacpp.Attr(addTokens, "message_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
-		})))
+		}))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message jinja2.Value) {
@@ -2766,11 +2791,12 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var toolId jinja2.Value
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(FUNCTIONDESCRIPTIONS)) {
+		for _, tool := range llamacpp.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := llamacpp.Attr(tool, "id")
-			if llamacpp.CallTest("defined", tool2Id, nil, nil) {
+			if llamacpp.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
 				toolId = llamacpp.Attr(tool, "name")
@@ -2790,22 +2816,28 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			renderExamples(llamacpp.Attr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
 	renderGcmlParameter := func(name, value jinja2.Value) {
 		name = jinja2.Param(name, "name")
 		value = jinja2.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if llamacpp.CallTest("string", value, nil, nil) {
+		if llamacpp.IsString(value) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"true\">"), value, jinja2.Str("</｜GCML｜parameter>")))
+			w.WriteString("<｜GCML｜parameter name=\"")
+			llamacpp.WriteStr(w, name)
+			w.WriteString("\" string=\"true\">")
+			llamacpp.WriteStr(w, value)
+			w.WriteString("</｜GCML｜parameter>")
 		} else {
 			// GigaChat3.5.jinja:535:9 {%- else -%}
 			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"false\">"), llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), jinja2.Str("</｜GCML｜parameter>")))
+			w.WriteString("<｜GCML｜parameter name=\"")
+			llamacpp.WriteStr(w, name)
+			w.WriteString("\" string=\"false\">")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			w.WriteString("</｜GCML｜parameter>")
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
@@ -2823,20 +2855,22 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = llamacpp.CallMethod(inner, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+		args = llamacpp.MethodGetDefault(inner, jinja2.Str("arguments"), jinja2.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if llamacpp.CallTest("string", args, nil, nil) {
+		if llamacpp.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
 			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜invoke name=\""), llamacpp.ItemStr(inner, "name"), jinja2.Str("\">\n")))
+		w.WriteString("<｜GCML｜invoke name=\"")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(inner, "name"))
+		w.WriteString("\">\n")
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
@@ -2848,7 +2882,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -2860,7 +2894,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range jinja2.Iterate(w, llamacpp.Iterable(calls)) {
+		for _, call := range llamacpp.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
@@ -2870,7 +2904,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -2881,11 +2915,11 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nsBody jinja2.Value
 		var body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if llamacpp.CallTest("mapping", item, nil, nil) {
+		if llamacpp.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			for _, item2 := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(item, "items", nil, nil))) {
+			for _, item2 := range llamacpp.Iterate(w, llamacpp.CallMethod(item, "items", nil, nil)) {
 				vals := jinja2.Unpack(item2, 2)
 				k := vals[0]
 				v := vals[1]
@@ -2900,28 +2934,32 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(nsStrip, "pairs"))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Attr(nsStrip, "pairs")) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = llamacpp.Concat(jinja2.Str("{"), llamacpp.CallFilter("join", llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
-		} else if llamacpp.CallTest("string", item, nil, nil) {
+			body = llamacpp.Concat(jinja2.Str("{"), llamacpp.FilterJoin(llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+		} else if llamacpp.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = llamacpp.CallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			body = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function_response name=\""), name, jinja2.Str("\">"), body, jinja2.Str("</function_response>")))
+		w.WriteString("<function_response name=\"")
+		llamacpp.WriteStr(w, name)
+		w.WriteString("\">")
+		llamacpp.WriteStr(w, body)
+		w.WriteString("</function_response>")
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses := func(content, names jinja2.Value) {
@@ -2930,10 +2968,10 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var items jinja2.Value
 		var nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("string", content, nil, nil)) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items = content
-		} else if llamacpp.CallTest("none", content, nil, nil) {
+		} else if llamacpp.IsNone(content) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
 			items = jinja2.NewList()
@@ -2943,14 +2981,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			items = jinja2.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if jinja2.Ne(llamacpp.CallFilter("length", items, nil, nil), llamacpp.CallFilter("length", names, nil, nil)) {
+		if jinja2.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.CallFilter("length", items, nil, nil), jinja2.Str(" != preceding tool calls count "), llamacpp.CallFilter("length", names, nil, nil))))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.FilterLength(items), jinja2.Str(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.CallFilter("length", items, nil, nil)))) {
+		for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
@@ -2959,7 +2997,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -2970,7 +3008,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
 			if llamacpp.In(jinja2.Str("function"), item) {
 				item = llamacpp.ItemStr(item, "function")
@@ -2996,34 +3034,34 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		FUNCTIONNAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !llamacpp.CallTest("defined", reasoning, nil, nil) {
+	if !llamacpp.IsDefined(reasoning) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
 		reasoning = jinja2.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !llamacpp.CallTest("defined", useDevsystem, nil, nil) {
+	if !llamacpp.IsDefined(useDevsystem) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
 		useDevsystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !llamacpp.CallTest("defined", useSuggester, nil, nil) {
+	if !llamacpp.IsDefined(useSuggester) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
 		useSuggester = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !llamacpp.CallTest("defined", useSystem, nil, nil) {
+	if !llamacpp.IsDefined(useSystem) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
 		useSystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !llamacpp.CallTest("defined", dropHistoryThinking, nil, nil) {
+	if !llamacpp.IsDefined(dropHistoryThinking) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
 		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	nsHistoryLastUserIdx := jinja2.Int(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
@@ -3038,7 +3076,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
@@ -3060,7 +3098,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if llamacpp.CallTest("defined", defaultDevsystem, nil, nil) {
+		if llamacpp.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -3070,9 +3108,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -3084,38 +3120,31 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			prepareDevsystem(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
-		}))
+		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
-		}))
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		llamacpp.Write(w, w.Capture(func() {
-			renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
-		}))
+		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.Int(0)
 	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var frBody jinja2.Value
 	var nextIsFr jinja2.Value
 	var name jinja2.Value
@@ -3141,16 +3170,12 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
-				}))
+				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 			}
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderFunctionDescriptions(message)
-			}))
+			renderFunctionDescriptions(message)
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
@@ -3167,9 +3192,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				renderFunctionResponses(llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
-			}))
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -3179,45 +3202,35 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if llamacpp.CallTest("defined", llamacpp.Attr(message, "functions"), nil, nil) && llamacpp.Attr(message, "functions").Truthy() {
+					if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
-						}))
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
-								return jinja2.NewList()
-							})), jinja2.Missing(), jinja2.Missing())
-						}))
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+							return jinja2.NewList()
+						})), jinja2.Missing(), jinja2.Missing())
 					}
 				}
 			}
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
-			}))
+			renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if llamacpp.CallTest("defined", llamacpp.Attr(message, "functions"), nil, nil) && llamacpp.Attr(message, "functions").Truthy() {
+				if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
-					}))
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
-							return jinja2.NewList()
-						})), jinja2.Missing(), jinja2.Missing())
-					}))
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+						return jinja2.NewList()
+					})), jinja2.Missing(), jinja2.Missing())
 				}
 			}
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "function") {
@@ -3231,7 +3244,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			messageName := llamacpp.Attr(message, "name")
-			if llamacpp.CallTest("defined", messageName, nil, nil) {
+			if llamacpp.IsDefined(messageName) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
@@ -3243,8 +3256,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = llamacpp.Add(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var nm jinja2.Value
-			for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.CallFilter("length", messages, nil, nil)))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
@@ -3252,10 +3266,10 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(llamacpp.Item(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if llamacpp.CallTest("defined", llamacpp.Attr(llamacpp.Item(messages, k), "name"), nil, nil) {
+						if llamacpp.IsDefined(llamacpp.Attr(llamacpp.Item(messages, k), "name")) {
 							nm = llamacpp.Attr(llamacpp.Item(messages, k), "name")
 						} else {
-							if llamacpp.Gt(llamacpp.CallFilter("length", nsStatePreviousToolNames, nil, nil), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
+							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
 								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
 								nm = jinja2.Str("")
@@ -3277,9 +3291,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
 			nsParsedItems := jinja2.NewList()
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
-			for _, it := range jinja2.Iterate(w, llamacpp.Iterable(nsLaTrItems)) {
+			for _, it := range llamacpp.Iterate(w, nsLaTrItems) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if llamacpp.CallTest("string", it, nil, nil) {
+				if llamacpp.IsString(it) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					nsParsedItems = llamacpp.Add(nsParsedItems, jinja2.NewList(it))
 				} else {
@@ -3293,9 +3307,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
-			}))
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
@@ -3303,7 +3315,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && !llamacpp.CallTest("none", messageReasoningContent, nil, nil) {
+			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
@@ -3315,20 +3327,20 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !llamacpp.CallTest("string", nsThinkText, nil, nil) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !llamacpp.IsString(nsThinkText) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				nsThinkText = llamacpp.CallFilter("tojson", nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				nsThinkText = llamacpp.FilterTojson(nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && llamacpp.Attr(message, "tool_calls").Truthy() {
+			if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && llamacpp.Attr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+				for _, tc := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if llamacpp.CallTest("defined", llamacpp.Attr(message, "function_call"), nil, nil) && llamacpp.Attr(message, "function_call").Truthy() {
+			} else if llamacpp.IsDefined(llamacpp.Attr(message, "function_call")) && llamacpp.Attr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.Attr(message, "function_call")))
@@ -3338,8 +3350,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaSkipCount := jinja2.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fcContent jinja2.Value
-			for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.CallFilter("length", messages, nil, nil)))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
@@ -3347,13 +3360,13 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
 						fcContent = llamacpp.ItemStr(llamacpp.Item(messages, k), "content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if llamacpp.CallTest("mapping", fcContent, nil, nil) {
+						if llamacpp.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(fcContent))
-						} else if llamacpp.CallTest("iterable", fcContent, nil, nil) && !llamacpp.CallTest("string", fcContent, nil, nil) {
+						} else if llamacpp.IsIterable(fcContent) && !llamacpp.IsString(fcContent) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
-							for _, c := range jinja2.Iterate(w, llamacpp.Iterable(fcContent)) {
+							for _, c := range llamacpp.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
 								nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(c))
 							}
@@ -3370,27 +3383,27 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
 			nsCombinedCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
-			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(nsInlineToolCalls)) {
+			for _, tc := range llamacpp.Iterate(w, nsInlineToolCalls) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
-			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(nsLaToolCalls)) {
+			for _, tc := range llamacpp.Iterate(w, nsLaToolCalls) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
 				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!llamacpp.CallTest("none", llamacpp.Attr(message, "content"), nil, nil), func() jinja2.Value {
+			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.Attr(message, "content")), func() jinja2.Value {
 				return llamacpp.Attr(message, "content")
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !llamacpp.CallTest("string", nsTextValue, nil, nil) {
+			if !llamacpp.IsString(nsTextValue) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				nsTextValue = llamacpp.CallFilter("tojson", nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				nsTextValue = llamacpp.FilterTojson(nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
 			nsPartsBlocks := jinja2.NewList()
@@ -3415,11 +3428,12 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdateItems := jinja2.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var inner jinja2.Value
-				for _, c := range jinja2.Iterate(w, llamacpp.Iterable(nsCombinedCalls)) {
+				for _, c := range llamacpp.Iterate(w, nsCombinedCalls) {
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
 					cFunction := llamacpp.Attr(c, "function")
-					if llamacpp.CallTest("defined", cFunction, nil, nil) {
+					if llamacpp.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
 						inner = c
@@ -3436,21 +3450,19 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = llamacpp.CallFilter("join", nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
+			compositeContent = llamacpp.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			llamacpp.Write(w, w.Capture(func() {
-				func() {
-					_ = jinja2.Bool(false)
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
-				}()
-			}))
+			func() {
+				_ = jinja2.Bool(false)
+				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
+			}()
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
@@ -3463,20 +3475,21 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
-			}))
+			renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")), jinja2.Str("<think>")))
+				w.WriteString("assistant")
+				llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
+				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")))
+				w.WriteString("assistant")
+				llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
 			}
 		}
 	}
@@ -4013,7 +4026,7 @@ var spansGigaChat35 = []jinja2.Span{
 	{From: 1748, To: 1758, Line: 1132, Col: 9, Construct: "if"},
 	{From: 1750, To: 1752, Line: 1133, Col: 13, Construct: "{{ }}"},
 	{From: 1756, To: 1757, Line: 1135, Col: 13, Construct: "{{ }}"},
-	{From: 1787, To: 2387, Line: 3, Col: 1, Construct: "macro"},
+	{From: 1787, To: 2408, Line: 3, Col: 1, Construct: "macro"},
 	{From: 1819, To: 1826, Line: 4, Col: 2, Construct: "if"},
 	{From: 1821, To: 1821, Line: 5, Col: 3, Construct: "set"},
 	{From: 1825, To: 1825, Line: 7, Col: 3, Construct: "set"},
@@ -4021,524 +4034,524 @@ var spansGigaChat35 = []jinja2.Span{
 	{From: 1830, To: 1830, Line: 10, Col: 3, Construct: "set"},
 	{From: 1834, To: 1834, Line: 12, Col: 3, Construct: "set"},
 	{From: 1837, To: 1837, Line: 15, Col: 2, Construct: "set"},
-	{From: 1839, To: 2386, Line: 18, Col: 2, Construct: "if"},
-	{From: 1841, To: 2386, Line: 22, Col: 6, Construct: "if"},
+	{From: 1839, To: 2407, Line: 18, Col: 2, Construct: "if"},
+	{From: 1841, To: 2407, Line: 22, Col: 6, Construct: "if"},
 	{From: 1844, To: 1844, Line: 23, Col: 3, Construct: "set"},
-	{From: 1846, To: 1895, Line: 24, Col: 3, Construct: "if"},
-	{From: 1849, To: 1895, Line: 26, Col: 7, Construct: "if"},
+	{From: 1846, To: 1896, Line: 24, Col: 3, Construct: "if"},
+	{From: 1849, To: 1896, Line: 26, Col: 7, Construct: "if"},
 	{From: 1855, To: 1855, Line: 29, Col: 4, Construct: "set"},
 	{From: 1857, To: 1857, Line: 30, Col: 4, Construct: "set"},
-	{From: 1859, To: 1882, Line: 31, Col: 4, Construct: "for"},
-	{From: 1862, To: 1862, Line: 32, Col: 5, Construct: "set"},
-	{From: 1864, To: 1881, Line: 33, Col: 5, Construct: "if"},
-	{From: 1866, To: 1866, Line: 33, Col: 5, Construct: "set"},
-	{From: 1868, To: 1868, Line: 34, Col: 6, Construct: "set"},
-	{From: 1869, To: 1881, Line: 35, Col: 9, Construct: "if"},
-	{From: 1872, To: 1872, Line: 35, Col: 9, Construct: "set"},
-	{From: 1874, To: 1874, Line: 36, Col: 6, Construct: "set"},
-	{From: 1878, To: 1878, Line: 36, Col: 6, Construct: "set"},
-	{From: 1880, To: 1880, Line: 38, Col: 6, Construct: "set"},
-	{From: 1884, To: 1894, Line: 41, Col: 4, Construct: "if"},
-	{From: 1886, To: 1886, Line: 42, Col: 5, Construct: "set"},
-	{From: 1888, To: 1890, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 1896, To: 2386, Line: 50, Col: 6, Construct: "if"},
-	{From: 1899, To: 1899, Line: 51, Col: 3, Construct: "set"},
-	{From: 1901, To: 1911, Line: 52, Col: 3, Construct: "for"},
-	{From: 1904, To: 1906, Line: 53, Col: 4, Construct: "set"},
-	{From: 1908, To: 1908, Line: 53, Col: 4, Construct: "set"},
-	{From: 1910, To: 1910, Line: 54, Col: 4, Construct: "set"},
-	{From: 1913, To: 1913, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 1914, To: 2386, Line: 58, Col: 6, Construct: "if"},
-	{From: 1917, To: 1917, Line: 59, Col: 3, Construct: "set"},
-	{From: 1919, To: 1929, Line: 60, Col: 3, Construct: "for"},
-	{From: 1922, To: 1924, Line: 61, Col: 4, Construct: "set"},
-	{From: 1926, To: 1926, Line: 61, Col: 4, Construct: "set"},
-	{From: 1928, To: 1928, Line: 62, Col: 4, Construct: "set"},
-	{From: 1931, To: 1931, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 1932, To: 2386, Line: 66, Col: 6, Construct: "if"},
-	{From: 1935, To: 1935, Line: 67, Col: 3, Construct: "set"},
-	{From: 1937, To: 1947, Line: 68, Col: 3, Construct: "for"},
-	{From: 1940, To: 1942, Line: 69, Col: 4, Construct: "set"},
-	{From: 1944, To: 1944, Line: 69, Col: 4, Construct: "set"},
-	{From: 1946, To: 1946, Line: 70, Col: 4, Construct: "set"},
-	{From: 1949, To: 1949, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 1950, To: 2386, Line: 75, Col: 6, Construct: "if"},
-	{From: 1953, To: 1953, Line: 76, Col: 3, Construct: "set"},
-	{From: 1955, To: 2065, Line: 77, Col: 3, Construct: "for"},
-	{From: 1960, To: 2060, Line: 78, Col: 4, Construct: "if"},
-	{From: 1962, To: 1962, Line: 79, Col: 5, Construct: "set"},
-	{From: 1963, To: 2060, Line: 80, Col: 8, Construct: "if"},
-	{From: 1966, To: 1985, Line: 81, Col: 5, Construct: "if"},
-	{From: 1968, To: 1970, Line: 82, Col: 6, Construct: "set"},
-	{From: 1971, To: 1985, Line: 83, Col: 9, Construct: "if"},
-	{From: 1974, To: 1976, Line: 84, Col: 6, Construct: "set"},
-	{From: 1977, To: 1985, Line: 85, Col: 9, Construct: "if"},
-	{From: 1980, To: 1980, Line: 86, Col: 6, Construct: "set"},
-	{From: 1984, To: 1984, Line: 88, Col: 6, Construct: "set"},
-	{From: 1986, To: 2060, Line: 90, Col: 8, Construct: "if"},
-	{From: 1989, To: 2000, Line: 91, Col: 5, Construct: "if"},
-	{From: 1991, To: 1993, Line: 92, Col: 6, Construct: "set"},
-	{From: 1997, To: 1999, Line: 94, Col: 6, Construct: "set"},
-	{From: 2001, To: 2060, Line: 96, Col: 8, Construct: "if"},
-	{From: 2004, To: 2013, Line: 97, Col: 5, Construct: "if"},
-	{From: 2006, To: 2008, Line: 98, Col: 6, Construct: "set"},
-	{From: 2012, To: 2012, Line: 100, Col: 6, Construct: "set"},
-	{From: 2014, To: 2060, Line: 102, Col: 8, Construct: "if"},
-	{From: 2017, To: 2032, Line: 103, Col: 5, Construct: "if"},
-	{From: 2019, To: 2023, Line: 104, Col: 6, Construct: "set"},
-	{From: 2027, To: 2031, Line: 106, Col: 6, Construct: "set"},
-	{From: 2034, To: 2036, Line: 108, Col: 5, Construct: "set"},
-	{From: 2037, To: 2060, Line: 109, Col: 8, Construct: "if"},
-	{From: 2040, To: 2051, Line: 110, Col: 5, Construct: "if"},
-	{From: 2042, To: 2042, Line: 111, Col: 6, Construct: "set"},
-	{From: 2043, To: 2051, Line: 112, Col: 9, Construct: "if"},
-	{From: 2046, To: 2046, Line: 113, Col: 6, Construct: "set"},
-	{From: 2050, To: 2050, Line: 115, Col: 6, Construct: "set"},
-	{From: 2053, To: 2055, Line: 117, Col: 5, Construct: "set"},
-	{From: 2059, To: 2059, Line: 119, Col: 5, Construct: "set"},
-	{From: 2062, To: 2062, Line: 119, Col: 5, Construct: "set"},
-	{From: 2064, To: 2064, Line: 121, Col: 4, Construct: "set"},
-	{From: 2067, To: 2067, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 2071, To: 2071, Line: 126, Col: 3, Construct: "set"},
-	{From: 2073, To: 2077, Line: 127, Col: 3, Construct: "set"},
-	{From: 2079, To: 2385, Line: 130, Col: 3, Construct: "if"},
-	{From: 2081, To: 2081, Line: 131, Col: 4, Construct: "set"},
-	{From: 2083, To: 2101, Line: 132, Col: 4, Construct: "if"},
-	{From: 2085, To: 2085, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 2086, To: 2101, Line: 134, Col: 8, Construct: "if"},
-	{From: 2089, To: 2093, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 2094, To: 2101, Line: 136, Col: 8, Construct: "if"},
-	{From: 2097, To: 2097, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 2102, To: 2385, Line: 142, Col: 7, Construct: "if"},
-	{From: 2105, To: 2105, Line: 143, Col: 4, Construct: "set"},
-	{From: 2107, To: 2121, Line: 144, Col: 4, Construct: "for"},
-	{From: 2109, To: 2120, Line: 145, Col: 5, Construct: "if"},
-	{From: 2111, To: 2111, Line: 145, Col: 5, Construct: "set"},
-	{From: 2113, To: 2113, Line: 146, Col: 6, Construct: "set"},
-	{From: 2117, To: 2117, Line: 146, Col: 6, Construct: "set"},
-	{From: 2119, To: 2119, Line: 148, Col: 6, Construct: "set"},
-	{From: 2123, To: 2123, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 2124, To: 2385, Line: 154, Col: 7, Construct: "if"},
-	{From: 2128, To: 2128, Line: 157, Col: 4, Construct: "set"},
-	{From: 2130, To: 2138, Line: 158, Col: 4, Construct: "for"},
-	{From: 2135, To: 2135, Line: 158, Col: 4, Construct: "set"},
-	{From: 2137, To: 2137, Line: 159, Col: 5, Construct: "set"},
-	{From: 2140, To: 2155, Line: 162, Col: 4, Construct: "if"},
-	{From: 2142, To: 2154, Line: 163, Col: 5, Construct: "if"},
-	{From: 2145, To: 2145, Line: 163, Col: 5, Construct: "set"},
-	{From: 2147, To: 2147, Line: 164, Col: 6, Construct: "set"},
-	{From: 2148, To: 2154, Line: 165, Col: 9, Construct: "if"},
-	{From: 2151, To: 2151, Line: 165, Col: 9, Construct: "set"},
-	{From: 2153, To: 2153, Line: 166, Col: 6, Construct: "set"},
-	{From: 2157, To: 2157, Line: 170, Col: 4, Construct: "set"},
-	{From: 2159, To: 2222, Line: 172, Col: 4, Construct: "for"},
-	{From: 2166, To: 2175, Line: 173, Col: 5, Construct: "if"},
-	{From: 2168, To: 2174, Line: 174, Col: 6, Construct: "for"},
-	{From: 2170, To: 2173, Line: 175, Col: 7, Construct: "if"},
-	{From: 2172, To: 2172, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 2177, To: 2196, Line: 181, Col: 5, Construct: "for"},
-	{From: 2188, To: 2195, Line: 182, Col: 6, Construct: "if"},
-	{From: 2190, To: 2190, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 2194, To: 2194, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 2198, To: 2200, Line: 189, Col: 5, Construct: "set"},
-	{From: 2202, To: 2206, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 2208, To: 2221, Line: 193, Col: 5, Construct: "if"},
-	{From: 2210, To: 2210, Line: 194, Col: 6, Construct: "set"},
-	{From: 2212, To: 2219, Line: 195, Col: 6, Construct: "if"},
-	{From: 2214, To: 2214, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 2218, To: 2218, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 2224, To: 2224, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 2225, To: 2385, Line: 208, Col: 7, Construct: "if"},
-	{From: 2228, To: 2269, Line: 209, Col: 4, Construct: "if"},
-	{From: 2230, To: 2249, Line: 210, Col: 5, Construct: "if"},
-	{From: 2233, To: 2233, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 2234, To: 2249, Line: 212, Col: 9, Construct: "if"},
-	{From: 2237, To: 2241, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 2242, To: 2249, Line: 214, Col: 9, Construct: "if"},
-	{From: 2245, To: 2245, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 2250, To: 2269, Line: 219, Col: 8, Construct: "if"},
-	{From: 2253, To: 2253, Line: 220, Col: 5, Construct: "set"},
-	{From: 2255, To: 2260, Line: 221, Col: 5, Construct: "for"},
-	{From: 2257, To: 2257, Line: 221, Col: 5, Construct: "set"},
-	{From: 2259, To: 2259, Line: 222, Col: 6, Construct: "set"},
-	{From: 2262, To: 2262, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 2263, To: 2269, Line: 225, Col: 8, Construct: "if"},
-	{From: 2270, To: 2385, Line: 232, Col: 7, Construct: "if"},
-	{From: 2273, To: 2317, Line: 233, Col: 4, Construct: "if"},
-	{From: 2275, To: 2303, Line: 234, Col: 5, Construct: "if"},
-	{From: 2278, To: 2278, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 2279, To: 2303, Line: 236, Col: 9, Construct: "if"},
-	{From: 2282, To: 2286, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 2287, To: 2303, Line: 238, Col: 9, Construct: "if"},
-	{From: 2290, To: 2290, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 2294, To: 2302, Line: 241, Col: 6, Construct: "if"},
-	{From: 2296, To: 2302, Line: 243, Col: 10, Construct: "if"},
-	{From: 2304, To: 2317, Line: 249, Col: 8, Construct: "if"},
-	{From: 2307, To: 2307, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 2308, To: 2317, Line: 251, Col: 8, Construct: "if"},
-	{From: 2311, To: 2317, Line: 253, Col: 8, Construct: "if"},
-	{From: 2318, To: 2385, Line: 260, Col: 7, Construct: "if"},
-	{From: 2321, To: 2331, Line: 261, Col: 4, Construct: "if"},
-	{From: 2323, To: 2327, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 2332, To: 2385, Line: 268, Col: 7, Construct: "if"},
-	{From: 2335, To: 2385, Line: 272, Col: 7, Construct: "if"},
-	{From: 2338, To: 2378, Line: 273, Col: 4, Construct: "if"},
-	{From: 2340, To: 2340, Line: 274, Col: 5, Construct: "set"},
-	{From: 2342, To: 2349, Line: 275, Col: 5, Construct: "for"},
-	{From: 2344, To: 2344, Line: 275, Col: 5, Construct: "set"},
-	{From: 2346, To: 2348, Line: 276, Col: 6, Construct: "set"},
-	{From: 2351, To: 2351, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 2352, To: 2378, Line: 279, Col: 8, Construct: "if"},
-	{From: 2355, To: 2355, Line: 280, Col: 5, Construct: "set"},
-	{From: 2357, To: 2364, Line: 281, Col: 5, Construct: "for"},
-	{From: 2359, To: 2359, Line: 281, Col: 5, Construct: "set"},
-	{From: 2361, To: 2363, Line: 282, Col: 6, Construct: "set"},
-	{From: 2366, To: 2366, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 2367, To: 2378, Line: 285, Col: 8, Construct: "if"},
-	{From: 2370, To: 2372, Line: 287, Col: 5, Construct: "set"},
-	{From: 2374, To: 2374, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 2379, To: 2385, Line: 293, Col: 7, Construct: "if"},
-	{From: 2389, To: 2467, Line: 310, Col: 1, Construct: "macro"},
-	{From: 2394, To: 2394, Line: 311, Col: 2, Construct: "set"},
-	{From: 2396, To: 2460, Line: 313, Col: 2, Construct: "for"},
-	{From: 2404, To: 2404, Line: 314, Col: 3, Construct: "set"},
-	{From: 2406, To: 2417, Line: 317, Col: 3, Construct: "if"},
-	{From: 2408, To: 2416, Line: 318, Col: 4, Construct: "for"},
-	{From: 2410, To: 2415, Line: 319, Col: 5, Construct: "if"},
-	{From: 2412, To: 2412, Line: 319, Col: 5, Construct: "set"},
-	{From: 2414, To: 2414, Line: 320, Col: 6, Construct: "set"},
-	{From: 2419, To: 2419, Line: 326, Col: 3, Construct: "set"},
-	{From: 2421, To: 2421, Line: 327, Col: 3, Construct: "set"},
-	{From: 2423, To: 2434, Line: 328, Col: 3, Construct: "if"},
-	{From: 2425, To: 2427, Line: 329, Col: 4, Construct: "set"},
-	{From: 2429, To: 2429, Line: 330, Col: 4, Construct: "set"},
-	{From: 2433, To: 2433, Line: 332, Col: 4, Construct: "set"},
-	{From: 2436, To: 2436, Line: 336, Col: 3, Construct: "set"},
-	{From: 2438, To: 2449, Line: 337, Col: 3, Construct: "if"},
-	{From: 2440, To: 2442, Line: 338, Col: 4, Construct: "set"},
-	{From: 2444, To: 2444, Line: 339, Col: 4, Construct: "set"},
-	{From: 2448, To: 2448, Line: 341, Col: 4, Construct: "set"},
-	{From: 2451, To: 2451, Line: 344, Col: 3, Construct: "set"},
-	{From: 2453, To: 2453, Line: 344, Col: 3, Construct: "set"},
-	{From: 2455, To: 2455, Line: 346, Col: 3, Construct: "set"},
-	{From: 2457, To: 2457, Line: 346, Col: 3, Construct: "set"},
-	{From: 2459, To: 2459, Line: 349, Col: 3, Construct: "set"},
-	{From: 2462, To: 2462, Line: 349, Col: 3, Construct: "set"},
-	{From: 2464, To: 2464, Line: 352, Col: 2, Construct: "set"},
-	{From: 2466, To: 2466, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 2469, To: 2612, Line: 360, Col: 1, Construct: "macro"},
-	{From: 2479, To: 2479, Line: 361, Col: 5, Construct: "set"},
-	{From: 2481, To: 2611, Line: 363, Col: 5, Construct: "if"},
-	{From: 2483, To: 2485, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 2486, To: 2611, Line: 366, Col: 9, Construct: "if"},
-	{From: 2489, To: 2491, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 2492, To: 2611, Line: 369, Col: 9, Construct: "if"},
-	{From: 2495, To: 2506, Line: 370, Col: 9, Construct: "if"},
-	{From: 2497, To: 2497, Line: 370, Col: 9, Construct: "set"},
-	{From: 2499, To: 2499, Line: 371, Col: 13, Construct: "set"},
-	{From: 2503, To: 2503, Line: 371, Col: 13, Construct: "set"},
-	{From: 2505, To: 2505, Line: 373, Col: 13, Construct: "set"},
-	{From: 2507, To: 2611, Line: 376, Col: 9, Construct: "if"},
-	{From: 2510, To: 2514, Line: 377, Col: 9, Construct: "set"},
-	{From: 2516, To: 2516, Line: 378, Col: 9, Construct: "set"},
-	{From: 2518, To: 2549, Line: 380, Col: 9, Construct: "for"},
-	{From: 2525, To: 2547, Line: 381, Col: 13, Construct: "if"},
-	{From: 2527, To: 2527, Line: 382, Col: 17, Construct: "set"},
-	{From: 2529, To: 2542, Line: 383, Col: 17, Construct: "if"},
-	{From: 2531, To: 2533, Line: 384, Col: 21, Construct: "set"},
-	{From: 2534, To: 2542, Line: 385, Col: 21, Construct: "if"},
-	{From: 2537, To: 2537, Line: 386, Col: 21, Construct: "set"},
-	{From: 2541, To: 2541, Line: 388, Col: 21, Construct: "set"},
-	{From: 2544, To: 2544, Line: 388, Col: 21, Construct: "set"},
-	{From: 2546, To: 2546, Line: 390, Col: 17, Construct: "set"},
-	{From: 2551, To: 2551, Line: 395, Col: 9, Construct: "set"},
-	{From: 2553, To: 2561, Line: 396, Col: 9, Construct: "for"},
-	{From: 2558, To: 2558, Line: 396, Col: 9, Construct: "set"},
-	{From: 2560, To: 2560, Line: 397, Col: 13, Construct: "set"},
-	{From: 2563, To: 2564, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 2565, To: 2611, Line: 402, Col: 9, Construct: "if"},
-	{From: 2568, To: 2599, Line: 403, Col: 9, Construct: "if"},
-	{From: 2570, To: 2570, Line: 404, Col: 13, Construct: "set"},
-	{From: 2572, To: 2572, Line: 404, Col: 13, Construct: "set"},
-	{From: 2574, To: 2574, Line: 405, Col: 13, Construct: "set"},
-	{From: 2576, To: 2584, Line: 406, Col: 13, Construct: "for"},
-	{From: 2578, To: 2578, Line: 406, Col: 13, Construct: "set"},
-	{From: 2580, To: 2582, Line: 407, Col: 17, Construct: "set"},
-	{From: 2586, To: 2587, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 2591, To: 2598, Line: 413, Col: 13, Construct: "if"},
-	{From: 2593, To: 2593, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 2597, To: 2597, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 2603, To: 2610, Line: 421, Col: 9, Construct: "if"},
-	{From: 2605, To: 2605, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 2609, To: 2609, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 2614, To: 2661, Line: 430, Col: 1, Construct: "macro"},
-	{From: 2619, To: 2619, Line: 431, Col: 5, Construct: "set"},
-	{From: 2621, To: 2621, Line: 432, Col: 5, Construct: "set"},
-	{From: 2623, To: 2658, Line: 433, Col: 5, Construct: "if"},
-	{From: 2625, To: 2625, Line: 433, Col: 5, Construct: "set"},
-	{From: 2627, To: 2627, Line: 434, Col: 9, Construct: "set"},
-	{From: 2629, To: 2657, Line: 435, Col: 9, Construct: "for"},
-	{From: 2631, To: 2656, Line: 437, Col: 13, Construct: "if"},
-	{From: 2634, To: 2655, Line: 438, Col: 17, Construct: "for"},
-	{From: 2638, To: 2648, Line: 439, Col: 21, Construct: "if"},
-	{From: 2641, To: 2643, Line: 442, Col: 25, Construct: "set"},
-	{From: 2647, To: 2647, Line: 444, Col: 25, Construct: "set"},
-	{From: 2650, To: 2650, Line: 446, Col: 21, Construct: "set"},
-	{From: 2652, To: 2652, Line: 446, Col: 21, Construct: "set"},
-	{From: 2654, To: 2654, Line: 447, Col: 21, Construct: "set"},
-	{From: 2660, To: 2660, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 2663, To: 2673, Line: 460, Col: 1, Construct: "macro"},
-	{From: 2667, To: 2670, Line: 461, Col: 5, Construct: "if"},
-	{From: 2669, To: 2669, Line: 462, Col: 9, Construct: "set"},
-	{From: 2672, To: 2672, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 2675, To: 2752, Line: 472, Col: 1, Construct: "macro"},
-	{From: 2687, To: 2690, Line: 473, Col: 5, Construct: "if"},
-	{From: 2689, To: 2689, Line: 474, Col: 9, Construct: "set"},
-	{From: 2692, To: 2697, Line: 477, Col: 5, Construct: "set"},
-	{From: 2699, To: 2702, Line: 478, Col: 5, Construct: "if"},
-	{From: 2701, To: 2701, Line: 479, Col: 9, Construct: "set"},
-	{From: 2704, To: 2741, Line: 482, Col: 5, Construct: "if"},
-	{From: 2706, To: 2706, Line: 483, Col: 9, Construct: "set"},
-	{From: 2708, To: 2734, Line: 484, Col: 13, Construct: "for"},
-	{From: 2714, To: 2718, Line: 485, Col: 17, Construct: "set"},
-	{From: 2720, To: 2733, Line: 491, Col: 17, Construct: "if"},
-	{From: 2722, To: 2722, Line: 492, Col: 21, Construct: "set"},
-	{From: 2724, To: 2724, Line: 492, Col: 21, Construct: "set"},
-	{From: 2726, To: 2726, Line: 493, Col: 21, Construct: "set"},
-	{From: 2730, To: 2730, Line: 493, Col: 21, Construct: "set"},
-	{From: 2732, To: 2732, Line: 495, Col: 21, Construct: "set"},
-	{From: 2736, To: 2736, Line: 499, Col: 9, Construct: "set"},
-	{From: 2740, To: 2740, Line: 501, Col: 9, Construct: "set"},
-	{From: 2743, To: 2751, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 2754, To: 2796, Line: 509, Col: 1, Construct: "macro"},
-	{From: 2760, To: 2763, Line: 510, Col: 5, Construct: "if"},
-	{From: 2762, To: 2762, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 2765, To: 2765, Line: 514, Col: 5, Construct: "set"},
-	{From: 2767, To: 2767, Line: 516, Col: 5, Construct: "set"},
-	{From: 2769, To: 2785, Line: 517, Col: 5, Construct: "for"},
-	{From: 2772, To: 2777, Line: 518, Col: 9, Construct: "set"},
-	{From: 2779, To: 2784, Line: 519, Col: 9, Construct: "if"},
-	{From: 2781, To: 2781, Line: 519, Col: 9, Construct: "set"},
-	{From: 2783, To: 2783, Line: 520, Col: 13, Construct: "set"},
-	{From: 2787, To: 2791, Line: 524, Col: 5, Construct: "set"},
-	{From: 2793, To: 2795, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 2798, To: 2810, Line: 532, Col: 1, Construct: "macro"},
-	{From: 2802, To: 2809, Line: 533, Col: 5, Construct: "if"},
-	{From: 2804, To: 2804, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 2808, To: 2808, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 2812, To: 2855, Line: 542, Col: 1, Construct: "macro"},
-	{From: 2818, To: 2818, Line: 543, Col: 5, Construct: "set"},
-	{From: 2820, To: 2824, Line: 544, Col: 5, Construct: "if"},
-	{From: 2823, To: 2823, Line: 545, Col: 9, Construct: "set"},
-	{From: 2826, To: 2826, Line: 547, Col: 5, Construct: "set"},
-	{From: 2828, To: 2831, Line: 548, Col: 5, Construct: "if"},
-	{From: 2830, To: 2830, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 2833, To: 2833, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 2835, To: 2854, Line: 553, Col: 5, Construct: "if"},
-	{From: 2837, To: 2837, Line: 554, Col: 9, Construct: "set"},
-	{From: 2839, To: 2849, Line: 555, Col: 9, Construct: "for"},
-	{From: 2844, To: 2844, Line: 555, Col: 9, Construct: "set"},
-	{From: 2846, To: 2848, Line: 556, Col: 13, Construct: "set"},
-	{From: 2851, To: 2852, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 2857, To: 2875, Line: 566, Col: 1, Construct: "macro"},
-	{From: 2861, To: 2861, Line: 567, Col: 5, Construct: "set"},
-	{From: 2863, To: 2871, Line: 568, Col: 5, Construct: "for"},
-	{From: 2865, To: 2865, Line: 568, Col: 5, Construct: "set"},
-	{From: 2867, To: 2869, Line: 569, Col: 9, Construct: "set"},
-	{From: 2873, To: 2874, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 2877, To: 2925, Line: 578, Col: 1, Construct: "macro"},
-	{From: 2884, To: 2922, Line: 579, Col: 5, Construct: "if"},
-	{From: 2886, To: 2886, Line: 580, Col: 9, Construct: "set"},
-	{From: 2888, To: 2899, Line: 581, Col: 9, Construct: "for"},
-	{From: 2893, To: 2898, Line: 582, Col: 13, Construct: "if"},
-	{From: 2895, To: 2895, Line: 582, Col: 13, Construct: "set"},
-	{From: 2897, To: 2897, Line: 583, Col: 17, Construct: "set"},
-	{From: 2901, To: 2901, Line: 586, Col: 9, Construct: "set"},
-	{From: 2903, To: 2911, Line: 587, Col: 9, Construct: "for"},
-	{From: 2908, To: 2908, Line: 587, Col: 9, Construct: "set"},
-	{From: 2910, To: 2910, Line: 588, Col: 13, Construct: "set"},
-	{From: 2913, To: 2913, Line: 590, Col: 9, Construct: "set"},
-	{From: 2914, To: 2922, Line: 591, Col: 9, Construct: "if"},
-	{From: 2917, To: 2917, Line: 596, Col: 9, Construct: "set"},
-	{From: 2921, To: 2921, Line: 598, Col: 9, Construct: "set"},
-	{From: 2924, To: 2924, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 2927, To: 2963, Line: 604, Col: 1, Construct: "macro"},
-	{From: 2933, To: 2944, Line: 605, Col: 5, Construct: "if"},
-	{From: 2935, To: 2935, Line: 606, Col: 9, Construct: "set"},
-	{From: 2936, To: 2944, Line: 607, Col: 9, Construct: "if"},
-	{From: 2939, To: 2939, Line: 608, Col: 9, Construct: "set"},
-	{From: 2943, To: 2943, Line: 610, Col: 9, Construct: "set"},
-	{From: 2946, To: 2949, Line: 613, Col: 5, Construct: "if"},
-	{From: 2948, To: 2948, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 2951, To: 2951, Line: 617, Col: 5, Construct: "set"},
-	{From: 2953, To: 2960, Line: 618, Col: 5, Construct: "for"},
-	{From: 2955, To: 2955, Line: 618, Col: 5, Construct: "set"},
-	{From: 2957, To: 2959, Line: 619, Col: 9, Construct: "set"},
-	{From: 2962, To: 2962, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 2965, To: 2965, Line: 627, Col: 1, Construct: "set"},
-	{From: 2967, To: 2967, Line: 707, Col: 1, Construct: "set"},
-	{From: 2969, To: 2997, Line: 718, Col: 1, Construct: "if"},
-	{From: 2971, To: 2971, Line: 719, Col: 5, Construct: "set"},
-	{From: 2973, To: 2986, Line: 720, Col: 5, Construct: "for"},
-	{From: 2975, To: 2977, Line: 722, Col: 9, Construct: "set"},
-	{From: 2979, To: 2979, Line: 722, Col: 9, Construct: "set"},
-	{From: 2981, To: 2981, Line: 724, Col: 9, Construct: "set"},
-	{From: 2983, To: 2983, Line: 724, Col: 9, Construct: "set"},
-	{From: 2985, To: 2985, Line: 725, Col: 9, Construct: "set"},
-	{From: 2988, To: 2988, Line: 728, Col: 5, Construct: "set"},
-	{From: 2990, To: 2990, Line: 729, Col: 5, Construct: "set"},
-	{From: 2994, To: 2994, Line: 731, Col: 5, Construct: "set"},
-	{From: 2996, To: 2996, Line: 732, Col: 5, Construct: "set"},
-	{From: 2999, To: 3002, Line: 739, Col: 1, Construct: "if"},
-	{From: 3001, To: 3001, Line: 740, Col: 5, Construct: "set"},
-	{From: 3004, To: 3007, Line: 743, Col: 1, Construct: "if"},
-	{From: 3006, To: 3006, Line: 744, Col: 5, Construct: "set"},
-	{From: 3009, To: 3012, Line: 747, Col: 1, Construct: "if"},
-	{From: 3011, To: 3011, Line: 748, Col: 5, Construct: "set"},
-	{From: 3014, To: 3017, Line: 751, Col: 1, Construct: "if"},
-	{From: 3016, To: 3016, Line: 752, Col: 5, Construct: "set"},
-	{From: 3019, To: 3022, Line: 761, Col: 1, Construct: "if"},
-	{From: 3021, To: 3021, Line: 762, Col: 5, Construct: "set"},
-	{From: 3024, To: 3024, Line: 766, Col: 1, Construct: "set"},
-	{From: 3026, To: 3034, Line: 767, Col: 1, Construct: "for"},
-	{From: 3030, To: 3033, Line: 768, Col: 5, Construct: "if"},
-	{From: 3032, To: 3032, Line: 769, Col: 9, Construct: "set"},
-	{From: 3037, To: 3039, Line: 777, Col: 1, Construct: "set"},
-	{From: 3041, To: 3057, Line: 782, Col: 1, Construct: "for"},
-	{From: 3043, To: 3046, Line: 783, Col: 5, Construct: "if"},
-	{From: 3045, To: 3045, Line: 784, Col: 9, Construct: "set"},
-	{From: 3048, To: 3051, Line: 787, Col: 5, Construct: "if"},
-	{From: 3050, To: 3050, Line: 788, Col: 9, Construct: "set"},
-	{From: 3053, To: 3056, Line: 791, Col: 5, Construct: "if"},
-	{From: 3055, To: 3055, Line: 792, Col: 9, Construct: "set"},
-	{From: 3059, To: 3059, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 3061, To: 3092, Line: 804, Col: 1, Construct: "if"},
-	{From: 3063, To: 3071, Line: 805, Col: 5, Construct: "set"},
-	{From: 3073, To: 3075, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 3076, To: 3092, Line: 813, Col: 5, Construct: "if"},
-	{From: 3079, To: 3079, Line: 815, Col: 5, Construct: "set"},
-	{From: 3080, To: 3092, Line: 817, Col: 5, Construct: "if"},
-	{From: 3083, To: 3085, Line: 820, Col: 5, Construct: "set"},
-	{From: 3087, To: 3089, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 3091, To: 3091, Line: 822, Col: 5, Construct: "set"},
-	{From: 3094, To: 3107, Line: 827, Col: 1, Construct: "if"},
-	{From: 3096, To: 3098, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 3100, To: 3100, Line: 829, Col: 5, Construct: "set"},
-	{From: 3101, To: 3107, Line: 830, Col: 5, Construct: "if"},
-	{From: 3104, To: 3106, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 3109, To: 3114, Line: 835, Col: 1, Construct: "if"},
-	{From: 3111, To: 3113, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 3116, To: 3117, Line: 850, Col: 1, Construct: "set"},
-	{From: 3119, To: 3482, Line: 854, Col: 1, Construct: "for"},
-	{From: 3132, To: 3469, Line: 856, Col: 5, Construct: "if"},
-	{From: 3134, To: 3134, Line: 858, Col: 9, Construct: "set"},
-	{From: 3135, To: 3469, Line: 861, Col: 9, Construct: "if"},
-	{From: 3138, To: 3138, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 3139, To: 3469, Line: 869, Col: 9, Construct: "if"},
-	{From: 3142, To: 3147, Line: 870, Col: 9, Construct: "if"},
-	{From: 3144, To: 3146, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 3148, To: 3469, Line: 876, Col: 9, Construct: "if"},
-	{From: 3151, To: 3153, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 3154, To: 3469, Line: 881, Col: 9, Construct: "if"},
-	{From: 3157, To: 3157, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 3158, To: 3469, Line: 894, Col: 9, Construct: "if"},
-	{From: 3161, To: 3164, Line: 895, Col: 9, Construct: "if"},
-	{From: 3163, To: 3163, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 3166, To: 3168, Line: 898, Col: 9, Construct: "set"},
-	{From: 3170, To: 3172, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 3174, To: 3197, Line: 907, Col: 9, Construct: "if"},
-	{From: 3176, To: 3178, Line: 908, Col: 13, Construct: "set"},
-	{From: 3180, To: 3196, Line: 909, Col: 13, Construct: "if"},
-	{From: 3182, To: 3195, Line: 910, Col: 17, Construct: "if"},
-	{From: 3184, To: 3186, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 3190, To: 3194, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 3198, To: 3469, Line: 920, Col: 9, Construct: "if"},
-	{From: 3201, To: 3203, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 3206, To: 3222, Line: 925, Col: 9, Construct: "if"},
-	{From: 3208, To: 3221, Line: 926, Col: 13, Construct: "if"},
-	{From: 3210, To: 3212, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 3216, To: 3220, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 3223, To: 3469, Line: 940, Col: 9, Construct: "if"},
-	{From: 3226, To: 3229, Line: 941, Col: 9, Construct: "set"},
-	{From: 3231, To: 3231, Line: 943, Col: 9, Construct: "set"},
-	{From: 3233, To: 3242, Line: 944, Col: 9, Construct: "set"},
-	{From: 3244, To: 3244, Line: 945, Col: 9, Construct: "set"},
-	{From: 3246, To: 3274, Line: 946, Col: 9, Construct: "for"},
-	{From: 3249, To: 3273, Line: 947, Col: 13, Construct: "if"},
-	{From: 3251, To: 3272, Line: 948, Col: 17, Construct: "if"},
-	{From: 3253, To: 3253, Line: 949, Col: 21, Construct: "set"},
-	{From: 3255, To: 3263, Line: 950, Col: 21, Construct: "set"},
-	{From: 3265, To: 3265, Line: 951, Col: 21, Construct: "set"},
-	{From: 3267, To: 3267, Line: 952, Col: 21, Construct: "set"},
-	{From: 3271, To: 3271, Line: 954, Col: 21, Construct: "set"},
-	{From: 3276, To: 3276, Line: 958, Col: 9, Construct: "set"},
-	{From: 3278, To: 3278, Line: 962, Col: 9, Construct: "set"},
-	{From: 3280, To: 3290, Line: 963, Col: 9, Construct: "for"},
-	{From: 3282, To: 3289, Line: 964, Col: 13, Construct: "if"},
-	{From: 3284, To: 3284, Line: 967, Col: 17, Construct: "set"},
-	{From: 3288, To: 3288, Line: 969, Col: 17, Construct: "set"},
-	{From: 3292, To: 3294, Line: 972, Col: 9, Construct: "set"},
-	{From: 3296, To: 3298, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 3299, To: 3469, Line: 977, Col: 9, Construct: "if"},
-	{From: 3302, To: 3303, Line: 993, Col: 9, Construct: "set"},
-	{From: 3305, To: 3316, Line: 994, Col: 9, Construct: "if"},
-	{From: 3308, To: 3315, Line: 998, Col: 13, Construct: "if"},
-	{From: 3312, To: 3312, Line: 1001, Col: 17, Construct: "set"},
-	{From: 3314, To: 3314, Line: 1002, Col: 17, Construct: "set"},
-	{From: 3318, To: 3321, Line: 1005, Col: 9, Construct: "if"},
-	{From: 3320, To: 3320, Line: 1006, Col: 13, Construct: "set"},
-	{From: 3323, To: 3323, Line: 1010, Col: 9, Construct: "set"},
-	{From: 3325, To: 3335, Line: 1011, Col: 9, Construct: "if"},
-	{From: 3327, To: 3330, Line: 1012, Col: 13, Construct: "for"},
-	{From: 3329, To: 3329, Line: 1013, Col: 17, Construct: "set"},
-	{From: 3331, To: 3335, Line: 1015, Col: 13, Construct: "if"},
-	{From: 3334, To: 3334, Line: 1016, Col: 13, Construct: "set"},
-	{From: 3337, To: 3339, Line: 1020, Col: 9, Construct: "set"},
-	{From: 3341, To: 3369, Line: 1021, Col: 9, Construct: "for"},
-	{From: 3344, To: 3368, Line: 1022, Col: 13, Construct: "if"},
-	{From: 3346, To: 3367, Line: 1023, Col: 17, Construct: "if"},
-	{From: 3348, To: 3348, Line: 1024, Col: 21, Construct: "set"},
-	{From: 3350, To: 3360, Line: 1025, Col: 21, Construct: "if"},
-	{From: 3352, To: 3352, Line: 1026, Col: 25, Construct: "set"},
-	{From: 3353, To: 3360, Line: 1027, Col: 25, Construct: "if"},
-	{From: 3356, To: 3359, Line: 1028, Col: 25, Construct: "for"},
-	{From: 3358, To: 3358, Line: 1029, Col: 29, Construct: "set"},
-	{From: 3362, To: 3362, Line: 1032, Col: 21, Construct: "set"},
-	{From: 3366, To: 3366, Line: 1034, Col: 21, Construct: "set"},
-	{From: 3371, To: 3371, Line: 1039, Col: 9, Construct: "set"},
-	{From: 3373, To: 3376, Line: 1040, Col: 9, Construct: "for"},
-	{From: 3375, To: 3375, Line: 1041, Col: 13, Construct: "set"},
-	{From: 3378, To: 3381, Line: 1043, Col: 9, Construct: "for"},
-	{From: 3380, To: 3380, Line: 1044, Col: 13, Construct: "set"},
-	{From: 3383, To: 3383, Line: 1047, Col: 9, Construct: "set"},
-	{From: 3385, To: 3389, Line: 1050, Col: 9, Construct: "set"},
-	{From: 3391, To: 3394, Line: 1051, Col: 9, Construct: "if"},
-	{From: 3393, To: 3393, Line: 1052, Col: 13, Construct: "set"},
-	{From: 3396, To: 3396, Line: 1056, Col: 9, Construct: "set"},
-	{From: 3398, To: 3401, Line: 1057, Col: 9, Construct: "if"},
-	{From: 3400, To: 3400, Line: 1058, Col: 13, Construct: "set"},
-	{From: 3403, To: 3406, Line: 1060, Col: 9, Construct: "if"},
-	{From: 3405, To: 3405, Line: 1061, Col: 13, Construct: "set"},
-	{From: 3408, To: 3432, Line: 1063, Col: 9, Construct: "if"},
-	{From: 3410, To: 3412, Line: 1064, Col: 13, Construct: "set"},
-	{From: 3414, To: 3414, Line: 1065, Col: 13, Construct: "set"},
-	{From: 3416, To: 3416, Line: 1068, Col: 13, Construct: "set"},
-	{From: 3418, To: 3429, Line: 1069, Col: 13, Construct: "for"},
-	{From: 3421, To: 3426, Line: 1070, Col: 17, Construct: "set"},
-	{From: 3428, To: 3428, Line: 1071, Col: 17, Construct: "set"},
-	{From: 3431, To: 3431, Line: 1073, Col: 13, Construct: "set"},
-	{From: 3434, To: 3437, Line: 1090, Col: 9, Construct: "if"},
-	{From: 3436, To: 3436, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 3439, To: 3439, Line: 1094, Col: 9, Construct: "set"},
-	{From: 3442, To: 3442, Line: 1103, Col: 9, Construct: "set"},
-	{From: 3444, To: 3446, Line: 1104, Col: 9, Construct: "set"},
-	{From: 3448, To: 3453, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 3455, To: 3462, Line: 1109, Col: 9, Construct: "if"},
-	{From: 3457, To: 3457, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 3461, To: 3461, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 3466, To: 3468, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 3471, To: 3481, Line: 1129, Col: 5, Construct: "if"},
-	{From: 3473, To: 3480, Line: 1132, Col: 9, Construct: "if"},
-	{From: 3475, To: 3475, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 3479, To: 3479, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 1860, To: 1883, Line: 31, Col: 4, Construct: "for"},
+	{From: 1863, To: 1863, Line: 32, Col: 5, Construct: "set"},
+	{From: 1865, To: 1882, Line: 33, Col: 5, Construct: "if"},
+	{From: 1867, To: 1867, Line: 33, Col: 5, Construct: "set"},
+	{From: 1869, To: 1869, Line: 34, Col: 6, Construct: "set"},
+	{From: 1870, To: 1882, Line: 35, Col: 9, Construct: "if"},
+	{From: 1873, To: 1873, Line: 35, Col: 9, Construct: "set"},
+	{From: 1875, To: 1875, Line: 36, Col: 6, Construct: "set"},
+	{From: 1879, To: 1879, Line: 36, Col: 6, Construct: "set"},
+	{From: 1881, To: 1881, Line: 38, Col: 6, Construct: "set"},
+	{From: 1885, To: 1895, Line: 41, Col: 4, Construct: "if"},
+	{From: 1887, To: 1887, Line: 42, Col: 5, Construct: "set"},
+	{From: 1889, To: 1891, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 1897, To: 2407, Line: 50, Col: 6, Construct: "if"},
+	{From: 1900, To: 1900, Line: 51, Col: 3, Construct: "set"},
+	{From: 1903, To: 1913, Line: 52, Col: 3, Construct: "for"},
+	{From: 1906, To: 1908, Line: 53, Col: 4, Construct: "set"},
+	{From: 1910, To: 1910, Line: 53, Col: 4, Construct: "set"},
+	{From: 1912, To: 1912, Line: 54, Col: 4, Construct: "set"},
+	{From: 1915, To: 1915, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 1916, To: 2407, Line: 58, Col: 6, Construct: "if"},
+	{From: 1919, To: 1919, Line: 59, Col: 3, Construct: "set"},
+	{From: 1922, To: 1932, Line: 60, Col: 3, Construct: "for"},
+	{From: 1925, To: 1927, Line: 61, Col: 4, Construct: "set"},
+	{From: 1929, To: 1929, Line: 61, Col: 4, Construct: "set"},
+	{From: 1931, To: 1931, Line: 62, Col: 4, Construct: "set"},
+	{From: 1934, To: 1934, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 1935, To: 2407, Line: 66, Col: 6, Construct: "if"},
+	{From: 1938, To: 1938, Line: 67, Col: 3, Construct: "set"},
+	{From: 1941, To: 1951, Line: 68, Col: 3, Construct: "for"},
+	{From: 1944, To: 1946, Line: 69, Col: 4, Construct: "set"},
+	{From: 1948, To: 1948, Line: 69, Col: 4, Construct: "set"},
+	{From: 1950, To: 1950, Line: 70, Col: 4, Construct: "set"},
+	{From: 1953, To: 1953, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 1954, To: 2407, Line: 75, Col: 6, Construct: "if"},
+	{From: 1957, To: 1957, Line: 76, Col: 3, Construct: "set"},
+	{From: 1960, To: 2070, Line: 77, Col: 3, Construct: "for"},
+	{From: 1965, To: 2065, Line: 78, Col: 4, Construct: "if"},
+	{From: 1967, To: 1967, Line: 79, Col: 5, Construct: "set"},
+	{From: 1968, To: 2065, Line: 80, Col: 8, Construct: "if"},
+	{From: 1971, To: 1990, Line: 81, Col: 5, Construct: "if"},
+	{From: 1973, To: 1975, Line: 82, Col: 6, Construct: "set"},
+	{From: 1976, To: 1990, Line: 83, Col: 9, Construct: "if"},
+	{From: 1979, To: 1981, Line: 84, Col: 6, Construct: "set"},
+	{From: 1982, To: 1990, Line: 85, Col: 9, Construct: "if"},
+	{From: 1985, To: 1985, Line: 86, Col: 6, Construct: "set"},
+	{From: 1989, To: 1989, Line: 88, Col: 6, Construct: "set"},
+	{From: 1991, To: 2065, Line: 90, Col: 8, Construct: "if"},
+	{From: 1994, To: 2005, Line: 91, Col: 5, Construct: "if"},
+	{From: 1996, To: 1998, Line: 92, Col: 6, Construct: "set"},
+	{From: 2002, To: 2004, Line: 94, Col: 6, Construct: "set"},
+	{From: 2006, To: 2065, Line: 96, Col: 8, Construct: "if"},
+	{From: 2009, To: 2018, Line: 97, Col: 5, Construct: "if"},
+	{From: 2011, To: 2013, Line: 98, Col: 6, Construct: "set"},
+	{From: 2017, To: 2017, Line: 100, Col: 6, Construct: "set"},
+	{From: 2019, To: 2065, Line: 102, Col: 8, Construct: "if"},
+	{From: 2022, To: 2037, Line: 103, Col: 5, Construct: "if"},
+	{From: 2024, To: 2028, Line: 104, Col: 6, Construct: "set"},
+	{From: 2032, To: 2036, Line: 106, Col: 6, Construct: "set"},
+	{From: 2039, To: 2041, Line: 108, Col: 5, Construct: "set"},
+	{From: 2042, To: 2065, Line: 109, Col: 8, Construct: "if"},
+	{From: 2045, To: 2056, Line: 110, Col: 5, Construct: "if"},
+	{From: 2047, To: 2047, Line: 111, Col: 6, Construct: "set"},
+	{From: 2048, To: 2056, Line: 112, Col: 9, Construct: "if"},
+	{From: 2051, To: 2051, Line: 113, Col: 6, Construct: "set"},
+	{From: 2055, To: 2055, Line: 115, Col: 6, Construct: "set"},
+	{From: 2058, To: 2060, Line: 117, Col: 5, Construct: "set"},
+	{From: 2064, To: 2064, Line: 119, Col: 5, Construct: "set"},
+	{From: 2067, To: 2067, Line: 119, Col: 5, Construct: "set"},
+	{From: 2069, To: 2069, Line: 121, Col: 4, Construct: "set"},
+	{From: 2072, To: 2072, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 2076, To: 2076, Line: 126, Col: 3, Construct: "set"},
+	{From: 2078, To: 2082, Line: 127, Col: 3, Construct: "set"},
+	{From: 2084, To: 2406, Line: 130, Col: 3, Construct: "if"},
+	{From: 2086, To: 2086, Line: 131, Col: 4, Construct: "set"},
+	{From: 2088, To: 2108, Line: 132, Col: 4, Construct: "if"},
+	{From: 2090, To: 2092, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 2093, To: 2108, Line: 134, Col: 8, Construct: "if"},
+	{From: 2096, To: 2100, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 2101, To: 2108, Line: 136, Col: 8, Construct: "if"},
+	{From: 2104, To: 2104, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 2109, To: 2406, Line: 142, Col: 7, Construct: "if"},
+	{From: 2112, To: 2112, Line: 143, Col: 4, Construct: "set"},
+	{From: 2114, To: 2128, Line: 144, Col: 4, Construct: "for"},
+	{From: 2116, To: 2127, Line: 145, Col: 5, Construct: "if"},
+	{From: 2118, To: 2118, Line: 145, Col: 5, Construct: "set"},
+	{From: 2120, To: 2120, Line: 146, Col: 6, Construct: "set"},
+	{From: 2124, To: 2124, Line: 146, Col: 6, Construct: "set"},
+	{From: 2126, To: 2126, Line: 148, Col: 6, Construct: "set"},
+	{From: 2130, To: 2130, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 2131, To: 2406, Line: 154, Col: 7, Construct: "if"},
+	{From: 2135, To: 2135, Line: 157, Col: 4, Construct: "set"},
+	{From: 2137, To: 2145, Line: 158, Col: 4, Construct: "for"},
+	{From: 2142, To: 2142, Line: 158, Col: 4, Construct: "set"},
+	{From: 2144, To: 2144, Line: 159, Col: 5, Construct: "set"},
+	{From: 2147, To: 2162, Line: 162, Col: 4, Construct: "if"},
+	{From: 2149, To: 2161, Line: 163, Col: 5, Construct: "if"},
+	{From: 2152, To: 2152, Line: 163, Col: 5, Construct: "set"},
+	{From: 2154, To: 2154, Line: 164, Col: 6, Construct: "set"},
+	{From: 2155, To: 2161, Line: 165, Col: 9, Construct: "if"},
+	{From: 2158, To: 2158, Line: 165, Col: 9, Construct: "set"},
+	{From: 2160, To: 2160, Line: 166, Col: 6, Construct: "set"},
+	{From: 2164, To: 2164, Line: 170, Col: 4, Construct: "set"},
+	{From: 2167, To: 2233, Line: 172, Col: 4, Construct: "for"},
+	{From: 2174, To: 2183, Line: 173, Col: 5, Construct: "if"},
+	{From: 2176, To: 2182, Line: 174, Col: 6, Construct: "for"},
+	{From: 2178, To: 2181, Line: 175, Col: 7, Construct: "if"},
+	{From: 2180, To: 2180, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 2185, To: 2204, Line: 181, Col: 5, Construct: "for"},
+	{From: 2196, To: 2203, Line: 182, Col: 6, Construct: "if"},
+	{From: 2198, To: 2198, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 2202, To: 2202, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 2206, To: 2208, Line: 189, Col: 5, Construct: "set"},
+	{From: 2210, To: 2214, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 2216, To: 2232, Line: 193, Col: 5, Construct: "if"},
+	{From: 2218, To: 2218, Line: 194, Col: 6, Construct: "set"},
+	{From: 2220, To: 2230, Line: 195, Col: 6, Construct: "if"},
+	{From: 2222, To: 2224, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 2228, To: 2229, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 2235, To: 2235, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 2236, To: 2406, Line: 208, Col: 7, Construct: "if"},
+	{From: 2239, To: 2282, Line: 209, Col: 4, Construct: "if"},
+	{From: 2241, To: 2262, Line: 210, Col: 5, Construct: "if"},
+	{From: 2244, To: 2246, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 2247, To: 2262, Line: 212, Col: 9, Construct: "if"},
+	{From: 2250, To: 2254, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 2255, To: 2262, Line: 214, Col: 9, Construct: "if"},
+	{From: 2258, To: 2258, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 2263, To: 2282, Line: 219, Col: 8, Construct: "if"},
+	{From: 2266, To: 2266, Line: 220, Col: 5, Construct: "set"},
+	{From: 2268, To: 2273, Line: 221, Col: 5, Construct: "for"},
+	{From: 2270, To: 2270, Line: 221, Col: 5, Construct: "set"},
+	{From: 2272, To: 2272, Line: 222, Col: 6, Construct: "set"},
+	{From: 2275, To: 2275, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 2276, To: 2282, Line: 225, Col: 8, Construct: "if"},
+	{From: 2283, To: 2406, Line: 232, Col: 7, Construct: "if"},
+	{From: 2286, To: 2332, Line: 233, Col: 4, Construct: "if"},
+	{From: 2288, To: 2318, Line: 234, Col: 5, Construct: "if"},
+	{From: 2291, To: 2293, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 2294, To: 2318, Line: 236, Col: 9, Construct: "if"},
+	{From: 2297, To: 2301, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 2302, To: 2318, Line: 238, Col: 9, Construct: "if"},
+	{From: 2305, To: 2305, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 2309, To: 2317, Line: 241, Col: 6, Construct: "if"},
+	{From: 2311, To: 2317, Line: 243, Col: 10, Construct: "if"},
+	{From: 2319, To: 2332, Line: 249, Col: 8, Construct: "if"},
+	{From: 2322, To: 2322, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 2323, To: 2332, Line: 251, Col: 8, Construct: "if"},
+	{From: 2326, To: 2332, Line: 253, Col: 8, Construct: "if"},
+	{From: 2333, To: 2406, Line: 260, Col: 7, Construct: "if"},
+	{From: 2336, To: 2346, Line: 261, Col: 4, Construct: "if"},
+	{From: 2338, To: 2342, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 2347, To: 2406, Line: 268, Col: 7, Construct: "if"},
+	{From: 2350, To: 2406, Line: 272, Col: 7, Construct: "if"},
+	{From: 2353, To: 2399, Line: 273, Col: 4, Construct: "if"},
+	{From: 2355, To: 2355, Line: 274, Col: 5, Construct: "set"},
+	{From: 2357, To: 2364, Line: 275, Col: 5, Construct: "for"},
+	{From: 2359, To: 2359, Line: 275, Col: 5, Construct: "set"},
+	{From: 2361, To: 2363, Line: 276, Col: 6, Construct: "set"},
+	{From: 2366, To: 2368, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 2369, To: 2399, Line: 279, Col: 8, Construct: "if"},
+	{From: 2372, To: 2372, Line: 280, Col: 5, Construct: "set"},
+	{From: 2374, To: 2381, Line: 281, Col: 5, Construct: "for"},
+	{From: 2376, To: 2376, Line: 281, Col: 5, Construct: "set"},
+	{From: 2378, To: 2380, Line: 282, Col: 6, Construct: "set"},
+	{From: 2383, To: 2385, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 2386, To: 2399, Line: 285, Col: 8, Construct: "if"},
+	{From: 2389, To: 2391, Line: 287, Col: 5, Construct: "set"},
+	{From: 2393, To: 2395, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 2400, To: 2406, Line: 293, Col: 7, Construct: "if"},
+	{From: 2410, To: 2489, Line: 310, Col: 1, Construct: "macro"},
+	{From: 2415, To: 2415, Line: 311, Col: 2, Construct: "set"},
+	{From: 2418, To: 2482, Line: 313, Col: 2, Construct: "for"},
+	{From: 2426, To: 2426, Line: 314, Col: 3, Construct: "set"},
+	{From: 2428, To: 2439, Line: 317, Col: 3, Construct: "if"},
+	{From: 2430, To: 2438, Line: 318, Col: 4, Construct: "for"},
+	{From: 2432, To: 2437, Line: 319, Col: 5, Construct: "if"},
+	{From: 2434, To: 2434, Line: 319, Col: 5, Construct: "set"},
+	{From: 2436, To: 2436, Line: 320, Col: 6, Construct: "set"},
+	{From: 2441, To: 2441, Line: 326, Col: 3, Construct: "set"},
+	{From: 2443, To: 2443, Line: 327, Col: 3, Construct: "set"},
+	{From: 2445, To: 2456, Line: 328, Col: 3, Construct: "if"},
+	{From: 2447, To: 2449, Line: 329, Col: 4, Construct: "set"},
+	{From: 2451, To: 2451, Line: 330, Col: 4, Construct: "set"},
+	{From: 2455, To: 2455, Line: 332, Col: 4, Construct: "set"},
+	{From: 2458, To: 2458, Line: 336, Col: 3, Construct: "set"},
+	{From: 2460, To: 2471, Line: 337, Col: 3, Construct: "if"},
+	{From: 2462, To: 2464, Line: 338, Col: 4, Construct: "set"},
+	{From: 2466, To: 2466, Line: 339, Col: 4, Construct: "set"},
+	{From: 2470, To: 2470, Line: 341, Col: 4, Construct: "set"},
+	{From: 2473, To: 2473, Line: 344, Col: 3, Construct: "set"},
+	{From: 2475, To: 2475, Line: 344, Col: 3, Construct: "set"},
+	{From: 2477, To: 2477, Line: 346, Col: 3, Construct: "set"},
+	{From: 2479, To: 2479, Line: 346, Col: 3, Construct: "set"},
+	{From: 2481, To: 2481, Line: 349, Col: 3, Construct: "set"},
+	{From: 2484, To: 2484, Line: 349, Col: 3, Construct: "set"},
+	{From: 2486, To: 2486, Line: 352, Col: 2, Construct: "set"},
+	{From: 2488, To: 2488, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 2491, To: 2635, Line: 360, Col: 1, Construct: "macro"},
+	{From: 2501, To: 2501, Line: 361, Col: 5, Construct: "set"},
+	{From: 2503, To: 2634, Line: 363, Col: 5, Construct: "if"},
+	{From: 2505, To: 2507, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 2508, To: 2634, Line: 366, Col: 9, Construct: "if"},
+	{From: 2511, To: 2513, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 2514, To: 2634, Line: 369, Col: 9, Construct: "if"},
+	{From: 2517, To: 2528, Line: 370, Col: 9, Construct: "if"},
+	{From: 2519, To: 2519, Line: 370, Col: 9, Construct: "set"},
+	{From: 2521, To: 2521, Line: 371, Col: 13, Construct: "set"},
+	{From: 2525, To: 2525, Line: 371, Col: 13, Construct: "set"},
+	{From: 2527, To: 2527, Line: 373, Col: 13, Construct: "set"},
+	{From: 2529, To: 2634, Line: 376, Col: 9, Construct: "if"},
+	{From: 2532, To: 2536, Line: 377, Col: 9, Construct: "set"},
+	{From: 2538, To: 2538, Line: 378, Col: 9, Construct: "set"},
+	{From: 2541, To: 2572, Line: 380, Col: 9, Construct: "for"},
+	{From: 2548, To: 2570, Line: 381, Col: 13, Construct: "if"},
+	{From: 2550, To: 2550, Line: 382, Col: 17, Construct: "set"},
+	{From: 2552, To: 2565, Line: 383, Col: 17, Construct: "if"},
+	{From: 2554, To: 2556, Line: 384, Col: 21, Construct: "set"},
+	{From: 2557, To: 2565, Line: 385, Col: 21, Construct: "if"},
+	{From: 2560, To: 2560, Line: 386, Col: 21, Construct: "set"},
+	{From: 2564, To: 2564, Line: 388, Col: 21, Construct: "set"},
+	{From: 2567, To: 2567, Line: 388, Col: 21, Construct: "set"},
+	{From: 2569, To: 2569, Line: 390, Col: 17, Construct: "set"},
+	{From: 2574, To: 2574, Line: 395, Col: 9, Construct: "set"},
+	{From: 2576, To: 2584, Line: 396, Col: 9, Construct: "for"},
+	{From: 2581, To: 2581, Line: 396, Col: 9, Construct: "set"},
+	{From: 2583, To: 2583, Line: 397, Col: 13, Construct: "set"},
+	{From: 2586, To: 2587, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 2588, To: 2634, Line: 402, Col: 9, Construct: "if"},
+	{From: 2591, To: 2622, Line: 403, Col: 9, Construct: "if"},
+	{From: 2593, To: 2593, Line: 404, Col: 13, Construct: "set"},
+	{From: 2595, To: 2595, Line: 404, Col: 13, Construct: "set"},
+	{From: 2597, To: 2597, Line: 405, Col: 13, Construct: "set"},
+	{From: 2599, To: 2607, Line: 406, Col: 13, Construct: "for"},
+	{From: 2601, To: 2601, Line: 406, Col: 13, Construct: "set"},
+	{From: 2603, To: 2605, Line: 407, Col: 17, Construct: "set"},
+	{From: 2609, To: 2610, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 2614, To: 2621, Line: 413, Col: 13, Construct: "if"},
+	{From: 2616, To: 2616, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 2620, To: 2620, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 2626, To: 2633, Line: 421, Col: 9, Construct: "if"},
+	{From: 2628, To: 2628, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 2632, To: 2632, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 2637, To: 2685, Line: 430, Col: 1, Construct: "macro"},
+	{From: 2642, To: 2642, Line: 431, Col: 5, Construct: "set"},
+	{From: 2644, To: 2644, Line: 432, Col: 5, Construct: "set"},
+	{From: 2646, To: 2682, Line: 433, Col: 5, Construct: "if"},
+	{From: 2648, To: 2648, Line: 433, Col: 5, Construct: "set"},
+	{From: 2650, To: 2650, Line: 434, Col: 9, Construct: "set"},
+	{From: 2652, To: 2681, Line: 435, Col: 9, Construct: "for"},
+	{From: 2654, To: 2680, Line: 437, Col: 13, Construct: "if"},
+	{From: 2658, To: 2679, Line: 438, Col: 17, Construct: "for"},
+	{From: 2662, To: 2672, Line: 439, Col: 21, Construct: "if"},
+	{From: 2665, To: 2667, Line: 442, Col: 25, Construct: "set"},
+	{From: 2671, To: 2671, Line: 444, Col: 25, Construct: "set"},
+	{From: 2674, To: 2674, Line: 446, Col: 21, Construct: "set"},
+	{From: 2676, To: 2676, Line: 446, Col: 21, Construct: "set"},
+	{From: 2678, To: 2678, Line: 447, Col: 21, Construct: "set"},
+	{From: 2684, To: 2684, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 2687, To: 2697, Line: 460, Col: 1, Construct: "macro"},
+	{From: 2691, To: 2694, Line: 461, Col: 5, Construct: "if"},
+	{From: 2693, To: 2693, Line: 462, Col: 9, Construct: "set"},
+	{From: 2696, To: 2696, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 2699, To: 2777, Line: 472, Col: 1, Construct: "macro"},
+	{From: 2711, To: 2714, Line: 473, Col: 5, Construct: "if"},
+	{From: 2713, To: 2713, Line: 474, Col: 9, Construct: "set"},
+	{From: 2716, To: 2721, Line: 477, Col: 5, Construct: "set"},
+	{From: 2723, To: 2726, Line: 478, Col: 5, Construct: "if"},
+	{From: 2725, To: 2725, Line: 479, Col: 9, Construct: "set"},
+	{From: 2728, To: 2766, Line: 482, Col: 5, Construct: "if"},
+	{From: 2730, To: 2730, Line: 483, Col: 9, Construct: "set"},
+	{From: 2733, To: 2759, Line: 484, Col: 13, Construct: "for"},
+	{From: 2739, To: 2743, Line: 485, Col: 17, Construct: "set"},
+	{From: 2745, To: 2758, Line: 491, Col: 17, Construct: "if"},
+	{From: 2747, To: 2747, Line: 492, Col: 21, Construct: "set"},
+	{From: 2749, To: 2749, Line: 492, Col: 21, Construct: "set"},
+	{From: 2751, To: 2751, Line: 493, Col: 21, Construct: "set"},
+	{From: 2755, To: 2755, Line: 493, Col: 21, Construct: "set"},
+	{From: 2757, To: 2757, Line: 495, Col: 21, Construct: "set"},
+	{From: 2761, To: 2761, Line: 499, Col: 9, Construct: "set"},
+	{From: 2765, To: 2765, Line: 501, Col: 9, Construct: "set"},
+	{From: 2768, To: 2776, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 2779, To: 2820, Line: 509, Col: 1, Construct: "macro"},
+	{From: 2785, To: 2788, Line: 510, Col: 5, Construct: "if"},
+	{From: 2787, To: 2787, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 2790, To: 2790, Line: 514, Col: 5, Construct: "set"},
+	{From: 2792, To: 2792, Line: 516, Col: 5, Construct: "set"},
+	{From: 2795, To: 2811, Line: 517, Col: 5, Construct: "for"},
+	{From: 2798, To: 2803, Line: 518, Col: 9, Construct: "set"},
+	{From: 2805, To: 2810, Line: 519, Col: 9, Construct: "if"},
+	{From: 2807, To: 2807, Line: 519, Col: 9, Construct: "set"},
+	{From: 2809, To: 2809, Line: 520, Col: 13, Construct: "set"},
+	{From: 2813, To: 2817, Line: 524, Col: 5, Construct: "set"},
+	{From: 2819, To: 2819, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 2822, To: 2842, Line: 532, Col: 1, Construct: "macro"},
+	{From: 2826, To: 2841, Line: 533, Col: 5, Construct: "if"},
+	{From: 2828, To: 2832, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 2836, To: 2840, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 2844, To: 2889, Line: 542, Col: 1, Construct: "macro"},
+	{From: 2850, To: 2850, Line: 543, Col: 5, Construct: "set"},
+	{From: 2852, To: 2856, Line: 544, Col: 5, Construct: "if"},
+	{From: 2855, To: 2855, Line: 545, Col: 9, Construct: "set"},
+	{From: 2858, To: 2858, Line: 547, Col: 5, Construct: "set"},
+	{From: 2860, To: 2863, Line: 548, Col: 5, Construct: "if"},
+	{From: 2862, To: 2862, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 2865, To: 2867, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 2869, To: 2888, Line: 553, Col: 5, Construct: "if"},
+	{From: 2871, To: 2871, Line: 554, Col: 9, Construct: "set"},
+	{From: 2873, To: 2883, Line: 555, Col: 9, Construct: "for"},
+	{From: 2878, To: 2878, Line: 555, Col: 9, Construct: "set"},
+	{From: 2880, To: 2882, Line: 556, Col: 13, Construct: "set"},
+	{From: 2885, To: 2886, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 2891, To: 2909, Line: 566, Col: 1, Construct: "macro"},
+	{From: 2895, To: 2895, Line: 567, Col: 5, Construct: "set"},
+	{From: 2897, To: 2905, Line: 568, Col: 5, Construct: "for"},
+	{From: 2899, To: 2899, Line: 568, Col: 5, Construct: "set"},
+	{From: 2901, To: 2903, Line: 569, Col: 9, Construct: "set"},
+	{From: 2907, To: 2908, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 2911, To: 2963, Line: 578, Col: 1, Construct: "macro"},
+	{From: 2918, To: 2956, Line: 579, Col: 5, Construct: "if"},
+	{From: 2920, To: 2920, Line: 580, Col: 9, Construct: "set"},
+	{From: 2922, To: 2933, Line: 581, Col: 9, Construct: "for"},
+	{From: 2927, To: 2932, Line: 582, Col: 13, Construct: "if"},
+	{From: 2929, To: 2929, Line: 582, Col: 13, Construct: "set"},
+	{From: 2931, To: 2931, Line: 583, Col: 17, Construct: "set"},
+	{From: 2935, To: 2935, Line: 586, Col: 9, Construct: "set"},
+	{From: 2937, To: 2945, Line: 587, Col: 9, Construct: "for"},
+	{From: 2942, To: 2942, Line: 587, Col: 9, Construct: "set"},
+	{From: 2944, To: 2944, Line: 588, Col: 13, Construct: "set"},
+	{From: 2947, To: 2947, Line: 590, Col: 9, Construct: "set"},
+	{From: 2948, To: 2956, Line: 591, Col: 9, Construct: "if"},
+	{From: 2951, To: 2951, Line: 596, Col: 9, Construct: "set"},
+	{From: 2955, To: 2955, Line: 598, Col: 9, Construct: "set"},
+	{From: 2958, To: 2962, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 2965, To: 3001, Line: 604, Col: 1, Construct: "macro"},
+	{From: 2971, To: 2982, Line: 605, Col: 5, Construct: "if"},
+	{From: 2973, To: 2973, Line: 606, Col: 9, Construct: "set"},
+	{From: 2974, To: 2982, Line: 607, Col: 9, Construct: "if"},
+	{From: 2977, To: 2977, Line: 608, Col: 9, Construct: "set"},
+	{From: 2981, To: 2981, Line: 610, Col: 9, Construct: "set"},
+	{From: 2984, To: 2987, Line: 613, Col: 5, Construct: "if"},
+	{From: 2986, To: 2986, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 2989, To: 2989, Line: 617, Col: 5, Construct: "set"},
+	{From: 2991, To: 2998, Line: 618, Col: 5, Construct: "for"},
+	{From: 2993, To: 2993, Line: 618, Col: 5, Construct: "set"},
+	{From: 2995, To: 2997, Line: 619, Col: 9, Construct: "set"},
+	{From: 3000, To: 3000, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 3003, To: 3003, Line: 627, Col: 1, Construct: "set"},
+	{From: 3005, To: 3005, Line: 707, Col: 1, Construct: "set"},
+	{From: 3007, To: 3035, Line: 718, Col: 1, Construct: "if"},
+	{From: 3009, To: 3009, Line: 719, Col: 5, Construct: "set"},
+	{From: 3011, To: 3024, Line: 720, Col: 5, Construct: "for"},
+	{From: 3013, To: 3015, Line: 722, Col: 9, Construct: "set"},
+	{From: 3017, To: 3017, Line: 722, Col: 9, Construct: "set"},
+	{From: 3019, To: 3019, Line: 724, Col: 9, Construct: "set"},
+	{From: 3021, To: 3021, Line: 724, Col: 9, Construct: "set"},
+	{From: 3023, To: 3023, Line: 725, Col: 9, Construct: "set"},
+	{From: 3026, To: 3026, Line: 728, Col: 5, Construct: "set"},
+	{From: 3028, To: 3028, Line: 729, Col: 5, Construct: "set"},
+	{From: 3032, To: 3032, Line: 731, Col: 5, Construct: "set"},
+	{From: 3034, To: 3034, Line: 732, Col: 5, Construct: "set"},
+	{From: 3037, To: 3040, Line: 739, Col: 1, Construct: "if"},
+	{From: 3039, To: 3039, Line: 740, Col: 5, Construct: "set"},
+	{From: 3042, To: 3045, Line: 743, Col: 1, Construct: "if"},
+	{From: 3044, To: 3044, Line: 744, Col: 5, Construct: "set"},
+	{From: 3047, To: 3050, Line: 747, Col: 1, Construct: "if"},
+	{From: 3049, To: 3049, Line: 748, Col: 5, Construct: "set"},
+	{From: 3052, To: 3055, Line: 751, Col: 1, Construct: "if"},
+	{From: 3054, To: 3054, Line: 752, Col: 5, Construct: "set"},
+	{From: 3057, To: 3060, Line: 761, Col: 1, Construct: "if"},
+	{From: 3059, To: 3059, Line: 762, Col: 5, Construct: "set"},
+	{From: 3062, To: 3062, Line: 766, Col: 1, Construct: "set"},
+	{From: 3064, To: 3072, Line: 767, Col: 1, Construct: "for"},
+	{From: 3068, To: 3071, Line: 768, Col: 5, Construct: "if"},
+	{From: 3070, To: 3070, Line: 769, Col: 9, Construct: "set"},
+	{From: 3075, To: 3077, Line: 777, Col: 1, Construct: "set"},
+	{From: 3079, To: 3095, Line: 782, Col: 1, Construct: "for"},
+	{From: 3081, To: 3084, Line: 783, Col: 5, Construct: "if"},
+	{From: 3083, To: 3083, Line: 784, Col: 9, Construct: "set"},
+	{From: 3086, To: 3089, Line: 787, Col: 5, Construct: "if"},
+	{From: 3088, To: 3088, Line: 788, Col: 9, Construct: "set"},
+	{From: 3091, To: 3094, Line: 791, Col: 5, Construct: "if"},
+	{From: 3093, To: 3093, Line: 792, Col: 9, Construct: "set"},
+	{From: 3097, To: 3097, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 3099, To: 3126, Line: 804, Col: 1, Construct: "if"},
+	{From: 3101, To: 3109, Line: 805, Col: 5, Construct: "set"},
+	{From: 3111, To: 3111, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 3112, To: 3126, Line: 813, Col: 5, Construct: "if"},
+	{From: 3115, To: 3115, Line: 815, Col: 5, Construct: "set"},
+	{From: 3116, To: 3126, Line: 817, Col: 5, Construct: "if"},
+	{From: 3119, To: 3121, Line: 820, Col: 5, Construct: "set"},
+	{From: 3123, To: 3123, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 3125, To: 3125, Line: 822, Col: 5, Construct: "set"},
+	{From: 3128, To: 3137, Line: 827, Col: 1, Construct: "if"},
+	{From: 3130, To: 3130, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 3132, To: 3132, Line: 829, Col: 5, Construct: "set"},
+	{From: 3133, To: 3137, Line: 830, Col: 5, Construct: "if"},
+	{From: 3136, To: 3136, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 3139, To: 3142, Line: 835, Col: 1, Construct: "if"},
+	{From: 3141, To: 3141, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 3144, To: 3145, Line: 850, Col: 1, Construct: "set"},
+	{From: 3148, To: 3495, Line: 854, Col: 1, Construct: "for"},
+	{From: 3161, To: 3479, Line: 856, Col: 5, Construct: "if"},
+	{From: 3163, To: 3163, Line: 858, Col: 9, Construct: "set"},
+	{From: 3164, To: 3479, Line: 861, Col: 9, Construct: "if"},
+	{From: 3167, To: 3167, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 3168, To: 3479, Line: 869, Col: 9, Construct: "if"},
+	{From: 3171, To: 3174, Line: 870, Col: 9, Construct: "if"},
+	{From: 3173, To: 3173, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 3175, To: 3479, Line: 876, Col: 9, Construct: "if"},
+	{From: 3178, To: 3178, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 3179, To: 3479, Line: 881, Col: 9, Construct: "if"},
+	{From: 3182, To: 3182, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 3183, To: 3479, Line: 894, Col: 9, Construct: "if"},
+	{From: 3186, To: 3189, Line: 895, Col: 9, Construct: "if"},
+	{From: 3188, To: 3188, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 3191, To: 3193, Line: 898, Col: 9, Construct: "set"},
+	{From: 3195, To: 3195, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 3197, To: 3216, Line: 907, Col: 9, Construct: "if"},
+	{From: 3199, To: 3201, Line: 908, Col: 13, Construct: "set"},
+	{From: 3203, To: 3215, Line: 909, Col: 13, Construct: "if"},
+	{From: 3205, To: 3214, Line: 910, Col: 17, Construct: "if"},
+	{From: 3207, To: 3207, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 3211, To: 3213, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 3217, To: 3479, Line: 920, Col: 9, Construct: "if"},
+	{From: 3220, To: 3220, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 3223, To: 3235, Line: 925, Col: 9, Construct: "if"},
+	{From: 3225, To: 3234, Line: 926, Col: 13, Construct: "if"},
+	{From: 3227, To: 3227, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 3231, To: 3233, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 3236, To: 3479, Line: 940, Col: 9, Construct: "if"},
+	{From: 3239, To: 3242, Line: 941, Col: 9, Construct: "set"},
+	{From: 3244, To: 3244, Line: 943, Col: 9, Construct: "set"},
+	{From: 3246, To: 3255, Line: 944, Col: 9, Construct: "set"},
+	{From: 3257, To: 3257, Line: 945, Col: 9, Construct: "set"},
+	{From: 3260, To: 3288, Line: 946, Col: 9, Construct: "for"},
+	{From: 3263, To: 3287, Line: 947, Col: 13, Construct: "if"},
+	{From: 3265, To: 3286, Line: 948, Col: 17, Construct: "if"},
+	{From: 3267, To: 3267, Line: 949, Col: 21, Construct: "set"},
+	{From: 3269, To: 3277, Line: 950, Col: 21, Construct: "set"},
+	{From: 3279, To: 3279, Line: 951, Col: 21, Construct: "set"},
+	{From: 3281, To: 3281, Line: 952, Col: 21, Construct: "set"},
+	{From: 3285, To: 3285, Line: 954, Col: 21, Construct: "set"},
+	{From: 3290, To: 3290, Line: 958, Col: 9, Construct: "set"},
+	{From: 3292, To: 3292, Line: 962, Col: 9, Construct: "set"},
+	{From: 3294, To: 3304, Line: 963, Col: 9, Construct: "for"},
+	{From: 3296, To: 3303, Line: 964, Col: 13, Construct: "if"},
+	{From: 3298, To: 3298, Line: 967, Col: 17, Construct: "set"},
+	{From: 3302, To: 3302, Line: 969, Col: 17, Construct: "set"},
+	{From: 3306, To: 3308, Line: 972, Col: 9, Construct: "set"},
+	{From: 3310, To: 3310, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 3311, To: 3479, Line: 977, Col: 9, Construct: "if"},
+	{From: 3314, To: 3315, Line: 993, Col: 9, Construct: "set"},
+	{From: 3317, To: 3328, Line: 994, Col: 9, Construct: "if"},
+	{From: 3320, To: 3327, Line: 998, Col: 13, Construct: "if"},
+	{From: 3324, To: 3324, Line: 1001, Col: 17, Construct: "set"},
+	{From: 3326, To: 3326, Line: 1002, Col: 17, Construct: "set"},
+	{From: 3330, To: 3333, Line: 1005, Col: 9, Construct: "if"},
+	{From: 3332, To: 3332, Line: 1006, Col: 13, Construct: "set"},
+	{From: 3335, To: 3335, Line: 1010, Col: 9, Construct: "set"},
+	{From: 3337, To: 3347, Line: 1011, Col: 9, Construct: "if"},
+	{From: 3339, To: 3342, Line: 1012, Col: 13, Construct: "for"},
+	{From: 3341, To: 3341, Line: 1013, Col: 17, Construct: "set"},
+	{From: 3343, To: 3347, Line: 1015, Col: 13, Construct: "if"},
+	{From: 3346, To: 3346, Line: 1016, Col: 13, Construct: "set"},
+	{From: 3349, To: 3351, Line: 1020, Col: 9, Construct: "set"},
+	{From: 3354, To: 3382, Line: 1021, Col: 9, Construct: "for"},
+	{From: 3357, To: 3381, Line: 1022, Col: 13, Construct: "if"},
+	{From: 3359, To: 3380, Line: 1023, Col: 17, Construct: "if"},
+	{From: 3361, To: 3361, Line: 1024, Col: 21, Construct: "set"},
+	{From: 3363, To: 3373, Line: 1025, Col: 21, Construct: "if"},
+	{From: 3365, To: 3365, Line: 1026, Col: 25, Construct: "set"},
+	{From: 3366, To: 3373, Line: 1027, Col: 25, Construct: "if"},
+	{From: 3369, To: 3372, Line: 1028, Col: 25, Construct: "for"},
+	{From: 3371, To: 3371, Line: 1029, Col: 29, Construct: "set"},
+	{From: 3375, To: 3375, Line: 1032, Col: 21, Construct: "set"},
+	{From: 3379, To: 3379, Line: 1034, Col: 21, Construct: "set"},
+	{From: 3384, To: 3384, Line: 1039, Col: 9, Construct: "set"},
+	{From: 3386, To: 3389, Line: 1040, Col: 9, Construct: "for"},
+	{From: 3388, To: 3388, Line: 1041, Col: 13, Construct: "set"},
+	{From: 3391, To: 3394, Line: 1043, Col: 9, Construct: "for"},
+	{From: 3393, To: 3393, Line: 1044, Col: 13, Construct: "set"},
+	{From: 3396, To: 3396, Line: 1047, Col: 9, Construct: "set"},
+	{From: 3398, To: 3402, Line: 1050, Col: 9, Construct: "set"},
+	{From: 3404, To: 3407, Line: 1051, Col: 9, Construct: "if"},
+	{From: 3406, To: 3406, Line: 1052, Col: 13, Construct: "set"},
+	{From: 3409, To: 3409, Line: 1056, Col: 9, Construct: "set"},
+	{From: 3411, To: 3414, Line: 1057, Col: 9, Construct: "if"},
+	{From: 3413, To: 3413, Line: 1058, Col: 13, Construct: "set"},
+	{From: 3416, To: 3419, Line: 1060, Col: 9, Construct: "if"},
+	{From: 3418, To: 3418, Line: 1061, Col: 13, Construct: "set"},
+	{From: 3421, To: 3446, Line: 1063, Col: 9, Construct: "if"},
+	{From: 3423, To: 3425, Line: 1064, Col: 13, Construct: "set"},
+	{From: 3427, To: 3427, Line: 1065, Col: 13, Construct: "set"},
+	{From: 3429, To: 3429, Line: 1068, Col: 13, Construct: "set"},
+	{From: 3432, To: 3443, Line: 1069, Col: 13, Construct: "for"},
+	{From: 3435, To: 3440, Line: 1070, Col: 17, Construct: "set"},
+	{From: 3442, To: 3442, Line: 1071, Col: 17, Construct: "set"},
+	{From: 3445, To: 3445, Line: 1073, Col: 13, Construct: "set"},
+	{From: 3448, To: 3451, Line: 1090, Col: 9, Construct: "if"},
+	{From: 3450, To: 3450, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 3453, To: 3453, Line: 1094, Col: 9, Construct: "set"},
+	{From: 3456, To: 3456, Line: 1103, Col: 9, Construct: "set"},
+	{From: 3458, To: 3460, Line: 1104, Col: 9, Construct: "set"},
+	{From: 3462, To: 3465, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 3467, To: 3474, Line: 1109, Col: 9, Construct: "if"},
+	{From: 3469, To: 3469, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 3473, To: 3473, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 3478, To: 3478, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 3481, To: 3494, Line: 1129, Col: 5, Construct: "if"},
+	{From: 3483, To: 3493, Line: 1132, Col: 9, Construct: "if"},
+	{From: 3485, To: 3487, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 3491, To: 3492, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

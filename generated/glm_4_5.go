@@ -70,25 +70,25 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// glm_4_5.jinja:25:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else {
 			// glm_4_5.jinja:34:9 {%- else -%}
 			// glm_4_5.jinja:35:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
@@ -98,7 +98,7 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -116,15 +116,15 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 		var extractedReasoning jinja2.Value
 		var afterLastClose jinja2.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := m.Attr("role")
+		mRole := jinja2.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(m.Attr("content"))
+				visibleText(jinja2.Attr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
-			w.Write(userContent)
+			jinja2.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(userContent, jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
@@ -138,10 +138,10 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(m.Attr("content"))
+				visibleText(jinja2.Attr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := m.Attr("reasoning_content")
+			mReasoningContent := jinja2.Attr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -169,7 +169,7 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(jinja2.MethodStrip(reasoningContent))
+				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
@@ -179,16 +179,16 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.MethodStrip(content).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(jinja2.MethodStrip(content))
+				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := m.Attr("tool_calls")
+			mToolCalls := jinja2.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var tcObj jinja2.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := tc.Attr("function")
+					tcFunction := jinja2.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -199,9 +199,9 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
-					w.WriteStr(tcObj.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(tcObj, "name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := tcObj.Attr("arguments")
+					tcObjArguments := jinja2.Attr(tcObj, "arguments")
 					if jinja2.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := jinja2.DictItems(tcObjArguments)
@@ -210,13 +210,13 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 							v := values[i]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
-							w.Write(k)
+							jinja2.Write(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !jinja2.IsString(v) {
 								w.WriteJSON(v, nil, nil)
 							} else {
-								w.Write(v)
+								jinja2.Write(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -224,7 +224,7 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 						// glm_4_5.jinja:88:5 {%- else -%}
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
-						w.Write(tcObjArguments)
+						jinja2.Write(w, tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
 					w.WriteString("</tool_call>")
@@ -233,15 +233,15 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := m.Attr("content")
+			mContent := jinja2.Attr(m, "content")
 			if jinja2.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				w.Write(mContent)
+				jinja2.Write(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
@@ -250,11 +250,11 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := tr.Attr("output")
+					trOutput := jinja2.Attr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
-						w.Write(trOutput)
+						jinja2.Write(w, trOutput)
 					} else {
-						w.Write(tr)
+						jinja2.Write(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
@@ -263,7 +263,7 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(m.Attr("content"))
+			visibleText(jinja2.Attr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
@@ -291,9 +291,9 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -302,18 +302,18 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// glm_4_5.jinja:25:9 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
 					llamacpp.Write(w, item)
@@ -328,7 +328,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
@@ -338,6 +338,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var userContent jinja2.Value
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
@@ -346,7 +347,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var innerParts jinja2.Value
 	var extractedReasoning jinja2.Value
 	var afterLastClose jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
@@ -360,7 +361,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !llamacpp.CallMethod(userContent, "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
+			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(userContent, jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -376,7 +377,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
-			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
+			if llamacpp.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -384,40 +385,44 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+					parts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = llamacpp.CallFilter("first", parts, nil, nil)
+					beforeFirstClose = llamacpp.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = llamacpp.CallMethod(llamacpp.CallMethod(beforeFirstClose, "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil)
+					innerParts = llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(beforeFirstClose, jinja2.Str("\n")), jinja2.Str("<think>"))
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = llamacpp.CallFilter("last", innerParts, nil, nil)
+					extractedReasoning = llamacpp.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = llamacpp.CallMethod(extractedReasoning, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(extractedReasoning, jinja2.Str("\n"))
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = llamacpp.CallFilter("last", parts, nil, nil)
+					afterLastClose = llamacpp.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = llamacpp.CallMethod(afterLastClose, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(afterLastClose, jinja2.Str("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				w.WriteString("\n<think>")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
+				w.WriteString("</think>")
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.MethodStrip(content).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), llamacpp.CallMethod(content, "strip", nil, nil)))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var tcObj jinja2.Value
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
+				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
@@ -429,12 +434,13 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<tool_call>"), llamacpp.Attr(tcObj, "name")))
+					w.WriteString("\n<tool_call>")
+					llamacpp.WriteStr(w, llamacpp.Attr(tcObj, "name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := llamacpp.Attr(tcObj, "arguments")
-					if llamacpp.CallTest("mapping", tcObjArguments, nil, nil) {
+					if llamacpp.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(tcObjArguments, "items", nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(tcObjArguments, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
@@ -443,8 +449,8 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 							llamacpp.Write(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !llamacpp.CallTest("string", v, nil, nil) {
-								llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, nil))
+							if !llamacpp.IsString(v) {
+								llamacpp.Write(w, llamacpp.FilterTojson(v, nil, nil))
 							} else {
 								llamacpp.Write(w, v)
 							}
@@ -464,7 +470,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
 			mContent := llamacpp.Attr(m, "content")
-			if llamacpp.CallTest("string", mContent, nil, nil) {
+			if llamacpp.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -477,11 +483,11 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
+				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := llamacpp.Attr(tr, "output")
-					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
 						llamacpp.Write(w, tr)
@@ -493,16 +499,14 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
-			}))
+			visibleText(llamacpp.Attr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -590,47 +594,47 @@ var spansGlm45 = []jinja2.Span{
 	{From: 331, To: 339, Line: 39, Col: 1, Construct: "for"},
 	{From: 335, To: 338, Line: 40, Col: 5, Construct: "if"},
 	{From: 337, To: 337, Line: 41, Col: 9, Construct: "set"},
-	{From: 341, To: 500, Line: 44, Col: 1, Construct: "for"},
-	{From: 353, To: 499, Line: 45, Col: 1, Construct: "if"},
-	{From: 357, To: 359, Line: 46, Col: 1, Construct: "set"},
-	{From: 361, To: 361, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 363, To: 367, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 368, To: 499, Line: 49, Col: 5, Construct: "if"},
-	{From: 372, To: 372, Line: 51, Col: 1, Construct: "set"},
-	{From: 374, To: 376, Line: 52, Col: 1, Construct: "set"},
-	{From: 378, To: 401, Line: 53, Col: 1, Construct: "if"},
-	{From: 381, To: 381, Line: 54, Col: 5, Construct: "set"},
-	{From: 385, To: 400, Line: 56, Col: 5, Construct: "if"},
-	{From: 387, To: 387, Line: 57, Col: 9, Construct: "set"},
-	{From: 389, To: 389, Line: 58, Col: 9, Construct: "set"},
-	{From: 391, To: 391, Line: 59, Col: 9, Construct: "set"},
-	{From: 393, To: 393, Line: 60, Col: 9, Construct: "set"},
-	{From: 395, To: 395, Line: 61, Col: 9, Construct: "set"},
-	{From: 397, To: 397, Line: 62, Col: 9, Construct: "set"},
-	{From: 399, To: 399, Line: 63, Col: 9, Construct: "set"},
-	{From: 403, To: 409, Line: 66, Col: 1, Construct: "if"},
-	{From: 405, To: 405, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 411, To: 414, Line: 71, Col: 1, Construct: "if"},
-	{From: 413, To: 413, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 416, To: 462, Line: 74, Col: 1, Construct: "if"},
-	{From: 419, To: 461, Line: 75, Col: 1, Construct: "for"},
-	{From: 422, To: 430, Line: 76, Col: 1, Construct: "if"},
-	{From: 425, To: 425, Line: 77, Col: 5, Construct: "set"},
-	{From: 429, To: 429, Line: 79, Col: 5, Construct: "set"},
-	{From: 432, To: 432, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 434, To: 460, Line: 82, Col: 1, Construct: "if"},
-	{From: 437, To: 452, Line: 83, Col: 5, Construct: "for"},
-	{From: 443, To: 444, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 446, To: 451, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 457, To: 458, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 463, To: 499, Line: 97, Col: 5, Construct: "if"},
-	{From: 466, To: 491, Line: 98, Col: 1, Construct: "if"},
-	{From: 469, To: 472, Line: 99, Col: 1, Construct: "if"},
-	{From: 474, To: 475, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 480, To: 490, Line: 106, Col: 16, Construct: "for"},
-	{From: 483, To: 489, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 492, To: 499, Line: 112, Col: 5, Construct: "if"},
-	{From: 496, To: 498, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 502, To: 510, Line: 117, Col: 1, Construct: "if"},
-	{From: 505, To: 509, Line: 118, Col: 18, Construct: "{{ }}"},
+	{From: 342, To: 504, Line: 44, Col: 1, Construct: "for"},
+	{From: 354, To: 503, Line: 45, Col: 1, Construct: "if"},
+	{From: 358, To: 360, Line: 46, Col: 1, Construct: "set"},
+	{From: 362, To: 362, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 364, To: 368, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 369, To: 503, Line: 49, Col: 5, Construct: "if"},
+	{From: 373, To: 373, Line: 51, Col: 1, Construct: "set"},
+	{From: 375, To: 377, Line: 52, Col: 1, Construct: "set"},
+	{From: 379, To: 402, Line: 53, Col: 1, Construct: "if"},
+	{From: 382, To: 382, Line: 54, Col: 5, Construct: "set"},
+	{From: 386, To: 401, Line: 56, Col: 5, Construct: "if"},
+	{From: 388, To: 388, Line: 57, Col: 9, Construct: "set"},
+	{From: 390, To: 390, Line: 58, Col: 9, Construct: "set"},
+	{From: 392, To: 392, Line: 59, Col: 9, Construct: "set"},
+	{From: 394, To: 394, Line: 60, Col: 9, Construct: "set"},
+	{From: 396, To: 396, Line: 61, Col: 9, Construct: "set"},
+	{From: 398, To: 398, Line: 62, Col: 9, Construct: "set"},
+	{From: 400, To: 400, Line: 63, Col: 9, Construct: "set"},
+	{From: 404, To: 412, Line: 66, Col: 1, Construct: "if"},
+	{From: 406, To: 408, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 414, To: 418, Line: 71, Col: 1, Construct: "if"},
+	{From: 416, To: 417, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 420, To: 468, Line: 74, Col: 1, Construct: "if"},
+	{From: 424, To: 467, Line: 75, Col: 1, Construct: "for"},
+	{From: 427, To: 435, Line: 76, Col: 1, Construct: "if"},
+	{From: 430, To: 430, Line: 77, Col: 5, Construct: "set"},
+	{From: 434, To: 434, Line: 79, Col: 5, Construct: "set"},
+	{From: 437, To: 438, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 440, To: 466, Line: 82, Col: 1, Construct: "if"},
+	{From: 443, To: 458, Line: 83, Col: 5, Construct: "for"},
+	{From: 449, To: 450, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 452, To: 457, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 463, To: 464, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 469, To: 503, Line: 97, Col: 5, Construct: "if"},
+	{From: 472, To: 497, Line: 98, Col: 1, Construct: "if"},
+	{From: 475, To: 478, Line: 99, Col: 1, Construct: "if"},
+	{From: 480, To: 481, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 486, To: 496, Line: 106, Col: 16, Construct: "for"},
+	{From: 489, To: 495, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 498, To: 503, Line: 112, Col: 5, Construct: "if"},
+	{From: 502, To: 502, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 506, To: 514, Line: 117, Col: 1, Construct: "if"},
+	{From: 509, To: 513, Line: 118, Col: 18, Construct: "{{ }}"},
 }

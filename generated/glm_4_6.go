@@ -70,25 +70,25 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// GLM-4.6.jinja:25:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else {
 			// GLM-4.6.jinja:34:9 {%- else -%}
 			// GLM-4.6.jinja:35:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
@@ -98,7 +98,7 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -110,14 +110,14 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		var content jinja2.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := m.Attr("role")
+		mRole := jinja2.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(m.Attr("content"))
+			visibleText(jinja2.Attr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
-				visibleText(m.Attr("content"))
+				visibleText(jinja2.Attr(m, "content"))
 			}), jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -130,10 +130,10 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(m.Attr("content"))
+				visibleText(jinja2.Attr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := m.Attr("reasoning_content")
+			mReasoningContent := jinja2.Attr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -142,16 +142,16 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(jinja2.MethodStrip(reasoningContent))
+				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
@@ -161,33 +161,33 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.MethodStrip(content).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(jinja2.MethodStrip(content))
+				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := m.Attr("tool_calls")
+			mToolCalls := jinja2.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := tc.Attr("function")
+					tcFunction := jinja2.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
-					w.WriteStr(tc.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(tc, "name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(tc.Attr("arguments"), func() jinja2.Value {
+					args = jinja2.Or(jinja2.Attr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
 					if !jinja2.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
@@ -197,13 +197,13 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
-						w.Write(k)
+						jinja2.Write(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
-							w.Write(v)
+							jinja2.Write(w, v)
 						}
 						w.WriteString("</arg_value>\n")
 					}
@@ -213,15 +213,15 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := m.Attr("content")
+			mContent := jinja2.Attr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				w.Write(mContent)
+				jinja2.Write(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
@@ -230,11 +230,11 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := tr.Attr("output")
+					trOutput := jinja2.Attr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
-						w.Write(trOutput)
+						jinja2.Write(w, trOutput)
 					} else {
-						w.Write(tr)
+						jinja2.Write(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
@@ -243,7 +243,7 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(m.Attr("content"))
+			visibleText(jinja2.Attr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
@@ -271,9 +271,9 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -282,18 +282,18 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// GLM-4.6.jinja:25:9 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
 					llamacpp.Write(w, item)
@@ -308,7 +308,7 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
@@ -318,9 +318,10 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
@@ -328,13 +329,11 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
-			}))
+			visibleText(llamacpp.Attr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !llamacpp.CallMethod(w.Capture(func() {
+			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(w.Capture(func() {
 				visibleText(llamacpp.Attr(m, "content"))
-			}), "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
+			}), jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -350,7 +349,7 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
-			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
+			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -358,30 +357,34 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				w.WriteString("\n<think>")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
+				w.WriteString("</think>")
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.MethodStrip(content).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), llamacpp.CallMethod(content, "strip", nil, nil)))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
+				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
@@ -389,21 +392,22 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<tool_call>"), llamacpp.Attr(tc, "name")))
+					w.WriteString("\n<tool_call>")
+					llamacpp.WriteStr(w, llamacpp.Attr(tc, "name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
 					args = jinja2.Or(llamacpp.Attr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !llamacpp.CallTest("mapping", args, nil, nil) {
+					if !llamacpp.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.CallFilter("string", args, nil, nil))))
+						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
@@ -412,8 +416,8 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 						llamacpp.Write(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !llamacpp.CallTest("string", v, nil, nil) {
-							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.IsString(v) {
+							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
 							llamacpp.Write(w, v)
 						}
@@ -426,7 +430,7 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
 			mContent := llamacpp.Attr(m, "content")
-			if llamacpp.CallTest("string", mContent, nil, nil) {
+			if llamacpp.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -439,11 +443,11 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
+				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := llamacpp.Attr(tr, "output")
-					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
 						llamacpp.Write(w, tr)
@@ -455,16 +459,14 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
-			}))
+			visibleText(llamacpp.Attr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -546,41 +548,41 @@ var spansGLM46 = []jinja2.Span{
 	{From: 311, To: 319, Line: 39, Col: 1, Construct: "for"},
 	{From: 315, To: 318, Line: 40, Col: 5, Construct: "if"},
 	{From: 317, To: 317, Line: 41, Col: 9, Construct: "set"},
-	{From: 321, To: 462, Line: 44, Col: 1, Construct: "for"},
-	{From: 327, To: 461, Line: 45, Col: 1, Construct: "if"},
-	{From: 331, To: 333, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 335, To: 341, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 342, To: 461, Line: 48, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 50, Col: 1, Construct: "set"},
-	{From: 348, To: 350, Line: 51, Col: 1, Construct: "set"},
-	{From: 352, To: 365, Line: 52, Col: 1, Construct: "if"},
-	{From: 355, To: 355, Line: 53, Col: 5, Construct: "set"},
-	{From: 359, To: 364, Line: 55, Col: 5, Construct: "if"},
-	{From: 361, To: 361, Line: 56, Col: 9, Construct: "set"},
-	{From: 363, To: 363, Line: 57, Col: 9, Construct: "set"},
-	{From: 367, To: 373, Line: 60, Col: 1, Construct: "if"},
-	{From: 369, To: 369, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 375, To: 378, Line: 65, Col: 1, Construct: "if"},
-	{From: 377, To: 377, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 380, To: 424, Line: 68, Col: 1, Construct: "if"},
-	{From: 383, To: 423, Line: 69, Col: 1, Construct: "for"},
-	{From: 386, To: 390, Line: 70, Col: 1, Construct: "if"},
-	{From: 389, To: 389, Line: 71, Col: 5, Construct: "set"},
-	{From: 392, To: 393, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 395, To: 397, Line: 74, Col: 1, Construct: "set"},
-	{From: 399, To: 404, Line: 75, Col: 1, Construct: "if"},
-	{From: 402, To: 403, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 406, To: 422, Line: 78, Col: 1, Construct: "for"},
-	{From: 412, To: 413, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 415, To: 420, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 425, To: 461, Line: 84, Col: 5, Construct: "if"},
-	{From: 428, To: 453, Line: 85, Col: 1, Construct: "if"},
-	{From: 431, To: 434, Line: 86, Col: 1, Construct: "if"},
-	{From: 436, To: 437, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 442, To: 452, Line: 93, Col: 16, Construct: "for"},
-	{From: 445, To: 451, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 454, To: 461, Line: 99, Col: 5, Construct: "if"},
-	{From: 458, To: 460, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 464, To: 472, Line: 104, Col: 1, Construct: "if"},
-	{From: 467, To: 471, Line: 105, Col: 18, Construct: "{{ }}"},
+	{From: 322, To: 464, Line: 44, Col: 1, Construct: "for"},
+	{From: 328, To: 463, Line: 45, Col: 1, Construct: "if"},
+	{From: 332, To: 332, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 334, To: 340, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 341, To: 463, Line: 48, Col: 5, Construct: "if"},
+	{From: 345, To: 345, Line: 50, Col: 1, Construct: "set"},
+	{From: 347, To: 349, Line: 51, Col: 1, Construct: "set"},
+	{From: 351, To: 364, Line: 52, Col: 1, Construct: "if"},
+	{From: 354, To: 354, Line: 53, Col: 5, Construct: "set"},
+	{From: 358, To: 363, Line: 55, Col: 5, Construct: "if"},
+	{From: 360, To: 360, Line: 56, Col: 9, Construct: "set"},
+	{From: 362, To: 362, Line: 57, Col: 9, Construct: "set"},
+	{From: 366, To: 374, Line: 60, Col: 1, Construct: "if"},
+	{From: 368, To: 370, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 376, To: 380, Line: 65, Col: 1, Construct: "if"},
+	{From: 378, To: 379, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 382, To: 428, Line: 68, Col: 1, Construct: "if"},
+	{From: 386, To: 427, Line: 69, Col: 1, Construct: "for"},
+	{From: 389, To: 393, Line: 70, Col: 1, Construct: "if"},
+	{From: 392, To: 392, Line: 71, Col: 5, Construct: "set"},
+	{From: 395, To: 397, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 399, To: 401, Line: 74, Col: 1, Construct: "set"},
+	{From: 403, To: 408, Line: 75, Col: 1, Construct: "if"},
+	{From: 406, To: 407, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 410, To: 426, Line: 78, Col: 1, Construct: "for"},
+	{From: 416, To: 417, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 419, To: 424, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 429, To: 463, Line: 84, Col: 5, Construct: "if"},
+	{From: 432, To: 457, Line: 85, Col: 1, Construct: "if"},
+	{From: 435, To: 438, Line: 86, Col: 1, Construct: "if"},
+	{From: 440, To: 441, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 446, To: 456, Line: 93, Col: 16, Construct: "for"},
+	{From: 449, To: 455, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 458, To: 463, Line: 99, Col: 5, Construct: "if"},
+	{From: 462, To: 462, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 466, To: 474, Line: 104, Col: 1, Construct: "if"},
+	{From: 469, To: 473, Line: 105, Col: 18, Construct: "{{ }}"},
 }

@@ -71,25 +71,25 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else {
 			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
 			// GLM-4.7-Flash.jinja:29:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
@@ -99,7 +99,7 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -112,11 +112,11 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 		var content jinja2.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := m.Attr("role")
+		mRole := jinja2.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(m.Attr("content"))
+			visibleText(jinja2.Attr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -124,10 +124,10 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(m.Attr("content"))
+				visibleText(jinja2.Attr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := m.Attr("reasoning_content")
+			mReasoningContent := jinja2.Attr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -136,16 +136,16 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((jinja2.IsDefined(clearThinking) && !clearThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
-				w.WriteStr(jinja2.MethodStrip(reasoningContent))
+				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
@@ -154,25 +154,25 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
 			if jinja2.MethodStrip(content).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				w.Write(jinja2.MethodStrip(content))
+				jinja2.Write(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := m.Attr("tool_calls")
+			mToolCalls := jinja2.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := tc.Attr("function")
+					tcFunction := jinja2.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
-					w.WriteStr(tc.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(tc, "name"))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = tc.Attr("arguments")
+					args = jinja2.Attr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -180,13 +180,13 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
-						w.Write(k)
+						jinja2.Write(w, k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
-							w.Write(v)
+							jinja2.Write(w, v)
 						}
 						w.WriteString("</arg_value>")
 					}
@@ -196,15 +196,15 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := m.Attr("content")
+			mContent := jinja2.Attr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
-				w.Write(mContent)
+				jinja2.Write(w, mContent)
 				w.WriteString("</tool_response>")
 			} else {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
@@ -213,11 +213,11 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
-					trOutput := tr.Attr("output")
+					trOutput := jinja2.Attr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
-						w.Write(trOutput)
+						jinja2.Write(w, trOutput)
 					} else {
-						w.Write(tr)
+						jinja2.Write(w, tr)
 					}
 					w.WriteString("</tool_response>")
 				}
@@ -226,7 +226,7 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(m.Attr("content"))
+			visibleText(jinja2.Attr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
@@ -255,9 +255,9 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -266,18 +266,18 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
 					llamacpp.Write(w, item)
@@ -292,7 +292,7 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
@@ -302,10 +302,11 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
 	clearThinking := clearThinkingInput
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
@@ -313,9 +314,7 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
-			}))
+			visibleText(llamacpp.Attr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -327,7 +326,7 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
-			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
+			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -335,30 +334,33 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((llamacpp.CallTest("defined", clearThinking, nil, nil) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((llamacpp.IsDefined(clearThinking) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				w.WriteString("<think>")
+				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
+				w.WriteString("</think>")
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.MethodStrip(content).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				llamacpp.Write(w, llamacpp.CallMethod(content, "strip", nil, nil))
+				llamacpp.Write(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
+				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
 					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
@@ -366,11 +368,12 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(tc, "name")))
+					w.WriteString("<tool_call>")
+					llamacpp.WriteStr(w, llamacpp.Attr(tc, "name"))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args = llamacpp.Attr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
@@ -379,8 +382,8 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 						llamacpp.Write(w, k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !llamacpp.CallTest("string", v, nil, nil) {
-							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.IsString(v) {
+							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
 							llamacpp.Write(w, v)
 						}
@@ -393,7 +396,7 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
 			mContent := llamacpp.Attr(m, "content")
-			if llamacpp.CallTest("string", mContent, nil, nil) {
+			if llamacpp.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -406,11 +409,11 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
+				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
 					trOutput := llamacpp.Attr(tr, "output")
-					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
 						llamacpp.Write(w, tr)
@@ -422,16 +425,14 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
-			}))
+			visibleText(llamacpp.Attr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")
@@ -510,38 +511,38 @@ var spansGLM47Flash = []jinja2.Span{
 	{From: 295, To: 303, Line: 33, Col: 1, Construct: "for"},
 	{From: 299, To: 302, Line: 34, Col: 5, Construct: "if"},
 	{From: 301, To: 301, Line: 35, Col: 9, Construct: "set"},
-	{From: 305, To: 429, Line: 38, Col: 1, Construct: "for"},
-	{From: 312, To: 428, Line: 39, Col: 1, Construct: "if"},
-	{From: 316, To: 318, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 319, To: 428, Line: 40, Col: 5, Construct: "if"},
-	{From: 323, To: 323, Line: 42, Col: 1, Construct: "set"},
-	{From: 325, To: 327, Line: 43, Col: 1, Construct: "set"},
-	{From: 329, To: 342, Line: 44, Col: 1, Construct: "if"},
-	{From: 332, To: 332, Line: 45, Col: 5, Construct: "set"},
-	{From: 336, To: 341, Line: 47, Col: 5, Construct: "if"},
-	{From: 338, To: 338, Line: 48, Col: 9, Construct: "set"},
-	{From: 340, To: 340, Line: 49, Col: 9, Construct: "set"},
-	{From: 344, To: 350, Line: 52, Col: 1, Construct: "if"},
-	{From: 346, To: 346, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 352, To: 355, Line: 57, Col: 1, Construct: "if"},
-	{From: 354, To: 354, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 357, To: 391, Line: 60, Col: 1, Construct: "if"},
-	{From: 360, To: 390, Line: 61, Col: 1, Construct: "for"},
-	{From: 363, To: 367, Line: 62, Col: 1, Construct: "if"},
-	{From: 366, To: 366, Line: 63, Col: 5, Construct: "set"},
-	{From: 369, To: 369, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 66, Col: 1, Construct: "set"},
-	{From: 373, To: 389, Line: 66, Col: 31, Construct: "for"},
-	{From: 379, To: 380, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 382, To: 387, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 392, To: 428, Line: 68, Col: 5, Construct: "if"},
-	{From: 395, To: 420, Line: 69, Col: 1, Construct: "if"},
-	{From: 398, To: 401, Line: 70, Col: 1, Construct: "if"},
-	{From: 403, To: 404, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 409, To: 419, Line: 77, Col: 16, Construct: "for"},
-	{From: 412, To: 418, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 421, To: 428, Line: 80, Col: 5, Construct: "if"},
-	{From: 425, To: 427, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 431, To: 439, Line: 84, Col: 1, Construct: "if"},
-	{From: 434, To: 438, Line: 85, Col: 18, Construct: "{{ }}"},
+	{From: 306, To: 430, Line: 38, Col: 1, Construct: "for"},
+	{From: 313, To: 429, Line: 39, Col: 1, Construct: "if"},
+	{From: 317, To: 317, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 318, To: 429, Line: 40, Col: 5, Construct: "if"},
+	{From: 322, To: 322, Line: 42, Col: 1, Construct: "set"},
+	{From: 324, To: 326, Line: 43, Col: 1, Construct: "set"},
+	{From: 328, To: 341, Line: 44, Col: 1, Construct: "if"},
+	{From: 331, To: 331, Line: 45, Col: 5, Construct: "set"},
+	{From: 335, To: 340, Line: 47, Col: 5, Construct: "if"},
+	{From: 337, To: 337, Line: 48, Col: 9, Construct: "set"},
+	{From: 339, To: 339, Line: 49, Col: 9, Construct: "set"},
+	{From: 343, To: 351, Line: 52, Col: 1, Construct: "if"},
+	{From: 345, To: 347, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 353, To: 356, Line: 57, Col: 1, Construct: "if"},
+	{From: 355, To: 355, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 358, To: 394, Line: 60, Col: 1, Construct: "if"},
+	{From: 362, To: 393, Line: 61, Col: 1, Construct: "for"},
+	{From: 365, To: 369, Line: 62, Col: 1, Construct: "if"},
+	{From: 368, To: 368, Line: 63, Col: 5, Construct: "set"},
+	{From: 371, To: 372, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 66, Col: 1, Construct: "set"},
+	{From: 376, To: 392, Line: 66, Col: 31, Construct: "for"},
+	{From: 382, To: 383, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 385, To: 390, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 395, To: 429, Line: 68, Col: 5, Construct: "if"},
+	{From: 398, To: 423, Line: 69, Col: 1, Construct: "if"},
+	{From: 401, To: 404, Line: 70, Col: 1, Construct: "if"},
+	{From: 406, To: 407, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 412, To: 422, Line: 77, Col: 16, Construct: "for"},
+	{From: 415, To: 421, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 424, To: 429, Line: 80, Col: 5, Construct: "if"},
+	{From: 428, To: 428, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 432, To: 440, Line: 84, Col: 1, Construct: "if"},
+	{From: 435, To: 439, Line: 85, Col: 18, Construct: "{{ }}"},
 }

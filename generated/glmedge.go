@@ -53,9 +53,9 @@ func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("|>\n")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>")
 }
@@ -66,9 +66,12 @@ func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
 func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")))
+		w.WriteString("<|")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("|>\n")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>")
 }
@@ -78,6 +81,6 @@ func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansGlmedge = []jinja2.Span{
 	{From: 53, To: 60, Line: 8, Col: 1, Construct: "for"},
 	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 73, Line: 8, Col: 1, Construct: "for"},
-	{From: 71, To: 71, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 76, Line: 8, Col: 1, Construct: "for"},
+	{From: 71, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
 }

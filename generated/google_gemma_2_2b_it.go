@@ -52,11 +52,11 @@ func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		w.Write(jinja2.RaiseException(in, jinja2.Str("System role not supported")))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -64,10 +64,10 @@ func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var role jinja2.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(messageRole, "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -80,9 +80,9 @@ func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
 		w.WriteString("<start_of_turn>")
-		w.WriteStr(role)
+		jinja2.WriteStr(w, role)
 		w.WriteString("\n")
-		w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
+		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
@@ -106,8 +106,9 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
@@ -126,7 +127,11 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<end_of_turn>\n")))
+		w.WriteString("<start_of_turn>")
+		llamacpp.WriteStr(w, role)
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -151,12 +156,12 @@ var spansGoogleGemma22bIt = []jinja2.Span{
 	{From: 102, To: 102, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 104, To: 107, Line: 1, Col: 16, Construct: "if"},
 	{From: 106, To: 106, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 109, To: 130, Line: 1, Col: 117, Construct: "for"},
-	{From: 114, To: 117, Line: 1, Col: 146, Construct: "if"},
-	{From: 116, To: 116, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 119, To: 127, Line: 1, Col: 311, Construct: "if"},
-	{From: 122, To: 122, Line: 1, Col: 352, Construct: "set"},
-	{From: 126, To: 126, Line: 1, Col: 386, Construct: "set"},
-	{From: 129, To: 129, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 132, To: 134, Line: 3, Col: 17, Construct: "if"},
+	{From: 110, To: 135, Line: 1, Col: 117, Construct: "for"},
+	{From: 115, To: 118, Line: 1, Col: 146, Construct: "if"},
+	{From: 117, To: 117, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 120, To: 128, Line: 1, Col: 311, Construct: "if"},
+	{From: 123, To: 123, Line: 1, Col: 352, Construct: "set"},
+	{From: 127, To: 127, Line: 1, Col: 386, Construct: "set"},
+	{From: 130, To: 134, Line: 2, Col: 31, Construct: "{{ }}"},
+	{From: 137, To: 139, Line: 3, Col: 17, Construct: "if"},
 }

@@ -78,7 +78,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -86,23 +86,23 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
 				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
-				w.Write(key)
+				jinja2.Write(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := value.ItemStr("description")
+				valueDescription := jinja2.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
-					w.Write(valueDescription)
+					jinja2.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := value.ItemStr("type")
+				valueType := jinja2.ItemStr(value, "type")
 				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
-					valueEnum := value.ItemStr("enum")
+					valueEnum := jinja2.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -114,12 +114,12 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
 				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := value.ItemStr("items")
+					valueItems := jinja2.ItemStr(value, "items")
 					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -140,7 +140,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-								if nsItems.Attr("found_first").Truthy() {
+								if jinja2.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -153,8 +153,8 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
 									if jinja2.IsMapping(itemValue) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.Write(w.Capture(func() {
-											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+										jinja2.Write(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -167,7 +167,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
-										w.Write(reqItem)
+										jinja2.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -181,20 +181,20 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
 									// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
-									w.Write(itemKey)
+									jinja2.Write(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -202,7 +202,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
-				if value.ItemStr("nullable").Truthy() {
+				if jinja2.ItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -216,7 +216,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
 				if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := value.ItemStr("properties")
+					valueProperties := jinja2.ItemStr(value, "properties")
 					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -228,8 +228,8 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					} else if jinja2.IsMapping(value) {
@@ -244,13 +244,13 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
-					valueRequired := value.ItemStr("required")
+					valueRequired := jinja2.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -267,7 +267,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-							w.Write(item)
+							jinja2.Write(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -287,7 +287,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				w.Write(jinja2.FilterUpper(valueType))
+				jinja2.Write(w, jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -299,29 +299,29 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := toolData.ItemStr("function")
-		w.Write(toolDataFunction.ItemStr("name"))
+		toolDataFunction := jinja2.ItemStr(toolData, "function")
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-		w.Write(toolDataFunction.ItemStr("description"))
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = toolDataFunction.ItemStr("parameters")
+		params = jinja2.ItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
-			paramsProperties := params.ItemStr("properties")
+			paramsProperties := jinja2.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
-				w.Write(w.Capture(func() {
-					formatParameters(paramsProperties, params.ItemStr("required"))
+				jinja2.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
-			paramsRequired := params.ItemStr("required")
+			paramsRequired := jinja2.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
@@ -330,7 +330,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-					w.Write(item)
+					jinja2.Write(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -340,33 +340,33 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
-			paramsType := params.ItemStr("type")
+			paramsType := jinja2.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(paramsType))
+				jinja2.Write(w, jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
 		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = toolDataFunction.ItemStr("response")
+			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := responseDeclaration.ItemStr("description")
+			responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
-				w.Write(responseDeclarationDescription)
+				jinja2.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := responseDeclaration.ItemStr("type")
+			responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
 			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(responseDeclarationType))
+				jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -384,7 +384,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(argument) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
-			w.WriteStr(argument)
+			jinja2.WriteStr(w, argument)
 			w.WriteString("<|\"|>")
 		} else if jinja2.IsBoolean(argument) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
@@ -405,7 +405,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				key := keys[i]
 				value := values[i]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -416,16 +416,16 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key)
+					jinja2.WriteStr(w, key)
 					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
-					w.Write(key)
+					jinja2.Write(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
@@ -438,7 +438,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
@@ -450,7 +450,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:144:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:145:9 {{- argument -}}
-			w.Write(argument)
+			jinja2.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -472,17 +472,17 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response jinja2.Value) {
@@ -493,7 +493,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsMapping(response) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			w.WriteString("response:")
-			w.WriteStr(toolName)
+			jinja2.WriteStr(w, toolName)
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
 			keys, values := jinja2.DictsortPairs(response, nil, nil)
@@ -501,10 +501,10 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				key := keys[i]
 				value := values[i]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-				w.Write(key)
+				jinja2.Write(w, key)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(value, jinja2.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
@@ -517,9 +517,9 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
 			w.WriteString("response:")
-			w.WriteStr(toolName)
+			jinja2.WriteStr(w, toolName)
 			w.WriteString("{value:")
-			w.WriteStr(w.Capture(func() {
+			jinja2.WriteStr(w, w.Capture(func() {
 				formatArgument(response, jinja2.Bool(false))
 			}))
 			w.WriteString("}")
@@ -531,9 +531,9 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -544,10 +544,10 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := messages.ItemInt(0)
-		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
@@ -557,7 +557,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(jinja2.FilterTrim(w.Capture(func() {
+				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -574,7 +574,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if jinja2.EqStr(loopMessages.Item(i).ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
@@ -587,16 +587,16 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 		var continueSameModelTurn jinja2.Value
 		var thinkingText jinja2.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(message.ItemStr("role"), "tool") {
+		if !jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+			if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 				role = jinja2.Str("model")
 			} else {
-				role = message.ItemStr("role")
+				role = jinja2.ItemStr(message, "role")
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
 			prevNtRole := jinja2.None()
@@ -608,9 +608,9 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !jinja2.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
+						if !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, j), "role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							prevNtRole = loopMessages.Item(j).ItemStr("role")
+							prevNtRole = jinja2.ItemStr(jinja2.Item(loopMessages, j), "role")
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
@@ -625,7 +625,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
 				w.WriteString("<|turn>")
-				w.WriteStr(role)
+				jinja2.WriteStr(w, role)
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
@@ -636,23 +636,23 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			if (thinkingText.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
-				w.WriteStr(thinkingText)
+				jinja2.WriteStr(w, thinkingText)
 				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var function jinja2.Value
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
-					function = toolCall.ItemStr("function")
+					function = jinja2.ItemStr(toolCall, "function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.WriteString("<|tool_call>call:")
-					w.WriteStr(function.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
-					functionArguments := function.ItemStr("arguments")
+					functionArguments := jinja2.ItemStr(function, "arguments")
 					if jinja2.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
@@ -668,17 +668,17 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							w.Write(key)
+							jinja2.Write(w, key)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
-							w.Write(w.Capture(func() {
+							jinja2.Write(w, w.Capture(func() {
 								formatArgument(value, jinja2.Bool(false))
 							}))
 						}
 					} else if jinja2.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
-						w.Write(functionArguments)
+						jinja2.Write(w, functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
@@ -692,9 +692,9 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
 			if jinja2.MethodGet(message, jinja2.Str("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
-				for _, toolResponse := range jinja2.Iterate(w, message.ItemStr("tool_responses")) {
+				for _, toolResponse := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					formatToolResponseBlock(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil), toolResponse.ItemStr("response"))
+					formatToolResponseBlock(jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), jinja2.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
@@ -712,14 +712,14 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 					var toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !jinja2.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
+					} else if !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, k), "role"), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
 					} else {
 						// google-gemma-4-31B-it.jinja:275:25 {%- else -%}
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
-						follow = loopMessages.Item(k)
+						follow = jinja2.Item(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
 						nsTnameName := jinja2.FilterDefault(jinja2.MethodGet(follow, jinja2.Str("name")), []jinja2.Value{jinja2.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
@@ -727,7 +727,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
 							if jinja2.Eq(jinja2.MethodGet(tc, jinja2.Str("id")), jinja2.MethodGet(follow, jinja2.Str("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
-								nsTnameName = tc.ItemStr("function").ItemStr("name")
+								nsTnameName = jinja2.ItemStr(jinja2.ItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
@@ -765,7 +765,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if jinja2.EqStr(role, "model") {
@@ -774,23 +774,23 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 				}
 			} else if jinja2.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item := range jinja2.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					itemType := item.ItemStr("type")
+					itemType := jinja2.ItemStr(item, "type")
 					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							stripThinking(item.ItemStr("text"))
+							stripThinking(jinja2.ItemStr(item, "text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
+							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
 						}
 					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
@@ -817,7 +817,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if jinja2.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
 			} else if !(nsTrOutFlag && !jinja2.MethodGet(message, jinja2.Str("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
@@ -828,7 +828,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") && !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
 			if !jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
@@ -863,9 +863,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
@@ -896,7 +897,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := llamacpp.ItemStr(value, "type")
-				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
+				if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -912,11 +913,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
 						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := llamacpp.ItemStr(value, "items")
-					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -929,12 +930,12 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !llamacpp.CallTest("none", itemValue, nil, nil) {
+							if !llamacpp.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
 								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -947,10 +948,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.IsMapping(itemValue) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										llamacpp.Write(w, w.Capture(func() {
-											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+											formatParameters(itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -958,7 +959,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
+									items := llamacpp.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -974,15 +975,15 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if llamacpp.CallTest("string", itemValue, nil, nil) {
+									if llamacpp.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -1010,10 +1011,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
+				if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := llamacpp.ItemStr(value, "properties")
-					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
+					if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -1025,10 +1026,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if llamacpp.CallTest("mapping", value, nil, nil) {
+					} else if llamacpp.IsMapping(value) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1041,7 +1042,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
@@ -1058,7 +1059,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -1083,7 +1084,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1121,7 +1122,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
+				items := llamacpp.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -1140,7 +1141,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1159,10 +1160,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1177,10 +1178,12 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if llamacpp.CallTest("string", argument, nil, nil) {
+		if llamacpp.IsString(argument) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
+			w.WriteString("<|\"|>")
+			llamacpp.WriteStr(w, argument)
+			w.WriteString("<|\"|>")
+		} else if llamacpp.IsBoolean(argument) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1188,13 +1191,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.IsMapping(argument) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
@@ -1209,7 +1212,9 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					w.WriteString("<|\"|>")
+					llamacpp.WriteStr(w, key)
+					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
@@ -1222,11 +1227,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.IsSequence(argument) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
+			items := llamacpp.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -1259,13 +1264,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1275,7 +1280,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response jinja2.Value) {
@@ -1283,11 +1288,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		response = jinja2.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if llamacpp.CallTest("mapping", response, nil, nil) {
+		if llamacpp.IsMapping(response) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("response:"), toolName, jinja2.Str("{")))
+			w.WriteString("response:")
+			llamacpp.WriteStr(w, toolName)
+			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", response, nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.FilterDictsort(response, nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
@@ -1308,9 +1315,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("response:"), toolName, jinja2.Str("{value:")), w.Capture(func() {
+			w.WriteString("response:")
+			llamacpp.WriteStr(w, toolName)
+			w.WriteString("{value:")
+			llamacpp.WriteStr(w, w.Capture(func() {
 				formatArgument(response, jinja2.Bool(false))
-			})), jinja2.Str("}")))
+			}))
+			w.WriteString("}")
 		}
 		w.WriteString("<tool_response|>")
 	}
@@ -1321,10 +1332,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -1335,17 +1346,17 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1360,7 +1371,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.CallFilter("length", loopMessages, nil, nil)))) {
+	for _, i := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
@@ -1368,10 +1379,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
 	var continueSameModelTurn jinja2.Value
 	var thinkingText jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
@@ -1392,7 +1404,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
 			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+				for _, j := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -1412,34 +1424,41 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+				w.WriteString("<|turn>")
+				llamacpp.WriteStr(w, role)
+				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil), func() jinja2.Value {
-				return llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
+			thinkingText = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("reasoning")), func() jinja2.Value {
+				return llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|channel>thought\n"), thinkingText, jinja2.Str("\n<channel|>")))
+				w.WriteString("<|channel>thought\n")
+				llamacpp.WriteStr(w, thinkingText)
+				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = llamacpp.ItemStr(toolCall, "function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
+					w.WriteString("<|tool_call>call:")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := llamacpp.ItemStr(function, "arguments")
-					if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
+					if llamacpp.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(functionArguments, nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							key := vals[0]
 							value := vals[1]
@@ -1457,7 +1476,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 								formatArgument(value, jinja2.Bool(false))
 							}))
 						}
-					} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
+					} else if llamacpp.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
 						llamacpp.Write(w, functionArguments)
@@ -1472,13 +1491,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_responses")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
-				for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_responses"))) {
+				for _, toolResponse := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					llamacpp.Write(w, w.Capture(func() {
-						formatToolResponseBlock(llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
-					}))
+					formatToolResponseBlock(llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
@@ -1486,14 +1503,15 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 				}
-			} else if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			} else if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var follow jinja2.Value
 				var toolBody jinja2.Value
-				for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.CallFilter("length", loopMessages, nil, nil)))) {
+				for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {
@@ -1505,45 +1523,39 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = llamacpp.Item(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := llamacpp.CallFilter("default", llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("name")}, nil), []jinja2.Value{jinja2.Str("unknown")}, nil)
+						nsTnameName := llamacpp.FilterDefault(llamacpp.MethodGet(follow, jinja2.Str("name")), []jinja2.Value{jinja2.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+						for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if jinja2.Eq(llamacpp.CallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil), llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)) {
+							if jinja2.Eq(llamacpp.MethodGet(tc, jinja2.Str("id")), llamacpp.MethodGet(follow, jinja2.Str("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+						toolBody = llamacpp.MethodGet(follow, jinja2.Str("content"))
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if llamacpp.CallTest("string", toolBody, nil, nil) {
+						if llamacpp.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							llamacpp.Write(w, w.Capture(func() {
-								formatToolResponseBlock(nsTnameName, toolBody)
-							}))
-						} else if llamacpp.CallTest("sequence", toolBody, nil, nil) && !llamacpp.CallTest("string", toolBody, nil, nil) {
+							formatToolResponseBlock(nsTnameName, toolBody)
+						} else if llamacpp.IsSequence(toolBody) && !llamacpp.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := jinja2.Str("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
-							for _, part := range jinja2.Iterate(w, llamacpp.Iterable(toolBody)) {
+							for _, part := range llamacpp.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if jinja2.EqStr(llamacpp.CallMethod(part, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") {
+								if jinja2.EqStr(llamacpp.MethodGet(part, jinja2.Str("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = llamacpp.Add(nsTxtS, llamacpp.CallFilter("default", llamacpp.CallMethod(part, "get", []jinja2.Value{jinja2.Str("text")}, nil), []jinja2.Value{jinja2.Str("")}, nil))
+									nsTxtS = llamacpp.Add(nsTxtS, llamacpp.FilterDefault(llamacpp.MethodGet(part, jinja2.Str("text")), []jinja2.Value{jinja2.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							llamacpp.Write(w, w.Capture(func() {
-								formatToolResponseBlock(nsTnameName, nsTxtS)
-							}))
+							formatToolResponseBlock(nsTnameName, nsTxtS)
 						} else {
 							// google-gemma-4-31B-it.jinja:296:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:297:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							llamacpp.Write(w, w.Capture(func() {
-								formatToolResponseBlock(nsTnameName, toolBody)
-							}))
+							formatToolResponseBlock(nsTnameName, toolBody)
 						}
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
@@ -1556,35 +1568,31 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if jinja2.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						stripThinking(messageContent)
-					}))
+					stripThinking(messageContent)
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 				}
-			} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
+			} else if llamacpp.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, item := range llamacpp.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
 					itemType := llamacpp.ItemStr(item, "type")
 					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							llamacpp.Write(w, w.Capture(func() {
-								stripThinking(llamacpp.ItemStr(item, "text"))
-							}))
+							stripThinking(llamacpp.ItemStr(item, "text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
 						}
 					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
@@ -1613,7 +1621,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy()) {
+			} else if !(nsTrOutFlag && !llamacpp.MethodGet(message, jinja2.Str("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -1625,7 +1633,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+			if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -1860,229 +1868,229 @@ var spansGoogleGemma431BIt = []jinja2.Span{
 	{From: 829, To: 838, Line: 340, Col: 1, Construct: "if"},
 	{From: 831, To: 837, Line: 341, Col: 5, Construct: "if"},
 	{From: 834, To: 836, Line: 343, Col: 9, Construct: "if"},
-	{From: 856, To: 1090, Line: 1, Col: 1, Construct: "macro"},
+	{From: 856, To: 1091, Line: 1, Col: 1, Construct: "macro"},
 	{From: 862, To: 862, Line: 2, Col: 5, Construct: "set"},
 	{From: 864, To: 864, Line: 3, Col: 5, Construct: "set"},
-	{From: 866, To: 1089, Line: 4, Col: 5, Construct: "for"},
-	{From: 873, To: 873, Line: 5, Col: 9, Construct: "set"},
-	{From: 875, To: 1088, Line: 6, Col: 9, Construct: "if"},
-	{From: 877, To: 879, Line: 7, Col: 13, Construct: "if"},
-	{From: 881, To: 881, Line: 7, Col: 13, Construct: "set"},
-	{From: 883, To: 883, Line: 8, Col: 13, Construct: "set"},
-	{From: 885, To: 886, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 888, To: 896, Line: 10, Col: 13, Construct: "if"},
-	{From: 892, To: 893, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 895, To: 895, Line: 12, Col: 17, Construct: "set"},
-	{From: 898, To: 999, Line: 14, Col: 13, Construct: "if"},
-	{From: 901, To: 914, Line: 15, Col: 17, Construct: "if"},
-	{From: 904, To: 911, Line: 16, Col: 21, Construct: "if"},
-	{From: 909, To: 909, Line: 16, Col: 54, Construct: "set"},
-	{From: 913, To: 913, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 915, To: 999, Line: 19, Col: 17, Construct: "if"},
-	{From: 918, To: 998, Line: 20, Col: 17, Construct: "if"},
-	{From: 921, To: 928, Line: 21, Col: 21, Construct: "if"},
-	{From: 926, To: 926, Line: 21, Col: 54, Construct: "set"},
-	{From: 930, To: 930, Line: 23, Col: 21, Construct: "set"},
-	{From: 932, To: 997, Line: 24, Col: 21, Construct: "for"},
-	{From: 937, To: 995, Line: 25, Col: 25, Construct: "if"},
-	{From: 939, To: 941, Line: 26, Col: 29, Construct: "if"},
-	{From: 943, To: 943, Line: 26, Col: 29, Construct: "set"},
-	{From: 945, To: 945, Line: 27, Col: 29, Construct: "set"},
-	{From: 947, To: 994, Line: 28, Col: 29, Construct: "if"},
-	{From: 950, To: 956, Line: 30, Col: 33, Construct: "if"},
-	{From: 952, To: 954, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 957, To: 994, Line: 34, Col: 33, Construct: "if"},
-	{From: 961, To: 973, Line: 36, Col: 33, Construct: "for"},
-	{From: 966, To: 967, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 969, To: 971, Line: 38, Col: 37, Construct: "if"},
-	{From: 974, To: 994, Line: 41, Col: 33, Construct: "if"},
-	{From: 977, To: 986, Line: 42, Col: 33, Construct: "if"},
-	{From: 980, To: 980, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 985, To: 985, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 990, To: 991, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 993, To: 993, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 1001, To: 1011, Line: 55, Col: 13, Construct: "if"},
-	{From: 1003, To: 1010, Line: 56, Col: 17, Construct: "if"},
-	{From: 1008, To: 1008, Line: 56, Col: 50, Construct: "set"},
-	{From: 1013, To: 1075, Line: 59, Col: 13, Construct: "if"},
-	{From: 1015, To: 1047, Line: 60, Col: 17, Construct: "if"},
-	{From: 1018, To: 1025, Line: 61, Col: 21, Construct: "if"},
-	{From: 1023, To: 1023, Line: 61, Col: 54, Construct: "set"},
-	{From: 1027, To: 1030, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 1031, To: 1047, Line: 65, Col: 21, Construct: "if"},
-	{From: 1034, To: 1041, Line: 66, Col: 21, Construct: "if"},
-	{From: 1039, To: 1039, Line: 66, Col: 54, Construct: "set"},
-	{From: 1043, To: 1046, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 1049, To: 1074, Line: 71, Col: 17, Construct: "if"},
-	{From: 1052, To: 1059, Line: 72, Col: 21, Construct: "if"},
-	{From: 1057, To: 1057, Line: 72, Col: 54, Construct: "set"},
-	{From: 1061, To: 1073, Line: 74, Col: 21, Construct: "for"},
-	{From: 1066, To: 1067, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 1069, To: 1071, Line: 76, Col: 25, Construct: "if"},
-	{From: 1077, To: 1084, Line: 81, Col: 13, Construct: "if"},
-	{From: 1082, To: 1082, Line: 81, Col: 46, Construct: "set"},
-	{From: 1086, To: 1087, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 1092, To: 1170, Line: 86, Col: 1, Construct: "macro"},
-	{From: 1098, To: 1100, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 1102, To: 1103, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 1105, To: 1105, Line: 88, Col: 5, Construct: "set"},
-	{From: 1107, To: 1146, Line: 89, Col: 5, Construct: "if"},
-	{From: 1110, To: 1118, Line: 91, Col: 9, Construct: "if"},
-	{From: 1114, To: 1117, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 1120, To: 1137, Line: 94, Col: 9, Construct: "if"},
-	{From: 1124, To: 1136, Line: 96, Col: 13, Construct: "for"},
-	{From: 1129, To: 1130, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 1132, To: 1134, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 1139, To: 1145, Line: 102, Col: 9, Construct: "if"},
-	{From: 1143, To: 1144, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 1148, To: 1169, Line: 106, Col: 5, Construct: "if"},
-	{From: 1150, To: 1151, Line: 107, Col: 9, Construct: "set"},
-	{From: 1153, To: 1159, Line: 109, Col: 9, Construct: "if"},
-	{From: 1157, To: 1158, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 1161, To: 1167, Line: 112, Col: 9, Construct: "if"},
-	{From: 1165, To: 1166, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 1172, To: 1254, Line: 118, Col: 1, Construct: "macro"},
-	{From: 1180, To: 1246, Line: 119, Col: 5, Construct: "if"},
-	{From: 1182, To: 1182, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 1183, To: 1246, Line: 121, Col: 9, Construct: "if"},
-	{From: 1186, To: 1190, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 1191, To: 1246, Line: 123, Col: 9, Construct: "if"},
-	{From: 1195, To: 1195, Line: 125, Col: 9, Construct: "set"},
-	{From: 1197, To: 1224, Line: 126, Col: 9, Construct: "for"},
-	{From: 1202, To: 1204, Line: 127, Col: 13, Construct: "if"},
-	{From: 1206, To: 1206, Line: 127, Col: 13, Construct: "set"},
-	{From: 1208, To: 1208, Line: 128, Col: 13, Construct: "set"},
-	{From: 1210, To: 1218, Line: 129, Col: 13, Construct: "if"},
-	{From: 1212, To: 1212, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 1216, To: 1216, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 1220, To: 1222, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 1225, To: 1246, Line: 137, Col: 9, Construct: "if"},
-	{From: 1229, To: 1241, Line: 139, Col: 9, Construct: "for"},
-	{From: 1233, To: 1235, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 1237, To: 1239, Line: 141, Col: 13, Construct: "if"},
-	{From: 1245, To: 1245, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 1256, To: 1279, Line: 148, Col: 1, Construct: "macro"},
-	{From: 1260, To: 1260, Line: 149, Col: 5, Construct: "set"},
-	{From: 1262, To: 1276, Line: 150, Col: 5, Construct: "for"},
-	{From: 1264, To: 1275, Line: 151, Col: 9, Construct: "if"},
-	{From: 1266, To: 1266, Line: 151, Col: 9, Construct: "set"},
-	{From: 1268, To: 1268, Line: 152, Col: 13, Construct: "set"},
-	{From: 1272, To: 1272, Line: 152, Col: 13, Construct: "set"},
-	{From: 1274, To: 1274, Line: 154, Col: 13, Construct: "set"},
-	{From: 1278, To: 1278, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 1281, To: 1316, Line: 160, Col: 1, Construct: "macro"},
-	{From: 1286, To: 1315, Line: 162, Col: 5, Construct: "if"},
-	{From: 1288, To: 1288, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 1290, To: 1307, Line: 164, Col: 9, Construct: "for"},
-	{From: 1296, To: 1297, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 1299, To: 1301, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 1303, To: 1305, Line: 166, Col: 13, Construct: "if"},
-	{From: 1311, To: 1313, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 1318, To: 1318, Line: 175, Col: 1, Construct: "set"},
-	{From: 1320, To: 1320, Line: 176, Col: 1, Construct: "set"},
-	{From: 1322, To: 1322, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 1324, To: 1359, Line: 179, Col: 1, Construct: "if"},
-	{From: 1327, To: 1333, Line: 183, Col: 5, Construct: "if"},
-	{From: 1330, To: 1330, Line: 183, Col: 5, Construct: "set"},
-	{From: 1332, To: 1332, Line: 185, Col: 9, Construct: "set"},
-	{From: 1335, To: 1341, Line: 188, Col: 5, Construct: "if"},
-	{From: 1338, To: 1338, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 1340, To: 1340, Line: 190, Col: 9, Construct: "set"},
-	{From: 1343, To: 1358, Line: 193, Col: 5, Construct: "if"},
-	{From: 1345, To: 1352, Line: 194, Col: 9, Construct: "for"},
-	{From: 1348, To: 1351, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 1354, To: 1354, Line: 196, Col: 13, Construct: "set"},
-	{From: 1356, To: 1356, Line: 199, Col: 9, Construct: "set"},
-	{From: 1361, To: 1361, Line: 206, Col: 1, Construct: "set"},
-	{From: 1363, To: 1369, Line: 207, Col: 1, Construct: "for"},
-	{From: 1365, To: 1368, Line: 208, Col: 5, Construct: "if"},
-	{From: 1367, To: 1367, Line: 209, Col: 9, Construct: "set"},
-	{From: 1371, To: 1621, Line: 214, Col: 1, Construct: "for"},
-	{From: 1378, To: 1620, Line: 215, Col: 5, Construct: "if"},
-	{From: 1380, To: 1380, Line: 215, Col: 5, Construct: "set"},
-	{From: 1382, To: 1382, Line: 216, Col: 5, Construct: "set"},
-	{From: 1384, To: 1388, Line: 217, Col: 5, Construct: "set"},
-	{From: 1390, To: 1391, Line: 219, Col: 5, Construct: "set"},
-	{From: 1393, To: 1407, Line: 220, Col: 5, Construct: "if"},
-	{From: 1395, To: 1406, Line: 221, Col: 9, Construct: "for"},
-	{From: 1397, To: 1405, Line: 222, Col: 13, Construct: "if"},
-	{From: 1399, To: 1404, Line: 223, Col: 17, Construct: "if"},
-	{From: 1401, To: 1401, Line: 224, Col: 21, Construct: "set"},
-	{From: 1403, To: 1403, Line: 225, Col: 21, Construct: "set"},
-	{From: 1409, To: 1411, Line: 230, Col: 5, Construct: "set"},
-	{From: 1413, To: 1416, Line: 231, Col: 5, Construct: "if"},
-	{From: 1415, To: 1415, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 1418, To: 1420, Line: 236, Col: 5, Construct: "set"},
-	{From: 1422, To: 1425, Line: 237, Col: 5, Construct: "if"},
-	{From: 1424, To: 1424, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 1427, To: 1471, Line: 241, Col: 13, Construct: "if"},
-	{From: 1430, To: 1466, Line: 242, Col: 17, Construct: "for"},
-	{From: 1433, To: 1433, Line: 243, Col: 21, Construct: "set"},
-	{From: 1435, To: 1435, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 1437, To: 1465, Line: 245, Col: 21, Construct: "if"},
-	{From: 1440, To: 1440, Line: 246, Col: 25, Construct: "set"},
-	{From: 1442, To: 1459, Line: 247, Col: 25, Construct: "for"},
-	{From: 1447, To: 1449, Line: 248, Col: 29, Construct: "if"},
-	{From: 1451, To: 1451, Line: 249, Col: 29, Construct: "set"},
-	{From: 1453, To: 1454, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1456, To: 1458, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 1460, To: 1464, Line: 252, Col: 25, Construct: "if"},
-	{From: 1463, To: 1463, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 1468, To: 1468, Line: 253, Col: 25, Construct: "set"},
-	{From: 1470, To: 1470, Line: 257, Col: 17, Construct: "set"},
-	{From: 1473, To: 1473, Line: 260, Col: 13, Construct: "set"},
-	{From: 1475, To: 1556, Line: 261, Col: 13, Construct: "if"},
-	{From: 1477, To: 1488, Line: 263, Col: 17, Construct: "for"},
-	{From: 1479, To: 1481, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 1483, To: 1483, Line: 265, Col: 21, Construct: "set"},
-	{From: 1485, To: 1485, Line: 265, Col: 21, Construct: "set"},
-	{From: 1487, To: 1487, Line: 266, Col: 21, Construct: "set"},
-	{From: 1489, To: 1556, Line: 268, Col: 17, Construct: "if"},
-	{From: 1492, To: 1492, Line: 270, Col: 17, Construct: "set"},
-	{From: 1494, To: 1555, Line: 271, Col: 17, Construct: "for"},
-	{From: 1498, To: 1554, Line: 272, Col: 21, Construct: "if"},
-	{From: 1499, To: 1554, Line: 273, Col: 25, Construct: "if"},
-	{From: 1502, To: 1502, Line: 274, Col: 25, Construct: "set"},
-	{From: 1506, To: 1506, Line: 276, Col: 25, Construct: "set"},
-	{From: 1508, To: 1508, Line: 278, Col: 25, Construct: "set"},
-	{From: 1510, To: 1516, Line: 279, Col: 25, Construct: "for"},
-	{From: 1512, To: 1515, Line: 280, Col: 29, Construct: "if"},
-	{From: 1514, To: 1514, Line: 281, Col: 33, Construct: "set"},
-	{From: 1518, To: 1518, Line: 285, Col: 25, Construct: "set"},
-	{From: 1520, To: 1547, Line: 286, Col: 25, Construct: "if"},
-	{From: 1522, To: 1524, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 1525, To: 1547, Line: 288, Col: 29, Construct: "if"},
-	{From: 1528, To: 1528, Line: 289, Col: 29, Construct: "set"},
-	{From: 1530, To: 1536, Line: 290, Col: 29, Construct: "for"},
-	{From: 1532, To: 1535, Line: 291, Col: 33, Construct: "if"},
-	{From: 1534, To: 1534, Line: 292, Col: 37, Construct: "set"},
-	{From: 1538, To: 1540, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 1544, To: 1546, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 1549, To: 1549, Line: 299, Col: 25, Construct: "set"},
-	{From: 1551, To: 1551, Line: 299, Col: 25, Construct: "set"},
-	{From: 1553, To: 1553, Line: 300, Col: 25, Construct: "set"},
-	{From: 1558, To: 1612, Line: 305, Col: 13, Construct: "if"},
-	{From: 1561, To: 1570, Line: 306, Col: 17, Construct: "if"},
-	{From: 1563, To: 1565, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 1569, To: 1569, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 1571, To: 1612, Line: 311, Col: 17, Construct: "if"},
-	{From: 1574, To: 1611, Line: 312, Col: 17, Construct: "for"},
-	{From: 1576, To: 1610, Line: 313, Col: 21, Construct: "if"},
-	{From: 1579, To: 1588, Line: 314, Col: 25, Construct: "if"},
-	{From: 1581, To: 1583, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 1587, To: 1587, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 1589, To: 1610, Line: 319, Col: 25, Construct: "if"},
-	{From: 1593, To: 1593, Line: 319, Col: 25, Construct: "set"},
-	{From: 1595, To: 1595, Line: 321, Col: 25, Construct: "set"},
-	{From: 1596, To: 1610, Line: 322, Col: 25, Construct: "if"},
-	{From: 1600, To: 1600, Line: 322, Col: 25, Construct: "set"},
-	{From: 1602, To: 1602, Line: 324, Col: 25, Construct: "set"},
-	{From: 1603, To: 1610, Line: 325, Col: 25, Construct: "if"},
-	{From: 1607, To: 1607, Line: 325, Col: 25, Construct: "set"},
-	{From: 1609, To: 1609, Line: 327, Col: 25, Construct: "set"},
-	{From: 1614, To: 1619, Line: 332, Col: 9, Construct: "if"},
-	{From: 1616, To: 1619, Line: 334, Col: 13, Construct: "if"},
-	{From: 1623, To: 1632, Line: 340, Col: 1, Construct: "if"},
-	{From: 1625, To: 1631, Line: 341, Col: 5, Construct: "if"},
-	{From: 1628, To: 1630, Line: 343, Col: 9, Construct: "if"},
+	{From: 867, To: 1090, Line: 4, Col: 5, Construct: "for"},
+	{From: 874, To: 874, Line: 5, Col: 9, Construct: "set"},
+	{From: 876, To: 1089, Line: 6, Col: 9, Construct: "if"},
+	{From: 878, To: 880, Line: 7, Col: 13, Construct: "if"},
+	{From: 882, To: 882, Line: 7, Col: 13, Construct: "set"},
+	{From: 884, To: 884, Line: 8, Col: 13, Construct: "set"},
+	{From: 886, To: 887, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 889, To: 897, Line: 10, Col: 13, Construct: "if"},
+	{From: 893, To: 894, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 896, To: 896, Line: 12, Col: 17, Construct: "set"},
+	{From: 899, To: 1000, Line: 14, Col: 13, Construct: "if"},
+	{From: 902, To: 915, Line: 15, Col: 17, Construct: "if"},
+	{From: 905, To: 912, Line: 16, Col: 21, Construct: "if"},
+	{From: 910, To: 910, Line: 16, Col: 54, Construct: "set"},
+	{From: 914, To: 914, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 916, To: 1000, Line: 19, Col: 17, Construct: "if"},
+	{From: 919, To: 999, Line: 20, Col: 17, Construct: "if"},
+	{From: 922, To: 929, Line: 21, Col: 21, Construct: "if"},
+	{From: 927, To: 927, Line: 21, Col: 54, Construct: "set"},
+	{From: 931, To: 931, Line: 23, Col: 21, Construct: "set"},
+	{From: 933, To: 998, Line: 24, Col: 21, Construct: "for"},
+	{From: 938, To: 996, Line: 25, Col: 25, Construct: "if"},
+	{From: 940, To: 942, Line: 26, Col: 29, Construct: "if"},
+	{From: 944, To: 944, Line: 26, Col: 29, Construct: "set"},
+	{From: 946, To: 946, Line: 27, Col: 29, Construct: "set"},
+	{From: 948, To: 995, Line: 28, Col: 29, Construct: "if"},
+	{From: 951, To: 957, Line: 30, Col: 33, Construct: "if"},
+	{From: 953, To: 955, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 958, To: 995, Line: 34, Col: 33, Construct: "if"},
+	{From: 962, To: 974, Line: 36, Col: 33, Construct: "for"},
+	{From: 967, To: 968, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 970, To: 972, Line: 38, Col: 37, Construct: "if"},
+	{From: 975, To: 995, Line: 41, Col: 33, Construct: "if"},
+	{From: 978, To: 987, Line: 42, Col: 33, Construct: "if"},
+	{From: 981, To: 981, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 986, To: 986, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 991, To: 992, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 994, To: 994, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 1002, To: 1012, Line: 55, Col: 13, Construct: "if"},
+	{From: 1004, To: 1011, Line: 56, Col: 17, Construct: "if"},
+	{From: 1009, To: 1009, Line: 56, Col: 50, Construct: "set"},
+	{From: 1014, To: 1076, Line: 59, Col: 13, Construct: "if"},
+	{From: 1016, To: 1048, Line: 60, Col: 17, Construct: "if"},
+	{From: 1019, To: 1026, Line: 61, Col: 21, Construct: "if"},
+	{From: 1024, To: 1024, Line: 61, Col: 54, Construct: "set"},
+	{From: 1028, To: 1031, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 1032, To: 1048, Line: 65, Col: 21, Construct: "if"},
+	{From: 1035, To: 1042, Line: 66, Col: 21, Construct: "if"},
+	{From: 1040, To: 1040, Line: 66, Col: 54, Construct: "set"},
+	{From: 1044, To: 1047, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 1050, To: 1075, Line: 71, Col: 17, Construct: "if"},
+	{From: 1053, To: 1060, Line: 72, Col: 21, Construct: "if"},
+	{From: 1058, To: 1058, Line: 72, Col: 54, Construct: "set"},
+	{From: 1062, To: 1074, Line: 74, Col: 21, Construct: "for"},
+	{From: 1067, To: 1068, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 1070, To: 1072, Line: 76, Col: 25, Construct: "if"},
+	{From: 1078, To: 1085, Line: 81, Col: 13, Construct: "if"},
+	{From: 1083, To: 1083, Line: 81, Col: 46, Construct: "set"},
+	{From: 1087, To: 1088, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 1093, To: 1171, Line: 86, Col: 1, Construct: "macro"},
+	{From: 1099, To: 1101, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 1103, To: 1104, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 1106, To: 1106, Line: 88, Col: 5, Construct: "set"},
+	{From: 1108, To: 1147, Line: 89, Col: 5, Construct: "if"},
+	{From: 1111, To: 1119, Line: 91, Col: 9, Construct: "if"},
+	{From: 1115, To: 1118, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 1121, To: 1138, Line: 94, Col: 9, Construct: "if"},
+	{From: 1125, To: 1137, Line: 96, Col: 13, Construct: "for"},
+	{From: 1130, To: 1131, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 1133, To: 1135, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 1140, To: 1146, Line: 102, Col: 9, Construct: "if"},
+	{From: 1144, To: 1145, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 1149, To: 1170, Line: 106, Col: 5, Construct: "if"},
+	{From: 1151, To: 1152, Line: 107, Col: 9, Construct: "set"},
+	{From: 1154, To: 1160, Line: 109, Col: 9, Construct: "if"},
+	{From: 1158, To: 1159, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 1162, To: 1168, Line: 112, Col: 9, Construct: "if"},
+	{From: 1166, To: 1167, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 1173, To: 1259, Line: 118, Col: 1, Construct: "macro"},
+	{From: 1181, To: 1251, Line: 119, Col: 5, Construct: "if"},
+	{From: 1183, To: 1185, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 1186, To: 1251, Line: 121, Col: 9, Construct: "if"},
+	{From: 1189, To: 1193, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 1194, To: 1251, Line: 123, Col: 9, Construct: "if"},
+	{From: 1198, To: 1198, Line: 125, Col: 9, Construct: "set"},
+	{From: 1200, To: 1229, Line: 126, Col: 9, Construct: "for"},
+	{From: 1205, To: 1207, Line: 127, Col: 13, Construct: "if"},
+	{From: 1209, To: 1209, Line: 127, Col: 13, Construct: "set"},
+	{From: 1211, To: 1211, Line: 128, Col: 13, Construct: "set"},
+	{From: 1213, To: 1223, Line: 129, Col: 13, Construct: "if"},
+	{From: 1215, To: 1217, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 1221, To: 1221, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 1225, To: 1227, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 1230, To: 1251, Line: 137, Col: 9, Construct: "if"},
+	{From: 1234, To: 1246, Line: 139, Col: 9, Construct: "for"},
+	{From: 1238, To: 1240, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 1242, To: 1244, Line: 141, Col: 13, Construct: "if"},
+	{From: 1250, To: 1250, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 1261, To: 1284, Line: 148, Col: 1, Construct: "macro"},
+	{From: 1265, To: 1265, Line: 149, Col: 5, Construct: "set"},
+	{From: 1267, To: 1281, Line: 150, Col: 5, Construct: "for"},
+	{From: 1269, To: 1280, Line: 151, Col: 9, Construct: "if"},
+	{From: 1271, To: 1271, Line: 151, Col: 9, Construct: "set"},
+	{From: 1273, To: 1273, Line: 152, Col: 13, Construct: "set"},
+	{From: 1277, To: 1277, Line: 152, Col: 13, Construct: "set"},
+	{From: 1279, To: 1279, Line: 154, Col: 13, Construct: "set"},
+	{From: 1283, To: 1283, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 1286, To: 1327, Line: 160, Col: 1, Construct: "macro"},
+	{From: 1291, To: 1326, Line: 162, Col: 5, Construct: "if"},
+	{From: 1293, To: 1295, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 1297, To: 1314, Line: 164, Col: 9, Construct: "for"},
+	{From: 1303, To: 1304, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 1306, To: 1308, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 1310, To: 1312, Line: 166, Col: 13, Construct: "if"},
+	{From: 1318, To: 1324, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 1329, To: 1329, Line: 175, Col: 1, Construct: "set"},
+	{From: 1331, To: 1331, Line: 176, Col: 1, Construct: "set"},
+	{From: 1333, To: 1333, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 1335, To: 1370, Line: 179, Col: 1, Construct: "if"},
+	{From: 1338, To: 1344, Line: 183, Col: 5, Construct: "if"},
+	{From: 1341, To: 1341, Line: 183, Col: 5, Construct: "set"},
+	{From: 1343, To: 1343, Line: 185, Col: 9, Construct: "set"},
+	{From: 1346, To: 1352, Line: 188, Col: 5, Construct: "if"},
+	{From: 1349, To: 1349, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 1351, To: 1351, Line: 190, Col: 9, Construct: "set"},
+	{From: 1354, To: 1369, Line: 193, Col: 5, Construct: "if"},
+	{From: 1356, To: 1363, Line: 194, Col: 9, Construct: "for"},
+	{From: 1359, To: 1362, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 1365, To: 1365, Line: 196, Col: 13, Construct: "set"},
+	{From: 1367, To: 1367, Line: 199, Col: 9, Construct: "set"},
+	{From: 1372, To: 1372, Line: 206, Col: 1, Construct: "set"},
+	{From: 1374, To: 1380, Line: 207, Col: 1, Construct: "for"},
+	{From: 1376, To: 1379, Line: 208, Col: 5, Construct: "if"},
+	{From: 1378, To: 1378, Line: 209, Col: 9, Construct: "set"},
+	{From: 1383, To: 1629, Line: 214, Col: 1, Construct: "for"},
+	{From: 1390, To: 1628, Line: 215, Col: 5, Construct: "if"},
+	{From: 1392, To: 1392, Line: 215, Col: 5, Construct: "set"},
+	{From: 1394, To: 1394, Line: 216, Col: 5, Construct: "set"},
+	{From: 1396, To: 1400, Line: 217, Col: 5, Construct: "set"},
+	{From: 1402, To: 1403, Line: 219, Col: 5, Construct: "set"},
+	{From: 1405, To: 1419, Line: 220, Col: 5, Construct: "if"},
+	{From: 1407, To: 1418, Line: 221, Col: 9, Construct: "for"},
+	{From: 1409, To: 1417, Line: 222, Col: 13, Construct: "if"},
+	{From: 1411, To: 1416, Line: 223, Col: 17, Construct: "if"},
+	{From: 1413, To: 1413, Line: 224, Col: 21, Construct: "set"},
+	{From: 1415, To: 1415, Line: 225, Col: 21, Construct: "set"},
+	{From: 1421, To: 1423, Line: 230, Col: 5, Construct: "set"},
+	{From: 1425, To: 1430, Line: 231, Col: 5, Construct: "if"},
+	{From: 1427, To: 1429, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 1432, To: 1434, Line: 236, Col: 5, Construct: "set"},
+	{From: 1436, To: 1441, Line: 237, Col: 5, Construct: "if"},
+	{From: 1438, To: 1440, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 1443, To: 1490, Line: 241, Col: 13, Construct: "if"},
+	{From: 1447, To: 1485, Line: 242, Col: 17, Construct: "for"},
+	{From: 1450, To: 1450, Line: 243, Col: 21, Construct: "set"},
+	{From: 1452, To: 1454, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 1456, To: 1484, Line: 245, Col: 21, Construct: "if"},
+	{From: 1459, To: 1459, Line: 246, Col: 25, Construct: "set"},
+	{From: 1461, To: 1478, Line: 247, Col: 25, Construct: "for"},
+	{From: 1466, To: 1468, Line: 248, Col: 29, Construct: "if"},
+	{From: 1470, To: 1470, Line: 249, Col: 29, Construct: "set"},
+	{From: 1472, To: 1473, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1475, To: 1477, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 1479, To: 1483, Line: 252, Col: 25, Construct: "if"},
+	{From: 1482, To: 1482, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 1487, To: 1487, Line: 253, Col: 25, Construct: "set"},
+	{From: 1489, To: 1489, Line: 257, Col: 17, Construct: "set"},
+	{From: 1492, To: 1492, Line: 260, Col: 13, Construct: "set"},
+	{From: 1494, To: 1568, Line: 261, Col: 13, Construct: "if"},
+	{From: 1496, To: 1505, Line: 263, Col: 17, Construct: "for"},
+	{From: 1498, To: 1498, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 1500, To: 1500, Line: 265, Col: 21, Construct: "set"},
+	{From: 1502, To: 1502, Line: 265, Col: 21, Construct: "set"},
+	{From: 1504, To: 1504, Line: 266, Col: 21, Construct: "set"},
+	{From: 1506, To: 1568, Line: 268, Col: 17, Construct: "if"},
+	{From: 1509, To: 1509, Line: 270, Col: 17, Construct: "set"},
+	{From: 1512, To: 1567, Line: 271, Col: 17, Construct: "for"},
+	{From: 1516, To: 1566, Line: 272, Col: 21, Construct: "if"},
+	{From: 1517, To: 1566, Line: 273, Col: 25, Construct: "if"},
+	{From: 1520, To: 1520, Line: 274, Col: 25, Construct: "set"},
+	{From: 1524, To: 1524, Line: 276, Col: 25, Construct: "set"},
+	{From: 1526, To: 1526, Line: 278, Col: 25, Construct: "set"},
+	{From: 1528, To: 1534, Line: 279, Col: 25, Construct: "for"},
+	{From: 1530, To: 1533, Line: 280, Col: 29, Construct: "if"},
+	{From: 1532, To: 1532, Line: 281, Col: 33, Construct: "set"},
+	{From: 1536, To: 1536, Line: 285, Col: 25, Construct: "set"},
+	{From: 1538, To: 1559, Line: 286, Col: 25, Construct: "if"},
+	{From: 1540, To: 1540, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 1541, To: 1559, Line: 288, Col: 29, Construct: "if"},
+	{From: 1544, To: 1544, Line: 289, Col: 29, Construct: "set"},
+	{From: 1546, To: 1552, Line: 290, Col: 29, Construct: "for"},
+	{From: 1548, To: 1551, Line: 291, Col: 33, Construct: "if"},
+	{From: 1550, To: 1550, Line: 292, Col: 37, Construct: "set"},
+	{From: 1554, To: 1554, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 1558, To: 1558, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 1561, To: 1561, Line: 299, Col: 25, Construct: "set"},
+	{From: 1563, To: 1563, Line: 299, Col: 25, Construct: "set"},
+	{From: 1565, To: 1565, Line: 300, Col: 25, Construct: "set"},
+	{From: 1570, To: 1620, Line: 305, Col: 13, Construct: "if"},
+	{From: 1573, To: 1580, Line: 306, Col: 17, Construct: "if"},
+	{From: 1575, To: 1575, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 1579, To: 1579, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 1581, To: 1620, Line: 311, Col: 17, Construct: "if"},
+	{From: 1584, To: 1619, Line: 312, Col: 17, Construct: "for"},
+	{From: 1586, To: 1618, Line: 313, Col: 21, Construct: "if"},
+	{From: 1589, To: 1596, Line: 314, Col: 25, Construct: "if"},
+	{From: 1591, To: 1591, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 1595, To: 1595, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 1597, To: 1618, Line: 319, Col: 25, Construct: "if"},
+	{From: 1601, To: 1601, Line: 319, Col: 25, Construct: "set"},
+	{From: 1603, To: 1603, Line: 321, Col: 25, Construct: "set"},
+	{From: 1604, To: 1618, Line: 322, Col: 25, Construct: "if"},
+	{From: 1608, To: 1608, Line: 322, Col: 25, Construct: "set"},
+	{From: 1610, To: 1610, Line: 324, Col: 25, Construct: "set"},
+	{From: 1611, To: 1618, Line: 325, Col: 25, Construct: "if"},
+	{From: 1615, To: 1615, Line: 325, Col: 25, Construct: "set"},
+	{From: 1617, To: 1617, Line: 327, Col: 25, Construct: "set"},
+	{From: 1622, To: 1627, Line: 332, Col: 9, Construct: "if"},
+	{From: 1624, To: 1627, Line: 334, Col: 13, Construct: "if"},
+	{From: 1631, To: 1640, Line: 340, Col: 1, Construct: "if"},
+	{From: 1633, To: 1639, Line: 341, Col: 5, Construct: "if"},
+	{From: 1636, To: 1638, Line: 343, Col: 9, Construct: "if"},
 }

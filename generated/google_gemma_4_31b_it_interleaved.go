@@ -78,7 +78,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -86,20 +86,20 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
 				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
-				w.Write(key)
+				jinja2.Write(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := value.ItemStr("description")
+				valueDescription := jinja2.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
-					w.Write(valueDescription)
+					jinja2.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
-				if value.ItemStr("nullable").Truthy() {
+				if jinja2.ItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -111,10 +111,10 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := value.ItemStr("type")
+				valueType := jinja2.ItemStr(value, "type")
 				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := value.ItemStr("enum")
+					valueEnum := jinja2.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -126,28 +126,28 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
 				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := value.ItemStr("properties")
+					valueProperties := jinja2.ItemStr(value, "properties")
 					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					} else if jinja2.IsMapping(value) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						w.Write(w.Capture(func() {
-							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+						jinja2.Write(w, w.Capture(func() {
+							formatParameters(value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := value.ItemStr("required")
+					valueRequired := jinja2.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -156,7 +156,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-							w.Write(item)
+							jinja2.Write(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -168,7 +168,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := value.ItemStr("items")
+					valueItems := jinja2.ItemStr(value, "items")
 					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
@@ -181,7 +181,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-								if nsItems.Attr("found_first").Truthy() {
+								if jinja2.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -194,8 +194,8 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
 									if jinja2.IsMapping(itemValue) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										w.Write(w.Capture(func() {
-											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
+										jinja2.Write(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -208,7 +208,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
-										w.Write(reqItem)
+										jinja2.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -222,20 +222,20 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
 									// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
-									w.Write(itemKey)
+									jinja2.Write(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -252,7 +252,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				w.Write(jinja2.FilterUpper(valueType))
+				jinja2.Write(w, jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -264,29 +264,29 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := toolData.ItemStr("function")
-		w.Write(toolDataFunction.ItemStr("name"))
+		toolDataFunction := jinja2.ItemStr(toolData, "function")
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-		w.Write(toolDataFunction.ItemStr("description"))
+		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = toolDataFunction.ItemStr("parameters")
+		params = jinja2.ItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := params.ItemStr("properties")
+			paramsProperties := jinja2.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				w.Write(w.Capture(func() {
-					formatParameters(paramsProperties, params.ItemStr("required"))
+				jinja2.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := params.ItemStr("required")
+			paramsRequired := jinja2.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
@@ -295,7 +295,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-					w.Write(item)
+					jinja2.Write(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -305,33 +305,33 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
-			paramsType := params.ItemStr("type")
+			paramsType := jinja2.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(paramsType))
+				jinja2.Write(w, jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
 		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = toolDataFunction.ItemStr("response")
+			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := responseDeclaration.ItemStr("description")
+			responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
-				w.Write(responseDeclarationDescription)
+				jinja2.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := responseDeclaration.ItemStr("type")
+			responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
 			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				w.Write(jinja2.FilterUpper(responseDeclarationType))
+				jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -349,7 +349,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
-			w.WriteStr(argument)
+			jinja2.WriteStr(w, argument)
 			w.WriteString("<|\"|>")
 		} else if jinja2.IsBoolean(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
@@ -370,7 +370,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				key := keys[i]
 				value := values[i]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if ns.Attr("found_first").Truthy() {
+				if jinja2.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -381,16 +381,16 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key)
+					jinja2.WriteStr(w, key)
 					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
-					w.Write(key)
+					jinja2.Write(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
@@ -403,7 +403,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
@@ -415,7 +415,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// google-gemma-4-31B-it-interleaved.jinja:137:9 {%- else -%}
 			// google-gemma-4-31B-it-interleaved.jinja:138:9 {{- argument -}}
-			w.Write(argument)
+			jinja2.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -437,26 +437,26 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -467,10 +467,10 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := messages.ItemInt(0)
-		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
@@ -480,7 +480,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(jinja2.FilterTrim(w.Capture(func() {
+				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -497,7 +497,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
@@ -510,17 +510,17 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		message := items2[i]
 		var role jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") && message.ItemStr("tool_calls").Truthy()) {
+		if !(jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
-			w.WriteStr(role)
+			jinja2.WriteStr(w, role)
 			w.WriteString("\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
@@ -528,27 +528,27 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := message.ItemStr("tool_calls")
+		messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			messageReasoningContent := message.ItemStr("reasoning_content")
-			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), ns.Attr("last_user_message")) {
+			messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				w.Write(messageReasoningContent)
+				jinja2.Write(w, messageReasoningContent)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 				var function jinja2.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
-				function = toolCall.ItemStr("function")
+				function = jinja2.ItemStr(toolCall, "function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				w.WriteStr(function.ItemStr("name"))
+				jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
 				w.WriteString("{")
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := function.ItemStr("arguments")
+				functionArguments := jinja2.ItemStr(function, "arguments")
 				if jinja2.IsMapping(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -564,17 +564,17 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						w.Write(key)
+						jinja2.Write(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
 				} else if jinja2.IsString(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
-					w.Write(functionArguments)
+					jinja2.Write(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
@@ -584,17 +584,17 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := message.ItemStr("tool_responses")
+		messageToolResponses := jinja2.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range jinja2.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := toolResponse.ItemStr("response")
+				toolResponseResponse := jinja2.ItemStr(toolResponse, "response")
 				if jinja2.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -602,10 +602,10 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 						key := keys[i]
 						value := values[i]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						w.Write(key)
+						jinja2.Write(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
@@ -618,9 +618,9 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{value:")
-					w.WriteStr(w.Capture(func() {
+					jinja2.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
@@ -633,7 +633,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		messageContent := message.ItemStr("content")
+		messageContent := jinja2.ItemStr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -642,23 +642,23 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 		} else if jinja2.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				itemType := item.ItemStr("type")
+				itemType := jinja2.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(item.ItemStr("text"))
+						stripThinking(jinja2.ItemStr(item, "text"))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
@@ -692,7 +692,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
@@ -727,9 +727,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
@@ -772,7 +773,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := llamacpp.ItemStr(value, "type")
-				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
+				if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -788,21 +789,21 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
 						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := llamacpp.ItemStr(value, "properties")
-					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
+					if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if llamacpp.CallTest("mapping", value, nil, nil) {
+					} else if llamacpp.IsMapping(value) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+							formatParameters(value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -811,7 +812,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -825,21 +826,21 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 						}
 						w.WriteString("]")
 					}
-				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := llamacpp.ItemStr(value, "items")
-					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
-							if !llamacpp.CallTest("none", itemValue, nil, nil) {
+							if !llamacpp.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
 								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -852,10 +853,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
-									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.IsMapping(itemValue) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										llamacpp.Write(w, w.Capture(func() {
-											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+											formatParameters(itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -863,7 +864,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
+									items := llamacpp.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -879,15 +880,15 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
-									if llamacpp.CallTest("string", itemValue, nil, nil) {
+									if llamacpp.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -912,7 +913,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -950,7 +951,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
+				items := llamacpp.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -969,7 +970,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -988,10 +989,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1006,10 +1007,12 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		}
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
-		if llamacpp.CallTest("string", argument, nil, nil) {
+		if llamacpp.IsString(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
+			w.WriteString("<|\"|>")
+			llamacpp.WriteStr(w, argument)
+			w.WriteString("<|\"|>")
+		} else if llamacpp.IsBoolean(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1017,13 +1020,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			} else {
 				w.WriteString("false")
 			}
-		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.IsMapping(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
@@ -1038,7 +1041,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					w.WriteString("<|\"|>")
+					llamacpp.WriteStr(w, key)
+					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
@@ -1051,11 +1056,11 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				}))
 			}
 			w.WriteString("}")
-		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.IsSequence(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
+			items := llamacpp.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -1088,13 +1093,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1104,7 +1109,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
@@ -1113,10 +1118,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -1127,17 +1132,17 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1150,7 +1155,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
@@ -1162,8 +1167,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items2 := llamacpp.Iterate(w, loopMessages)
 	for i := range items2 {
 		message := items2[i]
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
@@ -1176,7 +1182,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
 		if !(jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && llamacpp.ItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+			w.WriteString("<|turn>")
+			llamacpp.WriteStr(w, role)
+			w.WriteString("\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
@@ -1194,19 +1202,22 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var function jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+			for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = llamacpp.ItemStr(toolCall, "function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
+				w.WriteString("<|tool_call>call:")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+				w.WriteString("{")
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := llamacpp.ItemStr(function, "arguments")
-				if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
+				if llamacpp.IsMapping(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(functionArguments, nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1224,7 +1235,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
+				} else if llamacpp.IsString(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
 					llamacpp.Write(w, functionArguments)
@@ -1240,15 +1251,17 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(messageToolResponses)) {
+			for _, toolResponse := range llamacpp.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
-				if llamacpp.CallTest("mapping", toolResponseResponse, nil, nil) {
+				if llamacpp.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
+					w.WriteString("response:")
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := llamacpp.Iterate(w, llamacpp.FilterDictsort(toolResponseResponse, nil, nil))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
@@ -1269,9 +1282,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+					w.WriteString("response:")
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					w.WriteString("{value:")
+					llamacpp.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
-					})), jinja2.Str("}")))
+					}))
+					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -1282,35 +1299,31 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := llamacpp.ItemStr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					stripThinking(messageContent)
-				}))
+				stripThinking(messageContent)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
-		} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
+		} else if llamacpp.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
 				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							stripThinking(llamacpp.ItemStr(item, "text"))
-						}))
+						stripThinking(llamacpp.ItemStr(item, "text"))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
@@ -1348,7 +1361,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1535,182 +1548,182 @@ var spansGoogleGemma431BItInterleaved = []jinja2.Span{
 	{From: 693, To: 702, Line: 275, Col: 1, Construct: "if"},
 	{From: 695, To: 697, Line: 276, Col: 5, Construct: "if"},
 	{From: 699, To: 701, Line: 279, Col: 5, Construct: "if"},
-	{From: 720, To: 919, Line: 1, Col: 1, Construct: "macro"},
+	{From: 720, To: 920, Line: 1, Col: 1, Construct: "macro"},
 	{From: 726, To: 726, Line: 2, Col: 5, Construct: "set"},
 	{From: 728, To: 728, Line: 3, Col: 5, Construct: "set"},
-	{From: 730, To: 918, Line: 4, Col: 5, Construct: "for"},
-	{From: 737, To: 737, Line: 5, Col: 9, Construct: "set"},
-	{From: 739, To: 917, Line: 6, Col: 9, Construct: "if"},
-	{From: 741, To: 743, Line: 7, Col: 13, Construct: "if"},
-	{From: 745, To: 745, Line: 7, Col: 13, Construct: "set"},
-	{From: 747, To: 747, Line: 8, Col: 13, Construct: "set"},
-	{From: 749, To: 750, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 752, To: 760, Line: 10, Col: 13, Construct: "if"},
-	{From: 756, To: 757, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 759, To: 759, Line: 12, Col: 17, Construct: "set"},
-	{From: 762, To: 772, Line: 14, Col: 13, Construct: "if"},
-	{From: 764, To: 771, Line: 15, Col: 17, Construct: "if"},
-	{From: 769, To: 769, Line: 15, Col: 50, Construct: "set"},
-	{From: 774, To: 904, Line: 18, Col: 13, Construct: "if"},
-	{From: 777, To: 790, Line: 19, Col: 17, Construct: "if"},
-	{From: 780, To: 787, Line: 20, Col: 21, Construct: "if"},
-	{From: 785, To: 785, Line: 20, Col: 54, Construct: "set"},
-	{From: 789, To: 789, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 791, To: 904, Line: 23, Col: 17, Construct: "if"},
-	{From: 795, To: 808, Line: 25, Col: 17, Construct: "if"},
-	{From: 798, To: 800, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 801, To: 807, Line: 27, Col: 21, Construct: "if"},
-	{From: 804, To: 806, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 810, To: 827, Line: 31, Col: 17, Construct: "if"},
-	{From: 814, To: 826, Line: 33, Col: 21, Construct: "for"},
-	{From: 819, To: 820, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 822, To: 824, Line: 35, Col: 25, Construct: "if"},
-	{From: 828, To: 904, Line: 39, Col: 17, Construct: "if"},
-	{From: 831, To: 903, Line: 40, Col: 17, Construct: "if"},
-	{From: 835, To: 835, Line: 42, Col: 21, Construct: "set"},
-	{From: 837, To: 902, Line: 43, Col: 21, Construct: "for"},
-	{From: 842, To: 900, Line: 44, Col: 25, Construct: "if"},
-	{From: 844, To: 846, Line: 45, Col: 29, Construct: "if"},
-	{From: 848, To: 848, Line: 45, Col: 29, Construct: "set"},
-	{From: 850, To: 850, Line: 46, Col: 29, Construct: "set"},
-	{From: 852, To: 899, Line: 47, Col: 29, Construct: "if"},
-	{From: 855, To: 861, Line: 49, Col: 33, Construct: "if"},
-	{From: 857, To: 859, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 862, To: 899, Line: 53, Col: 33, Construct: "if"},
-	{From: 866, To: 878, Line: 55, Col: 33, Construct: "for"},
-	{From: 871, To: 872, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 874, To: 876, Line: 57, Col: 37, Construct: "if"},
-	{From: 879, To: 899, Line: 60, Col: 33, Construct: "if"},
-	{From: 882, To: 891, Line: 61, Col: 33, Construct: "if"},
-	{From: 885, To: 885, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 890, To: 890, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 895, To: 896, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 898, To: 898, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 906, To: 913, Line: 74, Col: 13, Construct: "if"},
-	{From: 911, To: 911, Line: 74, Col: 46, Construct: "set"},
-	{From: 915, To: 916, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 921, To: 999, Line: 79, Col: 1, Construct: "macro"},
-	{From: 927, To: 929, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 931, To: 932, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 934, To: 934, Line: 81, Col: 5, Construct: "set"},
-	{From: 936, To: 975, Line: 82, Col: 5, Construct: "if"},
-	{From: 939, To: 947, Line: 84, Col: 9, Construct: "if"},
-	{From: 943, To: 946, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 949, To: 966, Line: 87, Col: 9, Construct: "if"},
-	{From: 953, To: 965, Line: 89, Col: 13, Construct: "for"},
-	{From: 958, To: 959, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 961, To: 963, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 968, To: 974, Line: 95, Col: 9, Construct: "if"},
-	{From: 972, To: 973, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 977, To: 998, Line: 99, Col: 5, Construct: "if"},
-	{From: 979, To: 980, Line: 100, Col: 9, Construct: "set"},
-	{From: 982, To: 988, Line: 102, Col: 9, Construct: "if"},
-	{From: 986, To: 987, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 990, To: 996, Line: 105, Col: 9, Construct: "if"},
-	{From: 994, To: 995, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 1001, To: 1083, Line: 111, Col: 1, Construct: "macro"},
-	{From: 1009, To: 1075, Line: 112, Col: 5, Construct: "if"},
-	{From: 1011, To: 1011, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 1012, To: 1075, Line: 114, Col: 9, Construct: "if"},
-	{From: 1015, To: 1019, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 1020, To: 1075, Line: 116, Col: 9, Construct: "if"},
-	{From: 1024, To: 1024, Line: 118, Col: 9, Construct: "set"},
-	{From: 1026, To: 1053, Line: 119, Col: 9, Construct: "for"},
-	{From: 1031, To: 1033, Line: 120, Col: 13, Construct: "if"},
-	{From: 1035, To: 1035, Line: 120, Col: 13, Construct: "set"},
-	{From: 1037, To: 1037, Line: 121, Col: 13, Construct: "set"},
-	{From: 1039, To: 1047, Line: 122, Col: 13, Construct: "if"},
-	{From: 1041, To: 1041, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1045, To: 1045, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1049, To: 1051, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1054, To: 1075, Line: 130, Col: 9, Construct: "if"},
-	{From: 1058, To: 1070, Line: 132, Col: 9, Construct: "for"},
-	{From: 1062, To: 1064, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1066, To: 1068, Line: 134, Col: 13, Construct: "if"},
-	{From: 1074, To: 1074, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1085, To: 1108, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1089, To: 1089, Line: 142, Col: 5, Construct: "set"},
-	{From: 1091, To: 1105, Line: 143, Col: 5, Construct: "for"},
-	{From: 1093, To: 1104, Line: 144, Col: 9, Construct: "if"},
-	{From: 1095, To: 1095, Line: 144, Col: 9, Construct: "set"},
-	{From: 1097, To: 1097, Line: 145, Col: 13, Construct: "set"},
-	{From: 1101, To: 1101, Line: 145, Col: 13, Construct: "set"},
-	{From: 1103, To: 1103, Line: 147, Col: 13, Construct: "set"},
-	{From: 1107, To: 1107, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1110, To: 1110, Line: 153, Col: 1, Construct: "set"},
-	{From: 1112, To: 1112, Line: 154, Col: 1, Construct: "set"},
-	{From: 1114, To: 1114, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1116, To: 1151, Line: 157, Col: 1, Construct: "if"},
-	{From: 1119, To: 1125, Line: 161, Col: 5, Construct: "if"},
-	{From: 1122, To: 1122, Line: 161, Col: 5, Construct: "set"},
-	{From: 1124, To: 1124, Line: 163, Col: 9, Construct: "set"},
-	{From: 1127, To: 1133, Line: 166, Col: 5, Construct: "if"},
-	{From: 1130, To: 1130, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1132, To: 1132, Line: 168, Col: 9, Construct: "set"},
-	{From: 1135, To: 1150, Line: 171, Col: 5, Construct: "if"},
-	{From: 1137, To: 1144, Line: 172, Col: 9, Construct: "for"},
-	{From: 1140, To: 1143, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1146, To: 1146, Line: 174, Col: 13, Construct: "set"},
-	{From: 1148, To: 1148, Line: 177, Col: 9, Construct: "set"},
-	{From: 1153, To: 1163, Line: 184, Col: 1, Construct: "for"},
-	{From: 1157, To: 1162, Line: 185, Col: 5, Construct: "if"},
-	{From: 1159, To: 1159, Line: 185, Col: 5, Construct: "set"},
-	{From: 1161, To: 1161, Line: 186, Col: 9, Construct: "set"},
-	{From: 1165, To: 1343, Line: 191, Col: 1, Construct: "for"},
-	{From: 1170, To: 1175, Line: 192, Col: 5, Construct: "set"},
-	{From: 1177, To: 1180, Line: 193, Col: 9, Construct: "if"},
-	{From: 1179, To: 1179, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 1182, To: 1182, Line: 194, Col: 9, Construct: "set"},
-	{From: 1184, To: 1184, Line: 197, Col: 9, Construct: "set"},
-	{From: 1186, To: 1238, Line: 199, Col: 13, Construct: "if"},
-	{From: 1189, To: 1195, Line: 201, Col: 17, Construct: "if"},
-	{From: 1193, To: 1194, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 1197, To: 1233, Line: 206, Col: 17, Construct: "for"},
-	{From: 1200, To: 1200, Line: 207, Col: 21, Construct: "set"},
-	{From: 1202, To: 1202, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 1204, To: 1232, Line: 209, Col: 21, Construct: "if"},
-	{From: 1207, To: 1207, Line: 210, Col: 25, Construct: "set"},
-	{From: 1209, To: 1226, Line: 211, Col: 25, Construct: "for"},
-	{From: 1214, To: 1216, Line: 212, Col: 29, Construct: "if"},
-	{From: 1218, To: 1218, Line: 213, Col: 29, Construct: "set"},
-	{From: 1220, To: 1221, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 1223, To: 1225, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 1227, To: 1231, Line: 216, Col: 25, Construct: "if"},
-	{From: 1230, To: 1230, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 1235, To: 1235, Line: 217, Col: 25, Construct: "set"},
-	{From: 1237, To: 1237, Line: 221, Col: 17, Construct: "set"},
-	{From: 1240, To: 1282, Line: 224, Col: 13, Construct: "if"},
-	{From: 1243, To: 1277, Line: 226, Col: 17, Construct: "for"},
-	{From: 1246, To: 1276, Line: 228, Col: 21, Construct: "if"},
-	{From: 1249, To: 1249, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 1251, To: 1268, Line: 230, Col: 25, Construct: "for"},
-	{From: 1257, To: 1258, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 1260, To: 1262, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 1264, To: 1266, Line: 232, Col: 29, Construct: "if"},
-	{From: 1272, To: 1274, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 1279, To: 1279, Line: 236, Col: 25, Construct: "set"},
-	{From: 1281, To: 1281, Line: 240, Col: 17, Construct: "set"},
-	{From: 1284, To: 1338, Line: 243, Col: 13, Construct: "if"},
-	{From: 1287, To: 1296, Line: 244, Col: 17, Construct: "if"},
-	{From: 1289, To: 1291, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 1295, To: 1295, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 1297, To: 1338, Line: 249, Col: 17, Construct: "if"},
-	{From: 1300, To: 1337, Line: 250, Col: 17, Construct: "for"},
-	{From: 1302, To: 1336, Line: 251, Col: 21, Construct: "if"},
-	{From: 1305, To: 1314, Line: 252, Col: 25, Construct: "if"},
-	{From: 1307, To: 1309, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 1313, To: 1313, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 1315, To: 1336, Line: 257, Col: 25, Construct: "if"},
-	{From: 1319, To: 1319, Line: 257, Col: 25, Construct: "set"},
-	{From: 1321, To: 1321, Line: 259, Col: 25, Construct: "set"},
-	{From: 1322, To: 1336, Line: 260, Col: 25, Construct: "if"},
-	{From: 1326, To: 1326, Line: 260, Col: 25, Construct: "set"},
-	{From: 1328, To: 1328, Line: 262, Col: 25, Construct: "set"},
-	{From: 1329, To: 1336, Line: 263, Col: 25, Construct: "if"},
-	{From: 1333, To: 1333, Line: 263, Col: 25, Construct: "set"},
-	{From: 1335, To: 1335, Line: 265, Col: 25, Construct: "set"},
-	{From: 1340, To: 1342, Line: 270, Col: 9, Construct: "if"},
-	{From: 1345, To: 1354, Line: 275, Col: 1, Construct: "if"},
-	{From: 1347, To: 1349, Line: 276, Col: 5, Construct: "if"},
-	{From: 1351, To: 1353, Line: 279, Col: 5, Construct: "if"},
+	{From: 731, To: 919, Line: 4, Col: 5, Construct: "for"},
+	{From: 738, To: 738, Line: 5, Col: 9, Construct: "set"},
+	{From: 740, To: 918, Line: 6, Col: 9, Construct: "if"},
+	{From: 742, To: 744, Line: 7, Col: 13, Construct: "if"},
+	{From: 746, To: 746, Line: 7, Col: 13, Construct: "set"},
+	{From: 748, To: 748, Line: 8, Col: 13, Construct: "set"},
+	{From: 750, To: 751, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 753, To: 761, Line: 10, Col: 13, Construct: "if"},
+	{From: 757, To: 758, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 760, To: 760, Line: 12, Col: 17, Construct: "set"},
+	{From: 763, To: 773, Line: 14, Col: 13, Construct: "if"},
+	{From: 765, To: 772, Line: 15, Col: 17, Construct: "if"},
+	{From: 770, To: 770, Line: 15, Col: 50, Construct: "set"},
+	{From: 775, To: 905, Line: 18, Col: 13, Construct: "if"},
+	{From: 778, To: 791, Line: 19, Col: 17, Construct: "if"},
+	{From: 781, To: 788, Line: 20, Col: 21, Construct: "if"},
+	{From: 786, To: 786, Line: 20, Col: 54, Construct: "set"},
+	{From: 790, To: 790, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 792, To: 905, Line: 23, Col: 17, Construct: "if"},
+	{From: 796, To: 809, Line: 25, Col: 17, Construct: "if"},
+	{From: 799, To: 801, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 802, To: 808, Line: 27, Col: 21, Construct: "if"},
+	{From: 805, To: 807, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 811, To: 828, Line: 31, Col: 17, Construct: "if"},
+	{From: 815, To: 827, Line: 33, Col: 21, Construct: "for"},
+	{From: 820, To: 821, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 823, To: 825, Line: 35, Col: 25, Construct: "if"},
+	{From: 829, To: 905, Line: 39, Col: 17, Construct: "if"},
+	{From: 832, To: 904, Line: 40, Col: 17, Construct: "if"},
+	{From: 836, To: 836, Line: 42, Col: 21, Construct: "set"},
+	{From: 838, To: 903, Line: 43, Col: 21, Construct: "for"},
+	{From: 843, To: 901, Line: 44, Col: 25, Construct: "if"},
+	{From: 845, To: 847, Line: 45, Col: 29, Construct: "if"},
+	{From: 849, To: 849, Line: 45, Col: 29, Construct: "set"},
+	{From: 851, To: 851, Line: 46, Col: 29, Construct: "set"},
+	{From: 853, To: 900, Line: 47, Col: 29, Construct: "if"},
+	{From: 856, To: 862, Line: 49, Col: 33, Construct: "if"},
+	{From: 858, To: 860, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 863, To: 900, Line: 53, Col: 33, Construct: "if"},
+	{From: 867, To: 879, Line: 55, Col: 33, Construct: "for"},
+	{From: 872, To: 873, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 875, To: 877, Line: 57, Col: 37, Construct: "if"},
+	{From: 880, To: 900, Line: 60, Col: 33, Construct: "if"},
+	{From: 883, To: 892, Line: 61, Col: 33, Construct: "if"},
+	{From: 886, To: 886, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 891, To: 891, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 896, To: 897, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 899, To: 899, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 907, To: 914, Line: 74, Col: 13, Construct: "if"},
+	{From: 912, To: 912, Line: 74, Col: 46, Construct: "set"},
+	{From: 916, To: 917, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 922, To: 1000, Line: 79, Col: 1, Construct: "macro"},
+	{From: 928, To: 930, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 932, To: 933, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 935, To: 935, Line: 81, Col: 5, Construct: "set"},
+	{From: 937, To: 976, Line: 82, Col: 5, Construct: "if"},
+	{From: 940, To: 948, Line: 84, Col: 9, Construct: "if"},
+	{From: 944, To: 947, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 950, To: 967, Line: 87, Col: 9, Construct: "if"},
+	{From: 954, To: 966, Line: 89, Col: 13, Construct: "for"},
+	{From: 959, To: 960, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 962, To: 964, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 969, To: 975, Line: 95, Col: 9, Construct: "if"},
+	{From: 973, To: 974, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 978, To: 999, Line: 99, Col: 5, Construct: "if"},
+	{From: 980, To: 981, Line: 100, Col: 9, Construct: "set"},
+	{From: 983, To: 989, Line: 102, Col: 9, Construct: "if"},
+	{From: 987, To: 988, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 991, To: 997, Line: 105, Col: 9, Construct: "if"},
+	{From: 995, To: 996, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 1002, To: 1088, Line: 111, Col: 1, Construct: "macro"},
+	{From: 1010, To: 1080, Line: 112, Col: 5, Construct: "if"},
+	{From: 1012, To: 1014, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 1015, To: 1080, Line: 114, Col: 9, Construct: "if"},
+	{From: 1018, To: 1022, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 1023, To: 1080, Line: 116, Col: 9, Construct: "if"},
+	{From: 1027, To: 1027, Line: 118, Col: 9, Construct: "set"},
+	{From: 1029, To: 1058, Line: 119, Col: 9, Construct: "for"},
+	{From: 1034, To: 1036, Line: 120, Col: 13, Construct: "if"},
+	{From: 1038, To: 1038, Line: 120, Col: 13, Construct: "set"},
+	{From: 1040, To: 1040, Line: 121, Col: 13, Construct: "set"},
+	{From: 1042, To: 1052, Line: 122, Col: 13, Construct: "if"},
+	{From: 1044, To: 1046, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1050, To: 1050, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1054, To: 1056, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1059, To: 1080, Line: 130, Col: 9, Construct: "if"},
+	{From: 1063, To: 1075, Line: 132, Col: 9, Construct: "for"},
+	{From: 1067, To: 1069, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1071, To: 1073, Line: 134, Col: 13, Construct: "if"},
+	{From: 1079, To: 1079, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1090, To: 1113, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1094, To: 1094, Line: 142, Col: 5, Construct: "set"},
+	{From: 1096, To: 1110, Line: 143, Col: 5, Construct: "for"},
+	{From: 1098, To: 1109, Line: 144, Col: 9, Construct: "if"},
+	{From: 1100, To: 1100, Line: 144, Col: 9, Construct: "set"},
+	{From: 1102, To: 1102, Line: 145, Col: 13, Construct: "set"},
+	{From: 1106, To: 1106, Line: 145, Col: 13, Construct: "set"},
+	{From: 1108, To: 1108, Line: 147, Col: 13, Construct: "set"},
+	{From: 1112, To: 1112, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1115, To: 1115, Line: 153, Col: 1, Construct: "set"},
+	{From: 1117, To: 1117, Line: 154, Col: 1, Construct: "set"},
+	{From: 1119, To: 1119, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1121, To: 1156, Line: 157, Col: 1, Construct: "if"},
+	{From: 1124, To: 1130, Line: 161, Col: 5, Construct: "if"},
+	{From: 1127, To: 1127, Line: 161, Col: 5, Construct: "set"},
+	{From: 1129, To: 1129, Line: 163, Col: 9, Construct: "set"},
+	{From: 1132, To: 1138, Line: 166, Col: 5, Construct: "if"},
+	{From: 1135, To: 1135, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1137, To: 1137, Line: 168, Col: 9, Construct: "set"},
+	{From: 1140, To: 1155, Line: 171, Col: 5, Construct: "if"},
+	{From: 1142, To: 1149, Line: 172, Col: 9, Construct: "for"},
+	{From: 1145, To: 1148, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1151, To: 1151, Line: 174, Col: 13, Construct: "set"},
+	{From: 1153, To: 1153, Line: 177, Col: 9, Construct: "set"},
+	{From: 1158, To: 1168, Line: 184, Col: 1, Construct: "for"},
+	{From: 1162, To: 1167, Line: 185, Col: 5, Construct: "if"},
+	{From: 1164, To: 1164, Line: 185, Col: 5, Construct: "set"},
+	{From: 1166, To: 1166, Line: 186, Col: 9, Construct: "set"},
+	{From: 1171, To: 1356, Line: 191, Col: 1, Construct: "for"},
+	{From: 1176, To: 1181, Line: 192, Col: 5, Construct: "set"},
+	{From: 1183, To: 1188, Line: 193, Col: 9, Construct: "if"},
+	{From: 1185, To: 1187, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 1190, To: 1190, Line: 194, Col: 9, Construct: "set"},
+	{From: 1192, To: 1192, Line: 197, Col: 9, Construct: "set"},
+	{From: 1194, To: 1249, Line: 199, Col: 13, Construct: "if"},
+	{From: 1197, To: 1203, Line: 201, Col: 17, Construct: "if"},
+	{From: 1201, To: 1202, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 1206, To: 1244, Line: 206, Col: 17, Construct: "for"},
+	{From: 1209, To: 1209, Line: 207, Col: 21, Construct: "set"},
+	{From: 1211, To: 1213, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 1215, To: 1243, Line: 209, Col: 21, Construct: "if"},
+	{From: 1218, To: 1218, Line: 210, Col: 25, Construct: "set"},
+	{From: 1220, To: 1237, Line: 211, Col: 25, Construct: "for"},
+	{From: 1225, To: 1227, Line: 212, Col: 29, Construct: "if"},
+	{From: 1229, To: 1229, Line: 213, Col: 29, Construct: "set"},
+	{From: 1231, To: 1232, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 1234, To: 1236, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 1238, To: 1242, Line: 216, Col: 25, Construct: "if"},
+	{From: 1241, To: 1241, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 1246, To: 1246, Line: 217, Col: 25, Construct: "set"},
+	{From: 1248, To: 1248, Line: 221, Col: 17, Construct: "set"},
+	{From: 1251, To: 1299, Line: 224, Col: 13, Construct: "if"},
+	{From: 1254, To: 1294, Line: 226, Col: 17, Construct: "for"},
+	{From: 1257, To: 1293, Line: 228, Col: 21, Construct: "if"},
+	{From: 1260, To: 1262, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 1264, To: 1281, Line: 230, Col: 25, Construct: "for"},
+	{From: 1270, To: 1271, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 1273, To: 1275, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 1277, To: 1279, Line: 232, Col: 29, Construct: "if"},
+	{From: 1285, To: 1291, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 1296, To: 1296, Line: 236, Col: 25, Construct: "set"},
+	{From: 1298, To: 1298, Line: 240, Col: 17, Construct: "set"},
+	{From: 1301, To: 1351, Line: 243, Col: 13, Construct: "if"},
+	{From: 1304, To: 1311, Line: 244, Col: 17, Construct: "if"},
+	{From: 1306, To: 1306, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 1310, To: 1310, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 1312, To: 1351, Line: 249, Col: 17, Construct: "if"},
+	{From: 1315, To: 1350, Line: 250, Col: 17, Construct: "for"},
+	{From: 1317, To: 1349, Line: 251, Col: 21, Construct: "if"},
+	{From: 1320, To: 1327, Line: 252, Col: 25, Construct: "if"},
+	{From: 1322, To: 1322, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 1326, To: 1326, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 1328, To: 1349, Line: 257, Col: 25, Construct: "if"},
+	{From: 1332, To: 1332, Line: 257, Col: 25, Construct: "set"},
+	{From: 1334, To: 1334, Line: 259, Col: 25, Construct: "set"},
+	{From: 1335, To: 1349, Line: 260, Col: 25, Construct: "if"},
+	{From: 1339, To: 1339, Line: 260, Col: 25, Construct: "set"},
+	{From: 1341, To: 1341, Line: 262, Col: 25, Construct: "set"},
+	{From: 1342, To: 1349, Line: 263, Col: 25, Construct: "if"},
+	{From: 1346, To: 1346, Line: 263, Col: 25, Construct: "set"},
+	{From: 1348, To: 1348, Line: 265, Col: 25, Construct: "set"},
+	{From: 1353, To: 1355, Line: 270, Col: 9, Construct: "if"},
+	{From: 1358, To: 1367, Line: 275, Col: 1, Construct: "if"},
+	{From: 1360, To: 1362, Line: 276, Col: 5, Construct: "if"},
+	{From: 1364, To: 1366, Line: 279, Col: 5, Construct: "if"},
 }

@@ -52,11 +52,11 @@ func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		w.WriteString("<|start|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("<|message|>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
@@ -73,9 +73,12 @@ func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
 func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|message|>")), llamacpp.ItemStr(message, "content")))
+		w.WriteString("<|start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|message|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			w.WriteString("<|return|>")
@@ -92,7 +95,7 @@ var spansGptOss = []jinja2.Span{
 	{From: 53, To: 67, Line: 12, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 65, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 86, Line: 12, Col: 1, Construct: "for"},
-	{From: 78, To: 78, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 84, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 89, Line: 12, Col: 1, Construct: "for"},
+	{From: 78, To: 81, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 87, Line: 14, Col: 1, Construct: "{{ }}"},
 }

@@ -52,16 +52,16 @@ func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		w.WriteString("<|start_of_role|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_text|>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -72,15 +72,17 @@ func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
 func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_of_role|>")))
+		w.WriteString("<|start_of_role|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -92,8 +94,8 @@ var spansGranite = []jinja2.Span{
 	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 60, To: 62, Line: 10, Col: 1, Construct: "if"},
 	{From: 64, To: 64, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 85, Line: 8, Col: 1, Construct: "for"},
-	{From: 77, To: 77, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 81, Line: 10, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 87, Line: 8, Col: 1, Construct: "for"},
+	{From: 77, To: 79, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 83, Line: 10, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -52,18 +52,18 @@ func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_text|>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -74,7 +74,7 @@ func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
 func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
@@ -82,10 +82,12 @@ func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")))
+			w.WriteString("<|start_of_role|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -97,8 +99,8 @@ var spansGranite40 = []jinja2.Span{
 	{From: 55, To: 64, Line: 10, Col: 1, Construct: "if"},
 	{From: 61, To: 63, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 66, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 90, Line: 9, Col: 1, Construct: "for"},
-	{From: 79, To: 86, Line: 10, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 92, Line: 9, Col: 1, Construct: "for"},
+	{From: 79, To: 88, Line: 10, Col: 1, Construct: "if"},
+	{From: 85, To: 87, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
 }

@@ -55,23 +55,23 @@ func renderGrok2(w *jinja2.Writer, in *jinja2.Input) {
 	// grok-2.jinja:13:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("System: ")
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("Human: ")
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.WriteString("Assistant: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|separator|>\n\n")
 		}
 	}
@@ -87,20 +87,26 @@ func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("System: "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+			w.WriteString("System: ")
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("<|separator|>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Human: "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+			w.WriteString("Human: ")
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("<|separator|>\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<|separator|>\n\n")))
+			w.WriteString("Assistant: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|separator|>\n\n")
 		}
 	}
 	w.WriteString("Assistant:")
@@ -118,11 +124,11 @@ var spansGrok2 = []jinja2.Span{
 	{From: 70, To: 76, Line: 18, Col: 5, Construct: "if"},
 	{From: 73, To: 75, Line: 19, Col: 1, Construct: "{{ }}"},
 	{From: 88, To: 88, Line: 12, Col: 1, Construct: "set"},
-	{From: 90, To: 106, Line: 13, Col: 1, Construct: "for"},
-	{From: 92, To: 104, Line: 14, Col: 1, Construct: "if"},
-	{From: 95, To: 95, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 104, Line: 16, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 104, Line: 18, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 112, Line: 13, Col: 1, Construct: "for"},
+	{From: 92, To: 110, Line: 14, Col: 1, Construct: "if"},
+	{From: 95, To: 97, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 110, Line: 16, Col: 5, Construct: "if"},
+	{From: 101, To: 103, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 104, To: 110, Line: 18, Col: 5, Construct: "if"},
+	{From: 107, To: 109, Line: 19, Col: 1, Construct: "{{ }}"},
 }

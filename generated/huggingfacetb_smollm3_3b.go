@@ -70,10 +70,10 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.Attr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = messages0.Attr("content")
+		systemMessage = jinja2.Attr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if jinja2.In(jinja2.Str("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
@@ -93,13 +93,13 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
 	w.WriteString("Reasoning Mode: ")
-	w.WriteStr(reasoningMode)
+	jinja2.WriteStr(w, reasoningMode)
 	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		w.WriteAdd(customInstructions, jinja2.Str("\n\n"))
+		jinja2.WriteAdd(w, customInstructions, jinja2.Str("\n\n"))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -112,20 +112,20 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
@@ -133,14 +133,14 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
-				w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
-				w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -148,7 +148,7 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
 			w.WriteString("user\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -177,7 +177,7 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !llamacpp.CallTest("defined", enableThinking, nil, nil) {
+	if !llamacpp.IsDefined(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
 		enableThinking = jinja2.Bool(true)
 	}
@@ -206,20 +206,22 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningMode = jinja2.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = llamacpp.CallMethod(systemMessage, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil)
+		customInstructions = llamacpp.MethodReplace(systemMessage, jinja2.Str("/no_think"), jinja2.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = llamacpp.CallMethod(customInstructions, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil)
+		customInstructions = llamacpp.MethodReplace(customInstructions, jinja2.Str("/think"), jinja2.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = llamacpp.CallMethod(customInstructions, "rstrip", nil, nil)
+		customInstructions = llamacpp.MethodRstrip(customInstructions)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning Mode: "), reasoningMode, jinja2.Str("\n\n")))
+	w.WriteString("Reasoning Mode: ")
+	llamacpp.WriteStr(w, reasoningMode)
+	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		llamacpp.Write(w, llamacpp.Add(customInstructions, jinja2.Str("\n\n")))
+		llamacpp.WriteAdd(w, customInstructions, jinja2.Str("\n\n"))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -229,11 +231,12 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
@@ -242,22 +245,34 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
+				w.WriteString("<|im_start|>assistant\n")
+				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
+				w.WriteString("<|im_start|>assistant\n")
+				w.WriteString("<think>\n\n</think>\n")
+				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), jinja2.Str("user\n"), content, jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>")
+			w.WriteString("user\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
@@ -268,7 +283,8 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")))
+			w.WriteString("<|im_start|>assistant\n")
+			w.WriteString("<think>\n\n</think>\n")
 		}
 	}
 }
@@ -321,21 +337,21 @@ var spansHuggingFaceTBSmolLM33B = []jinja2.Span{
 	{From: 209, To: 209, Line: 23, Col: 5, Construct: "set"},
 	{From: 211, To: 211, Line: 24, Col: 5, Construct: "set"},
 	{From: 213, To: 213, Line: 25, Col: 5, Construct: "set"},
-	{From: 217, To: 218, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 220, To: 230, Line: 31, Col: 1, Construct: "if"},
-	{From: 222, To: 222, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 223, To: 229, Line: 33, Col: 5, Construct: "if"},
-	{From: 232, To: 262, Line: 40, Col: 1, Construct: "for"},
-	{From: 235, To: 240, Line: 41, Col: 5, Construct: "set"},
-	{From: 242, To: 261, Line: 42, Col: 5, Construct: "if"},
-	{From: 245, To: 245, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 261, Line: 44, Col: 9, Construct: "if"},
-	{From: 249, To: 256, Line: 45, Col: 9, Construct: "if"},
-	{From: 251, To: 251, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 255, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 257, To: 261, Line: 50, Col: 9, Construct: "if"},
-	{From: 260, To: 260, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 273, Line: 55, Col: 1, Construct: "if"},
-	{From: 266, To: 272, Line: 56, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 217, To: 220, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 222, To: 232, Line: 31, Col: 1, Construct: "if"},
+	{From: 224, To: 224, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 225, To: 231, Line: 33, Col: 5, Construct: "if"},
+	{From: 235, To: 277, Line: 40, Col: 1, Construct: "for"},
+	{From: 238, To: 243, Line: 41, Col: 5, Construct: "set"},
+	{From: 245, To: 276, Line: 42, Col: 5, Construct: "if"},
+	{From: 248, To: 252, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 253, To: 276, Line: 44, Col: 9, Construct: "if"},
+	{From: 256, To: 268, Line: 45, Col: 9, Construct: "if"},
+	{From: 258, To: 260, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 264, To: 267, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 269, To: 276, Line: 50, Col: 9, Construct: "if"},
+	{From: 272, To: 275, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 279, To: 289, Line: 55, Col: 1, Construct: "if"},
+	{From: 281, To: 288, Line: 56, Col: 5, Construct: "if"},
+	{From: 286, To: 287, Line: 59, Col: 9, Construct: "{{ }}"},
 }

@@ -54,20 +54,20 @@ func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
-		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.WriteString("<｜hy_User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.WriteString("<｜hy_Assistant｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}
@@ -79,21 +79,25 @@ func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
 func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜hy_User｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜hy_Assistant｜>")))
+			w.WriteString("<｜hy_User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜hy_Assistant｜>")
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜hy_Assistant｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜hy_place▁holder▁no▁2｜>")))
+			w.WriteString("<｜hy_Assistant｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}
 }
@@ -108,11 +112,11 @@ var spansHunyuanDense = []jinja2.Span{
 	{From: 63, To: 65, Line: 20, Col: 1, Construct: "{{ }}"},
 	{From: 66, To: 72, Line: 21, Col: 5, Construct: "if"},
 	{From: 69, To: 71, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 98, Line: 16, Col: 1, Construct: "for"},
-	{From: 86, To: 97, Line: 17, Col: 1, Construct: "if"},
+	{From: 82, To: 102, Line: 16, Col: 1, Construct: "for"},
+	{From: 86, To: 101, Line: 17, Col: 1, Construct: "if"},
 	{From: 88, To: 88, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 97, Line: 19, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 97, Line: 21, Col: 5, Construct: "if"},
-	{From: 96, To: 96, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 101, Line: 19, Col: 5, Construct: "if"},
+	{From: 92, To: 94, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 101, Line: 21, Col: 5, Construct: "if"},
+	{From: 98, To: 100, Line: 22, Col: 1, Construct: "{{ }}"},
 }

@@ -52,21 +52,21 @@ func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.WriteString("<|startoftext|>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|extra_4|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|eos|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
 			w.WriteString("<|startoftext|>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|extra_0|>")
 		}
 	}
@@ -78,20 +78,24 @@ func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
 func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|startoftext|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|extra_4|>")))
+			w.WriteString("<|startoftext|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|extra_4|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|eos|>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|startoftext|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|extra_0|>")))
+			w.WriteString("<|startoftext|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|extra_0|>")
 		}
 	}
 }
@@ -105,10 +109,10 @@ var spansHunyuanMoe = []jinja2.Span{
 	{From: 61, To: 71, Line: 16, Col: 5, Construct: "if"},
 	{From: 64, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
 	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 96, Line: 13, Col: 1, Construct: "for"},
-	{From: 83, To: 95, Line: 14, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 95, Line: 16, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 100, Line: 13, Col: 1, Construct: "for"},
+	{From: 83, To: 99, Line: 14, Col: 1, Construct: "if"},
+	{From: 86, To: 88, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 99, Line: 16, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 98, Line: 19, Col: 1, Construct: "{{ }}"},
 }

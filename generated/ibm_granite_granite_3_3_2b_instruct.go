@@ -63,10 +63,10 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -109,7 +109,7 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
 	w.WriteString("<|start_of_role|>system<|end_of_role|>")
-	w.WriteStr(systemMessage)
+	jinja2.WriteStr(w, systemMessage)
 	w.WriteString("<|end_of_text|>\n")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
@@ -124,10 +124,10 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		for _, document := range jinja2.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
-			w.WriteStr(jinja2.FilterString(document.ItemStr("doc_id")))
+			jinja2.WriteStr(w, jinja2.FilterString(jinja2.ItemStr(document, "doc_id")))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			w.Write(document.ItemStr("text"))
+			jinja2.Write(w, jinja2.ItemStr(document, "text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
@@ -138,9 +138,9 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		addGenerationPrompt := addGenerationPromptInput
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.WriteString("<|start_of_role|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("<|end_of_role|>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
@@ -220,39 +220,49 @@ func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, jinja2.Str("<|end_of_text|>\n")))
+	w.WriteString("<|start_of_role|>system<|end_of_role|>")
+	llamacpp.WriteStr(w, systemMessage)
+	w.WriteString("<|end_of_text|>\n")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+		llamacpp.Write(w, llamacpp.FilterTojson(availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
+		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>document {\"document_id\": \""), llamacpp.CallFilter("string", llamacpp.ItemStr(document, "doc_id"), nil, nil)), jinja2.Str("\"}<|end_of_role|>\n")))
+			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
+			llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.ItemStr(document, "doc_id")))
+			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
 			llamacpp.Write(w, llamacpp.ItemStr(document, "text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_of_role|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end_of_text|>\n")))
+		w.WriteString("<|start_of_role|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|end_of_role|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str(" "), llamacpp.CallFilter("tojson", controls, nil, nil)))
+				w.WriteString(" ")
+				llamacpp.WriteStr(w, llamacpp.FilterTojson(controls, nil, nil))
 			}
 			w.WriteString("<|end_of_role|>")
 		}
@@ -314,16 +324,16 @@ var spansIbmGraniteGranite332BInstruct = []jinja2.Span{
 	{From: 215, To: 218, Line: 26, Col: 6, Construct: "if"},
 	{From: 217, To: 217, Line: 27, Col: 10, Construct: "set"},
 	{From: 220, To: 220, Line: 30, Col: 6, Construct: "set"},
-	{From: 223, To: 223, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 225, To: 230, Line: 34, Col: 2, Construct: "if"},
-	{From: 228, To: 229, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 232, To: 241, Line: 40, Col: 2, Construct: "if"},
-	{From: 234, To: 240, Line: 41, Col: 6, Construct: "for"},
-	{From: 236, To: 236, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 238, To: 239, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 243, To: 259, Line: 49, Col: 2, Construct: "for"},
-	{From: 248, To: 248, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 250, To: 258, Line: 52, Col: 6, Construct: "if"},
-	{From: 253, To: 257, Line: 54, Col: 14, Construct: "if"},
-	{From: 255, To: 255, Line: 55, Col: 18, Construct: "{{ }}"},
+	{From: 223, To: 225, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 227, To: 232, Line: 34, Col: 2, Construct: "if"},
+	{From: 230, To: 231, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 234, To: 245, Line: 40, Col: 2, Construct: "if"},
+	{From: 236, To: 244, Line: 41, Col: 6, Construct: "for"},
+	{From: 238, To: 240, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 242, To: 243, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 248, To: 269, Line: 49, Col: 2, Construct: "for"},
+	{From: 253, To: 257, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 259, To: 268, Line: 52, Col: 6, Construct: "if"},
+	{From: 262, To: 267, Line: 54, Col: 14, Construct: "if"},
+	{From: 264, To: 265, Line: 55, Col: 18, Construct: "{{ }}"},
 }

@@ -107,10 +107,10 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.Attr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
-		messages0Content := messages0.Attr("content")
+		messages0Content := jinja2.Attr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
@@ -119,14 +119,14 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
 			for _, entry := range jinja2.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(entry.Attr("type"), "text") {
+				if jinja2.EqStr(jinja2.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = jinja2.Add(nsSystemMessage, entry.Attr("text"))
+					nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Attr(entry, "text"))
 				}
 			}
 		}
@@ -163,13 +163,13 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(nsSystemMessage)
+		jinja2.WriteStr(w, nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(nsDefaultSystemMessage)
+		jinja2.WriteStr(w, nsDefaultSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
@@ -179,7 +179,7 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
@@ -190,36 +190,36 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
 				for _, entry := range jinja2.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(entry.Attr("type"), "text") {
+					if jinja2.EqStr(jinja2.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
 							contentVal = jinja2.Add(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
-						contentVal = jinja2.Add(contentVal, entry.Attr("text"))
+						contentVal = jinja2.Add(contentVal, jinja2.Attr(entry, "text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(contentVal)
+			jinja2.WriteStr(w, contentVal)
 			w.WriteString("<|end_of_text|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(contentVal)
+			jinja2.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -230,20 +230,20 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
-					w.Write(toolCall.Attr("name"))
+					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
-						w.Write(toolCallArguments)
+						jinja2.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
@@ -256,15 +256,15 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
-			w.Write(contentVal)
+			jinja2.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -300,7 +300,7 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if llamacpp.CallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
+	if llamacpp.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -312,9 +312,9 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", tool, nil, nil))
+			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = llamacpp.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
@@ -326,9 +326,9 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
+		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", document, nil, nil))
+			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = llamacpp.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
@@ -342,13 +342,13 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
 		messages0Content := llamacpp.Attr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if llamacpp.CallTest("iterable", messages0Content, nil, nil) {
+		} else if llamacpp.IsIterable(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
-			for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
+			for _, entry := range llamacpp.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
 				if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
@@ -393,29 +393,33 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		llamacpp.WriteStr(w, nsSystemMessage)
+		w.WriteString("<|end_of_text|>\n")
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		llamacpp.WriteStr(w, nsDefaultSystemMessage)
+		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if llamacpp.CallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.IsIterable(messageContent) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
-				for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, entry := range llamacpp.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
 					if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
@@ -433,16 +437,23 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
+			w.WriteString("<|start_of_role|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_of_role|>")
+			llamacpp.WriteStr(w, contentVal)
+			w.WriteString("<|end_of_text|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
+			w.WriteString("<|start_of_role|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_of_role|>")
+			llamacpp.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -461,13 +472,13 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+					if llamacpp.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -607,35 +618,35 @@ var spansIbmGraniteGranite40 = []jinja2.Span{
 	{From: 386, To: 386, Line: 54, Col: 9, Construct: "set"},
 	{From: 387, To: 391, Line: 55, Col: 9, Construct: "if"},
 	{From: 390, To: 390, Line: 56, Col: 9, Construct: "set"},
-	{From: 394, To: 401, Line: 59, Col: 1, Construct: "if"},
-	{From: 396, To: 396, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 400, To: 400, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 403, To: 491, Line: 64, Col: 1, Construct: "for"},
-	{From: 407, To: 407, Line: 65, Col: 5, Construct: "set"},
-	{From: 409, To: 431, Line: 66, Col: 5, Construct: "if"},
-	{From: 412, To: 412, Line: 67, Col: 9, Construct: "set"},
-	{From: 416, To: 430, Line: 69, Col: 9, Construct: "if"},
-	{From: 418, To: 429, Line: 70, Col: 13, Construct: "for"},
-	{From: 420, To: 428, Line: 71, Col: 17, Construct: "if"},
-	{From: 422, To: 425, Line: 72, Col: 21, Construct: "if"},
-	{From: 424, To: 424, Line: 73, Col: 25, Construct: "set"},
-	{From: 427, To: 427, Line: 75, Col: 21, Construct: "set"},
-	{From: 433, To: 490, Line: 80, Col: 5, Construct: "if"},
-	{From: 436, To: 436, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 490, Line: 82, Col: 9, Construct: "if"},
-	{From: 440, To: 440, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 442, To: 475, Line: 84, Col: 9, Construct: "if"},
-	{From: 445, To: 473, Line: 85, Col: 13, Construct: "for"},
-	{From: 449, To: 451, Line: 86, Col: 17, Construct: "if"},
-	{From: 453, To: 458, Line: 89, Col: 17, Construct: "if"},
-	{From: 456, To: 456, Line: 90, Col: 21, Construct: "set"},
-	{From: 460, To: 461, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 463, To: 472, Line: 95, Col: 17, Construct: "if"},
-	{From: 466, To: 466, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 470, To: 470, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 476, To: 490, Line: 104, Col: 9, Construct: "if"},
-	{From: 479, To: 482, Line: 105, Col: 9, Construct: "if"},
-	{From: 484, To: 485, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 487, To: 489, Line: 111, Col: 9, Construct: "if"},
-	{From: 493, To: 495, Line: 116, Col: 1, Construct: "if"},
+	{From: 394, To: 405, Line: 59, Col: 1, Construct: "if"},
+	{From: 396, To: 398, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 402, To: 404, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 407, To: 502, Line: 64, Col: 1, Construct: "for"},
+	{From: 411, To: 411, Line: 65, Col: 5, Construct: "set"},
+	{From: 413, To: 435, Line: 66, Col: 5, Construct: "if"},
+	{From: 416, To: 416, Line: 67, Col: 9, Construct: "set"},
+	{From: 420, To: 434, Line: 69, Col: 9, Construct: "if"},
+	{From: 422, To: 433, Line: 70, Col: 13, Construct: "for"},
+	{From: 424, To: 432, Line: 71, Col: 17, Construct: "if"},
+	{From: 426, To: 429, Line: 72, Col: 21, Construct: "if"},
+	{From: 428, To: 428, Line: 73, Col: 25, Construct: "set"},
+	{From: 431, To: 431, Line: 75, Col: 21, Construct: "set"},
+	{From: 437, To: 501, Line: 80, Col: 5, Construct: "if"},
+	{From: 440, To: 444, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 445, To: 501, Line: 82, Col: 9, Construct: "if"},
+	{From: 448, To: 451, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 453, To: 486, Line: 84, Col: 9, Construct: "if"},
+	{From: 456, To: 484, Line: 85, Col: 13, Construct: "for"},
+	{From: 460, To: 462, Line: 86, Col: 17, Construct: "if"},
+	{From: 464, To: 469, Line: 89, Col: 17, Construct: "if"},
+	{From: 467, To: 467, Line: 90, Col: 21, Construct: "set"},
+	{From: 471, To: 472, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 474, To: 483, Line: 95, Col: 17, Construct: "if"},
+	{From: 477, To: 477, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 481, To: 481, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 487, To: 501, Line: 104, Col: 9, Construct: "if"},
+	{From: 490, To: 493, Line: 105, Col: 9, Construct: "if"},
+	{From: 495, To: 496, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 498, To: 500, Line: 111, Col: 9, Construct: "if"},
+	{From: 504, To: 506, Line: 116, Col: 1, Construct: "if"},
 }

@@ -103,10 +103,10 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.Attr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
-		messages0Content := messages0.Attr("content")
+		messages0Content := jinja2.Attr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
@@ -115,14 +115,14 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
 			for _, entry := range jinja2.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(entry.Attr("type"), "text") {
+				if jinja2.EqStr(jinja2.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = jinja2.Add(nsSystemMessage, entry.Attr("text"))
+					nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Attr(entry, "text"))
 				}
 			}
 		}
@@ -159,7 +159,7 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		w.WriteStr(nsSystemMessage)
+		jinja2.WriteStr(w, nsSystemMessage)
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.1.jinja:60:1 {%- for message in messages %}
@@ -169,7 +169,7 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
@@ -180,36 +180,36 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
 				for _, entry := range jinja2.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(entry.Attr("type"), "text") {
+					if jinja2.EqStr(jinja2.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
 							contentVal = jinja2.Add(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
-						contentVal = jinja2.Add(contentVal, entry.Attr("text"))
+						contentVal = jinja2.Add(contentVal, jinja2.Attr(entry, "text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(contentVal)
+			jinja2.WriteStr(w, contentVal)
 			w.WriteString("<|end_of_text|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:78:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.1.jinja:79:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.WriteString("<|start_of_role|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_of_role|>")
-			w.WriteStr(contentVal)
+			jinja2.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -220,20 +220,20 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
-					w.Write(toolCall.Attr("name"))
+					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
-						w.Write(toolCallArguments)
+						jinja2.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
@@ -246,15 +246,15 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.1.jinja:105:9 {{- content.val }}
-			w.Write(contentVal)
+			jinja2.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -287,7 +287,7 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
-	if llamacpp.CallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
+	if llamacpp.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -298,9 +298,9 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:12:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", tool, nil, nil))
+			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:16:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = llamacpp.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
@@ -312,9 +312,9 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:20:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
+		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", document, nil, nil))
+			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:24:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = llamacpp.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
@@ -328,13 +328,13 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
 		messages0Content := llamacpp.Attr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if llamacpp.CallTest("iterable", messages0Content, nil, nil) {
+		} else if llamacpp.IsIterable(messages0Content) {
 			// ibm-granite-granite-4.1.jinja:31:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
-			for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
+			for _, entry := range llamacpp.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
 				if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
@@ -379,25 +379,27 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:57:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		w.WriteString("<|start_of_role|>system<|end_of_role|>")
+		llamacpp.WriteStr(w, nsSystemMessage)
+		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.1.jinja:60:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.1.jinja:64:9 {%- else %}
 			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
-			if llamacpp.CallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.IsIterable(messageContent) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
-				for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, entry := range llamacpp.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
 					if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
@@ -415,16 +417,23 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
+			w.WriteString("<|start_of_role|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_of_role|>")
+			llamacpp.WriteStr(w, contentVal)
+			w.WriteString("<|end_of_text|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:78:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.1.jinja:79:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
+			w.WriteString("<|start_of_role|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_of_role|>")
+			llamacpp.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -443,13 +452,13 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+					if llamacpp.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -586,34 +595,34 @@ var spansIbmGraniteGranite41 = []jinja2.Span{
 	{From: 372, To: 372, Line: 52, Col: 9, Construct: "set"},
 	{From: 373, To: 377, Line: 53, Col: 9, Construct: "if"},
 	{From: 376, To: 376, Line: 54, Col: 9, Construct: "set"},
-	{From: 380, To: 383, Line: 57, Col: 1, Construct: "if"},
-	{From: 382, To: 382, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 385, To: 473, Line: 60, Col: 1, Construct: "for"},
-	{From: 389, To: 389, Line: 61, Col: 5, Construct: "set"},
-	{From: 391, To: 413, Line: 62, Col: 5, Construct: "if"},
-	{From: 394, To: 394, Line: 63, Col: 9, Construct: "set"},
-	{From: 398, To: 412, Line: 65, Col: 9, Construct: "if"},
-	{From: 400, To: 411, Line: 66, Col: 13, Construct: "for"},
-	{From: 402, To: 410, Line: 67, Col: 17, Construct: "if"},
-	{From: 404, To: 407, Line: 68, Col: 21, Construct: "if"},
-	{From: 406, To: 406, Line: 69, Col: 25, Construct: "set"},
-	{From: 409, To: 409, Line: 71, Col: 21, Construct: "set"},
-	{From: 415, To: 472, Line: 76, Col: 5, Construct: "if"},
-	{From: 418, To: 418, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 419, To: 472, Line: 78, Col: 9, Construct: "if"},
-	{From: 422, To: 422, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 457, Line: 80, Col: 9, Construct: "if"},
-	{From: 427, To: 455, Line: 81, Col: 13, Construct: "for"},
-	{From: 431, To: 433, Line: 82, Col: 17, Construct: "if"},
-	{From: 435, To: 440, Line: 85, Col: 17, Construct: "if"},
-	{From: 438, To: 438, Line: 86, Col: 21, Construct: "set"},
-	{From: 442, To: 443, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 445, To: 454, Line: 91, Col: 17, Construct: "if"},
-	{From: 448, To: 448, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 458, To: 472, Line: 100, Col: 9, Construct: "if"},
-	{From: 461, To: 464, Line: 101, Col: 9, Construct: "if"},
-	{From: 466, To: 467, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 469, To: 471, Line: 107, Col: 9, Construct: "if"},
-	{From: 475, To: 477, Line: 112, Col: 1, Construct: "if"},
+	{From: 380, To: 385, Line: 57, Col: 1, Construct: "if"},
+	{From: 382, To: 384, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 387, To: 482, Line: 60, Col: 1, Construct: "for"},
+	{From: 391, To: 391, Line: 61, Col: 5, Construct: "set"},
+	{From: 393, To: 415, Line: 62, Col: 5, Construct: "if"},
+	{From: 396, To: 396, Line: 63, Col: 9, Construct: "set"},
+	{From: 400, To: 414, Line: 65, Col: 9, Construct: "if"},
+	{From: 402, To: 413, Line: 66, Col: 13, Construct: "for"},
+	{From: 404, To: 412, Line: 67, Col: 17, Construct: "if"},
+	{From: 406, To: 409, Line: 68, Col: 21, Construct: "if"},
+	{From: 408, To: 408, Line: 69, Col: 25, Construct: "set"},
+	{From: 411, To: 411, Line: 71, Col: 21, Construct: "set"},
+	{From: 417, To: 481, Line: 76, Col: 5, Construct: "if"},
+	{From: 420, To: 424, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 425, To: 481, Line: 78, Col: 9, Construct: "if"},
+	{From: 428, To: 431, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 433, To: 466, Line: 80, Col: 9, Construct: "if"},
+	{From: 436, To: 464, Line: 81, Col: 13, Construct: "for"},
+	{From: 440, To: 442, Line: 82, Col: 17, Construct: "if"},
+	{From: 444, To: 449, Line: 85, Col: 17, Construct: "if"},
+	{From: 447, To: 447, Line: 86, Col: 21, Construct: "set"},
+	{From: 451, To: 452, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 454, To: 463, Line: 91, Col: 17, Construct: "if"},
+	{From: 457, To: 457, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 461, To: 461, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 467, To: 481, Line: 100, Col: 9, Construct: "if"},
+	{From: 470, To: 473, Line: 101, Col: 9, Construct: "if"},
+	{From: 475, To: 476, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 478, To: 480, Line: 107, Col: 9, Construct: "if"},
+	{From: 484, To: 486, Line: 112, Col: 1, Construct: "if"},
 }

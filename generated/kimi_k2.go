@@ -55,7 +55,7 @@ func renderKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		w.WriteAdd(jinja2.MethodGetDefault(headers, message.ItemStr("role"), jinja2.Str("")), message.ItemStr("content"), jinja2.Str("<|im_end|>"))
+		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStr(message, "role"), jinja2.Str("")), jinja2.ItemStr(message, "content"), jinja2.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
@@ -69,9 +69,9 @@ func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// kimi-k2.jinja:11:1 {%- set headers = {
 	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.CallMethod(headers, "get", []jinja2.Value{llamacpp.ItemStr(message, "role"), jinja2.Str("")}, nil), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>")))
+		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStr(message, "role"), jinja2.Str("")), llamacpp.ItemStr(message, "content"), jinja2.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }

@@ -60,18 +60,18 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
-			w.Write(c)
+			jinja2.Write(w, c)
 		} else if !jinja2.IsNone(c) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
 					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-					w.Write(content.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -94,31 +94,31 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		var roleName jinja2.Value
 		var toolCallId jinja2.Value
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
-			return message.ItemStr("role")
+			return jinja2.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
@@ -127,24 +127,24 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				var formattedId jinja2.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				toolCallFunction := toolCall.ItemStr("function")
-				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), toolCallFunction.ItemStr("name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallFunction := jinja2.ItemStr(toolCall, "function")
+				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
-				w.Write(formattedId)
+				jinja2.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
-				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+				toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
 				if jinja2.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
-					w.Write(toolCallFunctionArguments)
+					jinja2.Write(w, toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
@@ -166,11 +166,11 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderContent(message)
@@ -197,15 +197,15 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if llamacpp.CallTest("string", c, nil, nil) {
+		if llamacpp.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
 			llamacpp.Write(w, c)
-		} else if !llamacpp.CallTest("none", c, nil, nil) {
+		} else if !llamacpp.IsNone(c) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
+			for _, content := range llamacpp.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
@@ -225,13 +225,14 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var roleName jinja2.Value
 	var toolCallId jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
@@ -239,7 +240,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -264,17 +265,16 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var formattedId jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
+				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -286,13 +286,13 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunction := llamacpp.ItemStr(toolCall, "function")
 				toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
-				if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
+				if llamacpp.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					llamacpp.Write(w, toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
@@ -306,22 +306,18 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+			renderContent(message)
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -385,16 +381,16 @@ var spansKimiK2Instruct = []jinja2.Span{
 	{From: 223, To: 223, Line: 17, Col: 1, Construct: "set"},
 	{From: 225, To: 230, Line: 19, Col: 1, Construct: "if"},
 	{From: 228, To: 229, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 232, To: 327, Line: 22, Col: 1, Construct: "for"},
-	{From: 238, To: 240, Line: 23, Col: 3, Construct: "if"},
-	{From: 242, To: 244, Line: 27, Col: 3, Construct: "set"},
-	{From: 246, To: 264, Line: 28, Col: 3, Construct: "if"},
-	{From: 250, To: 251, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 252, To: 264, Line: 30, Col: 7, Construct: "if"},
-	{From: 256, To: 257, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 262, To: 263, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 266, To: 326, Line: 36, Col: 3, Construct: "if"},
-	{From: 269, To: 272, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 233, To: 323, Line: 22, Col: 1, Construct: "for"},
+	{From: 239, To: 241, Line: 23, Col: 3, Construct: "if"},
+	{From: 243, To: 245, Line: 27, Col: 3, Construct: "set"},
+	{From: 247, To: 265, Line: 28, Col: 3, Construct: "if"},
+	{From: 251, To: 252, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 253, To: 265, Line: 30, Col: 7, Construct: "if"},
+	{From: 257, To: 258, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 263, To: 264, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 267, To: 322, Line: 36, Col: 3, Construct: "if"},
+	{From: 270, To: 271, Line: 37, Col: 5, Construct: "{{ }}"},
 	{From: 274, To: 299, Line: 38, Col: 5, Construct: "for"},
 	{From: 277, To: 277, Line: 39, Col: 7, Construct: "set"},
 	{From: 279, To: 279, Line: 40, Col: 7, Construct: "set"},
@@ -403,13 +399,13 @@ var spansKimiK2Instruct = []jinja2.Span{
 	{From: 287, To: 297, Line: 42, Col: 72, Construct: "if"},
 	{From: 291, To: 291, Line: 42, Col: 125, Construct: "{{ }}"},
 	{From: 295, To: 295, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 300, To: 325, Line: 45, Col: 7, Construct: "if"},
+	{From: 300, To: 321, Line: 45, Col: 7, Construct: "if"},
 	{From: 303, To: 311, Line: 46, Col: 5, Construct: "if"},
 	{From: 305, To: 305, Line: 47, Col: 7, Construct: "set"},
 	{From: 309, To: 309, Line: 49, Col: 7, Construct: "set"},
 	{From: 313, To: 314, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 316, To: 318, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 319, To: 325, Line: 53, Col: 7, Construct: "if"},
-	{From: 322, To: 324, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 329, To: 331, Line: 58, Col: 1, Construct: "if"},
+	{From: 316, To: 316, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 317, To: 321, Line: 53, Col: 7, Construct: "if"},
+	{From: 320, To: 320, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 325, To: 327, Line: 58, Col: 1, Construct: "if"},
 }

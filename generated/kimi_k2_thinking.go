@@ -62,18 +62,18 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			w.Write(c)
+			jinja2.Write(w, c)
 		} else if !jinja2.IsNone(c) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					w.Write(content.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -84,26 +84,26 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
-			return message.ItemStr("role")
+			return jinja2.ItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
@@ -116,24 +116,24 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+		for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 			var formattedId jinja2.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			toolCallFunction := toolCall.ItemStr("function")
-			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), toolCallFunction.ItemStr("name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+			toolCallFunction := jinja2.ItemStr(toolCall, "function")
+			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 			_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-			w.Write(formattedId)
+			jinja2.Write(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+			toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
 			if jinja2.IsString(toolCallFunctionArguments) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
-				w.Write(toolCallFunctionArguments)
+				jinja2.Write(w, toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
@@ -148,7 +148,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !jinja2.MethodGet(messages.Item(idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -165,7 +165,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -174,7 +174,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		setRoles(message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
@@ -197,11 +197,11 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			renderContent(message)
@@ -215,13 +215,13 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		setRoles(message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
-			w.Write(rc)
+			jinja2.Write(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message)
@@ -243,11 +243,11 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			renderContent(message)
@@ -276,15 +276,15 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if llamacpp.CallTest("string", c, nil, nil) {
+		if llamacpp.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			llamacpp.Write(w, c)
-		} else if !llamacpp.CallTest("none", c, nil, nil) {
+		} else if !llamacpp.IsNone(c) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
+			for _, content := range llamacpp.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
@@ -301,7 +301,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -334,10 +334,11 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var formattedId jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+		for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
+			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -349,13 +350,13 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
 			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
-			if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
+			if llamacpp.IsString(toolCallFunctionArguments) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 				llamacpp.Write(w, toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -364,9 +365,9 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.CallMethod(llamacpp.Item(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -379,34 +380,29 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCallId jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(histMsgs)) {
+	for _, message := range llamacpp.Iterate(w, histMsgs) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		llamacpp.Write(w, w.Capture(func() {
-			setRoles(message)
-		}))
+		setRoles(message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolcalls(message)
-				}))
+				renderToolcalls(message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
@@ -417,52 +413,43 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+			renderContent(message)
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var rc jinja2.Value
 	var toolCallId2 jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(suffixMsgs)) {
+	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		llamacpp.Write(w, w.Capture(func() {
-			setRoles(message)
-		}))
+		setRoles(message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
+			rc = llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolcalls(message)
-				}))
+				renderToolcalls(message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
@@ -473,22 +460,18 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+			renderContent(message)
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -584,53 +567,53 @@ var spansKimiK2Thinking = []jinja2.Span{
 	{From: 324, To: 325, Line: 23, Col: 18, Construct: "{{ }}"},
 	{From: 329, To: 329, Line: 27, Col: 1, Construct: "set"},
 	{From: 331, To: 331, Line: 28, Col: 1, Construct: "set"},
-	{From: 333, To: 363, Line: 30, Col: 1, Construct: "macro"},
-	{From: 337, To: 362, Line: 32, Col: 3, Construct: "for"},
-	{From: 340, To: 340, Line: 33, Col: 5, Construct: "set"},
-	{From: 342, To: 342, Line: 34, Col: 5, Construct: "set"},
-	{From: 344, To: 345, Line: 35, Col: 5, Construct: "set"},
-	{From: 347, To: 348, Line: 36, Col: 24, Construct: "{{ }}"},
-	{From: 350, To: 360, Line: 36, Col: 70, Construct: "if"},
-	{From: 354, To: 354, Line: 36, Col: 123, Construct: "{{ }}"},
-	{From: 358, To: 358, Line: 36, Col: 173, Construct: "{{ }}"},
-	{From: 365, To: 365, Line: 43, Col: 1, Construct: "set"},
-	{From: 367, To: 373, Line: 44, Col: 1, Construct: "for"},
-	{From: 369, To: 372, Line: 45, Col: 5, Construct: "if"},
-	{From: 371, To: 371, Line: 46, Col: 9, Construct: "set"},
-	{From: 375, To: 375, Line: 51, Col: 1, Construct: "set"},
-	{From: 377, To: 377, Line: 52, Col: 1, Construct: "set"},
-	{From: 379, To: 384, Line: 54, Col: 1, Construct: "if"},
-	{From: 382, To: 383, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 386, To: 388, Line: 58, Col: 1, Construct: "if"},
-	{From: 390, To: 438, Line: 62, Col: 1, Construct: "for"},
-	{From: 393, To: 395, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 397, To: 437, Line: 64, Col: 3, Construct: "if"},
-	{From: 401, To: 403, Line: 65, Col: 20, Construct: "{{ }}"},
-	{From: 405, To: 410, Line: 66, Col: 5, Construct: "if"},
-	{From: 407, To: 409, Line: 67, Col: 7, Construct: "{{ }}"},
-	{From: 411, To: 436, Line: 69, Col: 7, Construct: "if"},
-	{From: 414, To: 422, Line: 70, Col: 5, Construct: "if"},
-	{From: 416, To: 416, Line: 71, Col: 7, Construct: "set"},
-	{From: 420, To: 420, Line: 73, Col: 7, Construct: "set"},
-	{From: 424, To: 425, Line: 75, Col: 18, Construct: "{{ }}"},
-	{From: 427, To: 429, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 430, To: 436, Line: 77, Col: 7, Construct: "if"},
-	{From: 433, To: 435, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 440, To: 494, Line: 83, Col: 1, Construct: "for"},
-	{From: 444, To: 446, Line: 84, Col: 3, Construct: "{{ }}"},
-	{From: 448, To: 493, Line: 85, Col: 3, Construct: "if"},
-	{From: 451, To: 452, Line: 86, Col: 5, Construct: "set"},
-	{From: 454, To: 455, Line: 87, Col: 12, Construct: "{{ }}"},
-	{From: 457, To: 459, Line: 87, Col: 26, Construct: "{{ }}"},
-	{From: 461, To: 466, Line: 88, Col: 5, Construct: "if"},
-	{From: 463, To: 465, Line: 89, Col: 6, Construct: "{{ }}"},
-	{From: 467, To: 492, Line: 91, Col: 7, Construct: "if"},
-	{From: 470, To: 478, Line: 92, Col: 5, Construct: "if"},
-	{From: 472, To: 472, Line: 93, Col: 7, Construct: "set"},
-	{From: 476, To: 476, Line: 95, Col: 7, Construct: "set"},
-	{From: 480, To: 481, Line: 97, Col: 18, Construct: "{{ }}"},
-	{From: 483, To: 485, Line: 98, Col: 1, Construct: "{{ }}"},
-	{From: 486, To: 492, Line: 99, Col: 7, Construct: "if"},
-	{From: 489, To: 491, Line: 100, Col: 5, Construct: "{{ }}"},
-	{From: 496, To: 498, Line: 106, Col: 1, Construct: "if"},
+	{From: 333, To: 364, Line: 30, Col: 1, Construct: "macro"},
+	{From: 338, To: 363, Line: 32, Col: 3, Construct: "for"},
+	{From: 341, To: 341, Line: 33, Col: 5, Construct: "set"},
+	{From: 343, To: 343, Line: 34, Col: 5, Construct: "set"},
+	{From: 345, To: 346, Line: 35, Col: 5, Construct: "set"},
+	{From: 348, To: 349, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 351, To: 361, Line: 36, Col: 70, Construct: "if"},
+	{From: 355, To: 355, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 359, To: 359, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 366, To: 366, Line: 43, Col: 1, Construct: "set"},
+	{From: 368, To: 374, Line: 44, Col: 1, Construct: "for"},
+	{From: 370, To: 373, Line: 45, Col: 5, Construct: "if"},
+	{From: 372, To: 372, Line: 46, Col: 9, Construct: "set"},
+	{From: 376, To: 376, Line: 51, Col: 1, Construct: "set"},
+	{From: 378, To: 378, Line: 52, Col: 1, Construct: "set"},
+	{From: 380, To: 385, Line: 54, Col: 1, Construct: "if"},
+	{From: 383, To: 384, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 387, To: 389, Line: 58, Col: 1, Construct: "if"},
+	{From: 392, To: 430, Line: 62, Col: 1, Construct: "for"},
+	{From: 395, To: 395, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 397, To: 429, Line: 64, Col: 3, Construct: "if"},
+	{From: 401, To: 401, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 403, To: 406, Line: 66, Col: 5, Construct: "if"},
+	{From: 405, To: 405, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 407, To: 428, Line: 69, Col: 7, Construct: "if"},
+	{From: 410, To: 418, Line: 70, Col: 5, Construct: "if"},
+	{From: 412, To: 412, Line: 71, Col: 7, Construct: "set"},
+	{From: 416, To: 416, Line: 73, Col: 7, Construct: "set"},
+	{From: 420, To: 421, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 423, To: 423, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 424, To: 428, Line: 77, Col: 7, Construct: "if"},
+	{From: 427, To: 427, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 433, To: 477, Line: 83, Col: 1, Construct: "for"},
+	{From: 437, To: 437, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 439, To: 476, Line: 85, Col: 3, Construct: "if"},
+	{From: 442, To: 443, Line: 86, Col: 5, Construct: "set"},
+	{From: 445, To: 446, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 450, To: 453, Line: 88, Col: 5, Construct: "if"},
+	{From: 452, To: 452, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 454, To: 475, Line: 91, Col: 7, Construct: "if"},
+	{From: 457, To: 465, Line: 92, Col: 5, Construct: "if"},
+	{From: 459, To: 459, Line: 93, Col: 7, Construct: "set"},
+	{From: 463, To: 463, Line: 95, Col: 7, Construct: "set"},
+	{From: 467, To: 468, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 471, To: 475, Line: 99, Col: 7, Construct: "if"},
+	{From: 474, To: 474, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 479, To: 481, Line: 106, Col: 1, Construct: "if"},
 }

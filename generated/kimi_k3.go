@@ -64,7 +64,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		w.Write(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
+		jinja2.Write(w, jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
@@ -74,15 +74,15 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
 		w.WriteString("<|open|>")
-		w.WriteStr(tag)
+		jinja2.WriteStr(w, tag)
 		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
 		for _, attr := range jinja2.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
 			w.WriteString(" ")
-			w.WriteStr(attr.ItemInt(0))
+			jinja2.WriteStr(w, jinja2.ItemInt(attr, 0))
 			w.WriteString("=\"")
 			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			escapeAttr(attr.ItemInt(1))
+			escapeAttr(jinja2.ItemInt(attr, 1))
 			w.WriteString("\"")
 		}
 		w.WriteString("<|sep|>")
@@ -92,7 +92,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		tag = jinja2.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.WriteString("<|close|>")
-		w.WriteStr(tag)
+		jinja2.WriteStr(w, tag)
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
@@ -101,16 +101,16 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if jinja2.Ge(state.Attr("image_index"), jinja2.FilterLength(imagePrompts)) {
+			if jinja2.Ge(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			w.Write(imagePrompts.Item(state.Attr("image_index")))
+			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.Attr(state, "image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
 			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			jinja2.SetAttr(state, "image_index", jinja2.Add(state.Attr("image_index"), jinja2.Int(1)))
+			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.Attr(state, "image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -132,7 +132,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34:9 {{- part -}}
-				w.Write(part)
+				jinja2.Write(w, part)
 				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
@@ -142,7 +142,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Kimi-K3.jinja:37:5 {%- else -%}
 			// Kimi-K3.jinja:38:5 {{- text -}}
-			w.Write(text)
+			jinja2.Write(w, text)
 		}
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
@@ -158,13 +158,13 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part := range jinja2.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if jinja2.InStrs(part.Attr("type"), "image", "image_url") {
+				if jinja2.InStrs(jinja2.Attr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 					nextImage(state)
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(part.Attr("text"), state)
+					renderText(jinja2.Attr(part, "text"), state)
 				}
 			}
 		}
@@ -176,7 +176,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
 		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		w.Write(jinja2.FilterTrim(body, nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
 		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
@@ -201,7 +201,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteJSON(key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
@@ -222,7 +222,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
@@ -245,7 +245,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
 		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-		w.Write(w.Capture(func() {
+		jinja2.Write(w, w.Capture(func() {
 			jsonSorted(toolList)
 		}))
 		w.WriteString("\n```")
@@ -282,7 +282,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
 		if jinja2.IsString(value) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
-			w.Write(value)
+			jinja2.Write(w, value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
@@ -333,10 +333,10 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !jinja2.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
@@ -345,10 +345,10 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
 				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), fn.Attr("name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), jinja2.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = jinja2.MethodGetDefault(fn, jinja2.Str("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -390,7 +390,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
 				closeTag(jinja2.Str("call"))
@@ -412,7 +412,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		jinja2.SetAttr(state, "tool_index", jinja2.Add(state.Attr("tool_index"), jinja2.Int(1)))
+		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.Attr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !jinja2.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
@@ -427,26 +427,26 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			toolName = jinja2.MethodGet(message, jinja2.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (jinja2.IsNone(toolName) && !jinja2.IsNone(state.Attr("tool_calls"))) && jinja2.Le(state.Attr("tool_index"), jinja2.FilterLength(state.Attr("tool_calls"))) {
+		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.Attr(state, "tool_calls"))) && jinja2.Le(jinja2.Attr(state, "tool_index"), jinja2.FilterLength(jinja2.Attr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = state.Attr("tool_calls").Item(jinja2.Sub(state.Attr("tool_index"), jinja2.Int(1)))
+			fallbackCall = jinja2.Item(jinja2.Attr(state, "tool_calls"), jinja2.Sub(jinja2.Attr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := fallbackCall.Attr("function")
+			fallbackCallFunction := jinja2.Attr(fallbackCall, "function")
 			if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = fallbackFn.Attr("name")
+			toolName = jinja2.Attr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if jinja2.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), state.Attr("tool_index"))))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), jinja2.Attr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 		renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
@@ -466,7 +466,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !jinja2.IsNone(thinkingEffort)) && !jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
@@ -490,15 +490,15 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if jinja2.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(message.Attr("role"), "user") {
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Str("message"), attrs)
@@ -507,18 +507,18 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(message.Attr("role"), "system") && jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(message.Attr("tools"), jinja2.Bool(true))
-			} else if jinja2.EqStr(message.Attr("role"), "system") {
+				renderToolDeclare(jinja2.Attr(message, "tools"), jinja2.Bool(true))
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Str("message"), attrs)
@@ -527,7 +527,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(message.Attr("role"), "assistant") {
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				jinja2.CheckNamespace(state)
@@ -542,7 +542,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Str("message"), attrs)
@@ -551,7 +551,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(message.Attr("role"), "tool") && ((i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -560,7 +560,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				for _, candidate := range jinja2.Iterate(w, messages.Slice(jinja2.Int(int64(i)), jinja2.None(), jinja2.None())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(candidate.Attr("role"), "tool") {
+					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.Attr(candidate, "role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
@@ -570,9 +570,9 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !jinja2.IsNone(callId) && !jinja2.IsNone(state.Attr("tool_calls")) {
+					if !jinja2.IsNone(callId) && !jinja2.IsNone(jinja2.Attr(state, "tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range jinja2.Iterate(w, state.Attr("tool_calls")) {
+						for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), jinja2.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
@@ -591,14 +591,14 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					for _, toolCall := range jinja2.Iterate(w, state.Attr("tool_calls")) {
+					for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
 						var fn jinja2.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := toolCall.Attr("function")
+							toolCallFunction := jinja2.Attr(toolCall, "function")
 							if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
@@ -686,7 +686,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
 		internalSystemMessage(jinja2.Str("response-format"), jinja2.Add(jinja2.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-			jsonSorted(state.Attr("response_schema"))
+			jsonSorted(jinja2.Attr(state, "response_schema"))
 		})), jinja2.Str("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
@@ -701,9 +701,9 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(state.Attr("image_index"), jinja2.FilterLength(imagePrompts)) {
+	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(state.Attr("image_index")))))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
 	}
 }
 
@@ -729,7 +729,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		llamacpp.Write(w, llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("string", value, nil, nil), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
+		llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
@@ -738,15 +738,16 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			attrs = jinja2.NewList()
 		}
 		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|open|>"), tag))
+		w.WriteString("<|open|>")
+		llamacpp.WriteStr(w, tag)
 		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range jinja2.Iterate(w, llamacpp.Iterable(attrs)) {
+		for _, attr := range llamacpp.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemInt(attr, 0)), jinja2.Str("=\"")))
+			w.WriteString(" ")
+			llamacpp.WriteStr(w, llamacpp.ItemInt(attr, 0))
+			w.WriteString("=\"")
 			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				escapeAttr(llamacpp.ItemInt(attr, 1))
-			}))
+			escapeAttr(llamacpp.ItemInt(attr, 1))
 			w.WriteString("\"")
 		}
 		w.WriteString("<|sep|>")
@@ -755,15 +756,17 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	closeTag := func(tag jinja2.Value) {
 		tag = jinja2.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|close|>"), tag, jinja2.Str("<|sep|>")))
+		w.WriteString("<|close|>")
+		llamacpp.WriteStr(w, tag)
+		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
 	nextImage := func(state jinja2.Value) {
 		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil) {
+		if llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.CallFilter("length", imagePrompts, nil, nil)) {
+			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
 			}
@@ -784,13 +787,13 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		state = jinja2.Param(state, "state")
 		var parts jinja2.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = llamacpp.CallFilter("string", text, nil, nil)
+		text = llamacpp.FilterString(text)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil)) && llamacpp.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
+		if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<|kimi_image_placeholder|>")}, nil)
+			parts = llamacpp.MethodSplitSep(text, jinja2.Str("<|kimi_image_placeholder|>"))
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(parts))
+			items := llamacpp.Iterate(w, parts)
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34:9 {{- part -}}
@@ -798,9 +801,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						nextImage(state)
-					}))
+					nextImage(state)
 				}
 			}
 		} else {
@@ -814,27 +815,21 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		content = jinja2.Param(content, "content")
 		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderText(content, state)
-			}))
-		} else if !llamacpp.CallTest("none", content, nil, nil) && llamacpp.CallTest("defined", content, nil, nil) {
+			renderText(content, state)
+		} else if !llamacpp.IsNone(content) && llamacpp.IsDefined(content) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, part := range llamacpp.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
 				if llamacpp.InStrs(llamacpp.Attr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						nextImage(state)
-					}))
+					nextImage(state)
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderText(llamacpp.Attr(part, "text"), state)
-					}))
+					renderText(llamacpp.Attr(part, "text"), state)
 				}
 			}
 		}
@@ -844,15 +839,11 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageType = jinja2.Param(messageType, "message_type")
 		body = jinja2.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
-		}))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		llamacpp.Write(w, llamacpp.CallFilter("trim", body, nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			closeTag(jinja2.Str("message"))
-		}))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
@@ -860,10 +851,10 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	jsonSorted = func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if llamacpp.CallTest("mapping", value, nil, nil) {
+		if llamacpp.IsMapping(value) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", value, nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.FilterDictsort(value, nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
@@ -873,7 +864,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.FilterTojson(key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
 				llamacpp.Write(w, w.Capture(func() {
@@ -881,15 +872,15 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if ((llamacpp.CallTest("string", value, nil, nil) || llamacpp.CallTest("number", value, nil, nil)) || llamacpp.CallTest("boolean", value, nil, nil)) || llamacpp.CallTest("none", value, nil, nil) {
+		} else if ((llamacpp.IsString(value) || llamacpp.IsNumber(value)) || llamacpp.IsBoolean(value)) || llamacpp.IsNone(value) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := jinja2.Iterate(w, llamacpp.Iterable(value))
+			items := llamacpp.Iterate(w, value)
 			for i := range items {
 				item := items[i]
 				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
@@ -911,9 +902,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
-		}))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
@@ -927,27 +916,25 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			closeTag(jinja2.Str("message"))
-		}))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
 	xtmlType := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if llamacpp.CallTest("boolean", value, nil, nil) {
+		if llamacpp.IsBoolean(value) {
 			w.WriteString("boolean")
-		} else if llamacpp.CallTest("none", value, nil, nil) {
+		} else if llamacpp.IsNone(value) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if llamacpp.CallTest("number", value, nil, nil) {
+		} else if llamacpp.IsNumber(value) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if llamacpp.CallTest("string", value, nil, nil) {
+		} else if llamacpp.IsString(value) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if llamacpp.CallTest("mapping", value, nil, nil) {
+		} else if llamacpp.IsMapping(value) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -959,13 +946,13 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	xtmlValue := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if llamacpp.CallTest("string", value, nil, nil) {
+		if llamacpp.IsString(value) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
 			llamacpp.Write(w, value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
@@ -977,143 +964,106 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), func() jinja2.Value {
-				return llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil)
+			reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("reasoning_content")), func() jinja2.Value {
+				return llamacpp.MethodGet(message, jinja2.Str("reasoning"))
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				openTag(jinja2.Str("think"), jinja2.Missing())
-			}))
+			openTag(jinja2.Str("think"), jinja2.Missing())
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !llamacpp.CallTest("none", reasoningContent, nil, nil) && llamacpp.CallFilter("trim", llamacpp.CallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !llamacpp.IsNone(reasoningContent) && llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderText(reasoningContent, state)
-				}))
+				renderText(reasoningContent, state)
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				closeTag(jinja2.Str("think"))
-			}))
+			closeTag(jinja2.Str("think"))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.Str("response"), jinja2.Missing())
-		}))
+		openTag(jinja2.Str("response"), jinja2.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
-		}))
+		renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			closeTag(jinja2.Str("response"))
-		}))
+		closeTag(jinja2.Str("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
+		toolCalls = llamacpp.MethodGet(message, jinja2.Str("tool_calls"))
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				openTag(jinja2.Str("tools"), jinja2.Missing())
-			}))
+			openTag(jinja2.Str("tools"), jinja2.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fn jinja2.Value
 			var arguments jinja2.Value
 			var jsonBlock jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
+			items := llamacpp.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !llamacpp.CallTest("mapping", toolCall, nil, nil) {
+				if !llamacpp.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
 					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) && llamacpp.CallTest("mapping", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if llamacpp.CallTest("none", llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil), nil, nil) {
+				if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
-				}))
+				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+				arguments = llamacpp.MethodGetDefault(fn, jinja2.Str("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("_xtml_json_block")}, nil)
+				jsonBlock = llamacpp.MethodGet(fn, jinja2.Str("_xtml_json_block"))
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !llamacpp.CallTest("none", jsonBlock, nil, nil) {
+				if !llamacpp.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
-					}))
+					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderText(jsonBlock, state)
-					}))
+					renderText(jsonBlock, state)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					llamacpp.Write(w, w.Capture(func() {
-						closeTag(jinja2.Str("json"))
-					}))
-				} else if llamacpp.CallTest("mapping", arguments, nil, nil) {
+					closeTag(jinja2.Str("json"))
+				} else if llamacpp.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(arguments, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
-								xtmlType(value)
-							}))))
-						}))
+						openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
+							xtmlType(value)
+						}))))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							renderText(w.Capture(func() {
-								xtmlValue(value)
-							}), state)
-						}))
+						renderText(w.Capture(func() {
+							xtmlValue(value)
+						}), state)
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						llamacpp.Write(w, w.Capture(func() {
-							closeTag(jinja2.Str("argument"))
-						}))
+						closeTag(jinja2.Str("argument"))
 					}
-				} else if llamacpp.CallTest("string", arguments, nil, nil) && llamacpp.CallFilter("trim", arguments, nil, nil).Truthy() {
+				} else if llamacpp.IsString(arguments) && llamacpp.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
-					}))
+					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderText(arguments, state)
-					}))
+					renderText(arguments, state)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					llamacpp.Write(w, w.Capture(func() {
-						closeTag(jinja2.Str("json"))
-					}))
-				} else if !llamacpp.CallTest("none", arguments, nil, nil) && !llamacpp.CallTest("string", arguments, nil, nil) {
+					closeTag(jinja2.Str("json"))
+				} else if !llamacpp.IsNone(arguments) && !llamacpp.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				llamacpp.Write(w, w.Capture(func() {
-					closeTag(jinja2.Str("call"))
-				}))
+				closeTag(jinja2.Str("call"))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				closeTag(jinja2.Str("tools"))
-			}))
+			closeTag(jinja2.Str("tools"))
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
@@ -1131,25 +1081,25 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
 		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !llamacpp.CallTest("none", resolvedName, nil, nil) {
+		if !llamacpp.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
 		} else if llamacpp.In(jinja2.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool")}, nil)
+			toolName = llamacpp.MethodGet(message, jinja2.Str("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			toolName = llamacpp.MethodGet(message, jinja2.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (llamacpp.CallTest("none", toolName, nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(state, "tool_calls"), nil, nil)) && llamacpp.Le(llamacpp.Attr(state, "tool_index"), llamacpp.CallFilter("length", llamacpp.Attr(state, "tool_calls"), nil, nil)) {
+		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.Attr(state, "tool_calls"))) && llamacpp.Le(llamacpp.Attr(state, "tool_index"), llamacpp.FilterLength(llamacpp.Attr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			fallbackCall = llamacpp.Item(llamacpp.Attr(state, "tool_calls"), llamacpp.Sub(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := llamacpp.Attr(fallbackCall, "function")
-			if llamacpp.CallTest("defined", fallbackCallFunction, nil, nil) && llamacpp.CallTest("mapping", fallbackCallFunction, nil, nil) {
+			if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
@@ -1158,62 +1108,53 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			toolName = llamacpp.Attr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if llamacpp.CallTest("none", toolName, nil, nil) {
+		if llamacpp.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
 			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), llamacpp.Attr(state, "tool_index"))))
-		}))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), llamacpp.Attr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
-		}))
+		renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			closeTag(jinja2.Str("message"))
-		}))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if llamacpp.CallTest("undefined", thinking, nil, nil) {
+	if llamacpp.IsUndefined(thinking) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
 		thinking = jinja2.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if llamacpp.CallTest("undefined", thinkingEffort, nil, nil) {
+	if llamacpp.IsUndefined(thinkingEffort) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
 		thinkingEffort = jinja2.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !llamacpp.CallTest("none", thinkingEffort, nil, nil)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !llamacpp.IsNone(thinkingEffort)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.CallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("; supported values are low, high, and max."))))
+		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderToolDeclare(tools, jinja2.Missing())
-		}))
+		renderToolDeclare(tools, jinja2.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		llamacpp.Write(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.CallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("`.")))
-		}))
+		internalSystemMessage(jinja2.Str("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var attrs jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if llamacpp.CallTest("mapping", message, nil, nil) {
+		if llamacpp.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if llamacpp.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
@@ -1223,57 +1164,43 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					openTag(jinja2.Str("message"), attrs)
-				}))
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
-				}))
+				renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				llamacpp.Write(w, w.Capture(func() {
-					closeTag(jinja2.Str("message"))
-				}))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolDeclare(llamacpp.Attr(message, "tools"), jinja2.Bool(true))
-				}))
+				renderToolDeclare(llamacpp.Attr(message, "tools"), jinja2.Bool(true))
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					openTag(jinja2.Str("message"), attrs)
-				}))
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
-				}))
+				renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				llamacpp.Write(w, w.Capture(func() {
-					closeTag(jinja2.Str("message"))
-				}))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				llamacpp.SetAttr(state, "tool_calls", llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil))
+				llamacpp.SetAttr(state, "tool_calls", llamacpp.MethodGet(message, jinja2.Str("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
@@ -1281,22 +1208,16 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					openTag(jinja2.Str("message"), attrs)
-				}))
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderAssistant(message, state)
-				}))
+				renderAssistant(message, state)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				llamacpp.Write(w, w.Capture(func() {
-					closeTag(jinja2.Str("message"))
-				}))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
@@ -1304,26 +1225,27 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				runToolMessages := jinja2.NewList()
 				runResolvedCount := jinja2.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var callId jinja2.Value
-				for _, candidate := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing()))) {
+				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !llamacpp.CallTest("mapping", candidate, nil, nil) || !jinja2.EqStr(llamacpp.Attr(candidate, "role"), "tool") {
+					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.Attr(candidate, "role"), "tool") {
 						w.Drop(mark)
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = llamacpp.Add(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = llamacpp.CallMethod(candidate, "get", []jinja2.Value{jinja2.Str("tool_call_id"), llamacpp.CallMethod(candidate, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
+					callId = llamacpp.MethodGetDefault(candidate, jinja2.Str("tool_call_id"), llamacpp.MethodGet(candidate, jinja2.Str("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !llamacpp.CallTest("none", callId, nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(state, "tool_calls"), nil, nil) {
+					if !llamacpp.IsNone(callId) && !llamacpp.IsNone(llamacpp.Attr(state, "tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(state, "tool_calls"))) {
+						for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && llamacpp.CallTest("mapping", toolCall, nil, nil)) && !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.Eq(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), llamacpp.CallFilter("string", callId, nil, nil)) {
+							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id"))), llamacpp.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1336,34 +1258,34 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if llamacpp.Gt(llamacpp.CallFilter("length", runToolMessages, nil, nil), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, llamacpp.CallFilter("length", runToolMessages, nil, nil)) {
+				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
+					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var fn jinja2.Value
-					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(state, "tool_calls"))) {
+					for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (llamacpp.CallTest("mapping", toolCall, nil, nil) && !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && llamacpp.NotIn(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), emittedIds) {
+						if (llamacpp.IsMapping(toolCall) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) && llamacpp.NotIn(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)))
+							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := llamacpp.Attr(toolCall, "function")
-							if llamacpp.CallTest("defined", toolCallFunction, nil, nil) && llamacpp.CallTest("mapping", toolCallFunction, nil, nil) {
+							if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
 								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
+							// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 							var resultId jinja2.Value
-							for _, toolMessage := range jinja2.Iterate(w, llamacpp.Iterable(runToolMessages)) {
+							for _, toolMessage := range llamacpp.Iterate(w, runToolMessages) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = llamacpp.CallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("tool_call_id"), llamacpp.CallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
+								resultId = llamacpp.MethodGetDefault(toolMessage, jinja2.Str("tool_call_id"), llamacpp.MethodGet(toolMessage, jinja2.Str("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !llamacpp.CallTest("none", resultId, nil, nil) && jinja2.Eq(llamacpp.CallFilter("string", resultId, nil, nil), llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) {
+								if !llamacpp.IsNone(resultId) && jinja2.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									llamacpp.Write(w, w.Capture(func() {
-										renderToolMessage(toolMessage, state, llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil))
-									}))
+									renderToolMessage(toolMessage, state, llamacpp.MethodGet(fn, jinja2.Str("name")))
 								}
 							}
 						}
@@ -1371,51 +1293,45 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Kimi-K3.jinja:270:17 {%- else -%}
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
-					for _, toolMessage := range jinja2.Iterate(w, llamacpp.Iterable(runToolMessages)) {
+					for _, toolMessage := range llamacpp.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							renderToolMessage(toolMessage, state, jinja2.Missing())
-						}))
+						renderToolMessage(toolMessage, state, jinja2.Missing())
 					}
 				}
 			}
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if llamacpp.CallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "required") {
+	if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		llamacpp.Write(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
-		}))
-	} else if llamacpp.CallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "none") {
+		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+	} else if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		llamacpp.Write(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
-		}))
+		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if llamacpp.CallTest("defined", responseSchema, nil, nil) {
+	if llamacpp.IsDefined(responseSchema) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
 		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		llamacpp.SetAttr(state, "response_schema", responseSchema)
-	} else if (llamacpp.CallTest("defined", responseFormat, nil, nil) && llamacpp.CallTest("mapping", responseFormat, nil, nil)) && !llamacpp.CallTest("none", llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil), nil, nil) {
+	} else if (llamacpp.IsDefined(responseFormat) && llamacpp.IsMapping(responseFormat)) && !llamacpp.IsNone(llamacpp.MethodGet(responseFormat, jinja2.Str("json_schema"))) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil)
+		schemaWrapper = llamacpp.MethodGet(responseFormat, jinja2.Str("json_schema"))
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if llamacpp.CallTest("mapping", schemaWrapper, nil, nil) && llamacpp.In(jinja2.Str("schema"), schemaWrapper) {
+		if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			llamacpp.SetAttr(state, "response_schema", llamacpp.CallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("schema")}, nil))
-		} else if llamacpp.CallTest("mapping", schemaWrapper, nil, nil) && llamacpp.In(jinja2.Str("json_schema"), schemaWrapper) {
+			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Str("schema")))
+		} else if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			llamacpp.SetAttr(state, "response_schema", llamacpp.CallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil))
+			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Str("json_schema")))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
@@ -1427,10 +1343,10 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
 	responseFormatType = jinja2.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if llamacpp.CallTest("defined", responseFormat, nil, nil) && llamacpp.CallTest("mapping", responseFormat, nil, nil) {
+	if llamacpp.IsDefined(responseFormat) && llamacpp.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("type")}, nil)
-	} else if llamacpp.CallTest("defined", responseFormat, nil, nil) {
+		responseFormatType = llamacpp.MethodGet(responseFormat, jinja2.Str("type"))
+	} else if llamacpp.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
@@ -1438,37 +1354,29 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		llamacpp.Write(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
-		}))
+		internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		llamacpp.Write(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-				jsonSorted(llamacpp.Attr(state, "response_schema"))
-			})), jinja2.Str("\n```")))
-		}))
+		internalSystemMessage(jinja2.Str("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+			jsonSorted(llamacpp.Attr(state, "response_schema"))
+		})), jinja2.Str("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
-		}))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
-				return jinja2.Str("think")
-			}, func() jinja2.Value {
-				return jinja2.Str("response")
-			}), jinja2.Missing())
-		}))
+		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+			return jinja2.Str("think")
+		}, func() jinja2.Value {
+			return jinja2.Str("response")
+		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.CallFilter("length", imagePrompts, nil, nil)) {
+	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.CallFilter("string", llamacpp.CallFilter("length", imagePrompts, nil, nil), nil, nil)), jinja2.Str(" != consumed placeholder count ")), llamacpp.CallFilter("string", llamacpp.Attr(state, "image_index"), nil, nil))))
+		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
 	}
 }
 
@@ -1694,219 +1602,219 @@ var spansKimiK3 = []jinja2.Span{
 	{From: 706, To: 706, Line: 322, Col: 5, Construct: "{{ }}"},
 	{From: 729, To: 733, Line: 1, Col: 1, Construct: "macro"},
 	{From: 732, To: 732, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 735, To: 753, Line: 5, Col: 1, Construct: "macro"},
-	{From: 741, To: 741, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 743, To: 752, Line: 7, Col: 1, Construct: "for"},
-	{From: 745, To: 745, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 747, To: 750, Line: 8, Col: 29, Construct: "{{ }}"},
-	{From: 755, To: 759, Line: 13, Col: 1, Construct: "macro"},
-	{From: 758, To: 758, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 761, To: 780, Line: 17, Col: 1, Construct: "macro"},
-	{From: 764, To: 779, Line: 18, Col: 1, Construct: "if"},
-	{From: 766, To: 769, Line: 19, Col: 5, Construct: "if"},
-	{From: 768, To: 768, Line: 20, Col: 9, Construct: "{{ }}"},
-	{From: 771, To: 771, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 773, To: 773, Line: 22, Col: 5, Construct: "set"},
-	{From: 775, To: 775, Line: 23, Col: 5, Construct: "set"},
-	{From: 782, To: 811, Line: 29, Col: 1, Construct: "macro"},
-	{From: 787, To: 787, Line: 30, Col: 1, Construct: "set"},
-	{From: 789, To: 810, Line: 31, Col: 1, Construct: "if"},
-	{From: 791, To: 791, Line: 32, Col: 5, Construct: "set"},
-	{From: 793, To: 805, Line: 33, Col: 5, Construct: "for"},
-	{From: 797, To: 797, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 799, To: 804, Line: 35, Col: 9, Construct: "if"},
-	{From: 801, To: 803, Line: 35, Col: 33, Construct: "{{ }}"},
-	{From: 809, To: 809, Line: 38, Col: 5, Construct: "{{ }}"},
-	{From: 813, To: 841, Line: 42, Col: 1, Construct: "macro"},
-	{From: 817, To: 840, Line: 43, Col: 1, Construct: "if"},
-	{From: 819, To: 821, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 822, To: 840, Line: 45, Col: 5, Construct: "if"},
-	{From: 825, To: 839, Line: 46, Col: 5, Construct: "for"},
-	{From: 827, To: 838, Line: 47, Col: 9, Construct: "if"},
-	{From: 829, To: 831, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 835, To: 837, Line: 50, Col: 13, Construct: "{{ }}"},
-	{From: 843, To: 857, Line: 56, Col: 1, Construct: "macro"},
-	{From: 847, To: 849, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 851, To: 851, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 853, To: 856, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 859, To: 906, Line: 63, Col: 1, Construct: "macro"},
-	{From: 863, To: 905, Line: 66, Col: 1, Construct: "if"},
-	{From: 866, To: 883, Line: 68, Col: 1, Construct: "for"},
-	{From: 872, To: 874, Line: 69, Col: 1, Construct: "if"},
-	{From: 876, To: 877, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 879, To: 881, Line: 70, Col: 50, Construct: "{{ }}"},
-	{From: 884, To: 905, Line: 73, Col: 5, Construct: "if"},
-	{From: 887, To: 887, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 892, To: 904, Line: 77, Col: 1, Construct: "for"},
-	{From: 896, To: 898, Line: 78, Col: 1, Construct: "if"},
-	{From: 900, To: 902, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 908, To: 934, Line: 85, Col: 1, Construct: "macro"},
-	{From: 914, To: 916, Line: 86, Col: 1, Construct: "{{ }}"},
-	{From: 918, To: 923, Line: 87, Col: 1, Construct: "if"},
-	{From: 925, To: 928, Line: 92, Col: 1, Construct: "{{ }}"},
-	{From: 930, To: 933, Line: 94, Col: 1, Construct: "{{ }}"},
-	{From: 936, To: 957, Line: 98, Col: 1, Construct: "macro"},
-	{From: 939, To: 956, Line: 99, Col: 1, Construct: "if"},
-	{From: 941, To: 956, Line: 100, Col: 5, Construct: "if"},
-	{From: 944, To: 956, Line: 101, Col: 5, Construct: "if"},
-	{From: 947, To: 956, Line: 102, Col: 5, Construct: "if"},
-	{From: 950, To: 956, Line: 103, Col: 5, Construct: "if"},
-	{From: 959, To: 970, Line: 108, Col: 1, Construct: "macro"},
-	{From: 962, To: 969, Line: 109, Col: 1, Construct: "if"},
-	{From: 964, To: 964, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 968, To: 968, Line: 112, Col: 1, Construct: "{{ }}"},
-	{From: 972, To: 1118, Line: 116, Col: 1, Construct: "macro"},
-	{From: 978, To: 998, Line: 117, Col: 1, Construct: "if"},
-	{From: 980, To: 982, Line: 118, Col: 5, Construct: "set"},
-	{From: 984, To: 986, Line: 119, Col: 5, Construct: "{{ }}"},
-	{From: 988, To: 993, Line: 120, Col: 5, Construct: "if"},
-	{From: 990, To: 992, Line: 121, Col: 9, Construct: "{{ }}"},
-	{From: 995, To: 997, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 1000, To: 1002, Line: 125, Col: 1, Construct: "{{ }}"},
-	{From: 1004, To: 1006, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 1008, To: 1010, Line: 127, Col: 1, Construct: "{{ }}"},
-	{From: 1012, To: 1012, Line: 128, Col: 1, Construct: "set"},
-	{From: 1014, To: 1117, Line: 129, Col: 1, Construct: "if"},
-	{From: 1016, To: 1018, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 1020, To: 1112, Line: 131, Col: 5, Construct: "for"},
-	{From: 1027, To: 1030, Line: 132, Col: 9, Construct: "if"},
-	{From: 1029, To: 1029, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1032, To: 1037, Line: 135, Col: 9, Construct: "set"},
-	{From: 1039, To: 1042, Line: 136, Col: 9, Construct: "if"},
-	{From: 1041, To: 1041, Line: 137, Col: 13, Construct: "{{ }}"},
-	{From: 1044, To: 1046, Line: 139, Col: 9, Construct: "{{ }}"},
-	{From: 1048, To: 1048, Line: 140, Col: 9, Construct: "set"},
-	{From: 1050, To: 1050, Line: 141, Col: 9, Construct: "set"},
-	{From: 1052, To: 1107, Line: 142, Col: 9, Construct: "if"},
-	{From: 1054, To: 1056, Line: 143, Col: 13, Construct: "{{ }}"},
-	{From: 1058, To: 1060, Line: 144, Col: 13, Construct: "{{ }}"},
-	{From: 1062, To: 1064, Line: 145, Col: 13, Construct: "{{ }}"},
-	{From: 1065, To: 1107, Line: 146, Col: 13, Construct: "if"},
-	{From: 1068, To: 1088, Line: 147, Col: 13, Construct: "for"},
-	{From: 1073, To: 1077, Line: 148, Col: 17, Construct: "{{ }}"},
-	{From: 1079, To: 1083, Line: 149, Col: 17, Construct: "{{ }}"},
-	{From: 1085, To: 1087, Line: 150, Col: 17, Construct: "{{ }}"},
-	{From: 1089, To: 1107, Line: 152, Col: 13, Construct: "if"},
-	{From: 1092, To: 1094, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 1096, To: 1098, Line: 154, Col: 13, Construct: "{{ }}"},
-	{From: 1100, To: 1102, Line: 155, Col: 13, Construct: "{{ }}"},
-	{From: 1103, To: 1107, Line: 156, Col: 13, Construct: "if"},
-	{From: 1106, To: 1106, Line: 157, Col: 13, Construct: "{{ }}"},
-	{From: 1109, To: 1111, Line: 159, Col: 9, Construct: "{{ }}"},
-	{From: 1114, To: 1116, Line: 161, Col: 5, Construct: "{{ }}"},
-	{From: 1120, To: 1178, Line: 165, Col: 1, Construct: "macro"},
-	{From: 1130, To: 1130, Line: 165, Col: 1, Construct: "set"},
-	{From: 1132, To: 1132, Line: 166, Col: 1, Construct: "set"},
-	{From: 1134, To: 1145, Line: 167, Col: 1, Construct: "if"},
-	{From: 1136, To: 1136, Line: 168, Col: 5, Construct: "set"},
-	{From: 1137, To: 1145, Line: 169, Col: 5, Construct: "if"},
-	{From: 1140, To: 1140, Line: 170, Col: 5, Construct: "set"},
-	{From: 1144, To: 1144, Line: 172, Col: 5, Construct: "set"},
-	{From: 1147, To: 1159, Line: 174, Col: 1, Construct: "if"},
-	{From: 1149, To: 1149, Line: 175, Col: 5, Construct: "set"},
-	{From: 1151, To: 1156, Line: 176, Col: 5, Construct: "set"},
-	{From: 1158, To: 1158, Line: 177, Col: 5, Construct: "set"},
-	{From: 1161, To: 1164, Line: 179, Col: 1, Construct: "if"},
-	{From: 1163, To: 1163, Line: 180, Col: 5, Construct: "{{ }}"},
-	{From: 1166, To: 1168, Line: 182, Col: 1, Construct: "{{ }}"},
-	{From: 1170, To: 1172, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 1174, To: 1177, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 1180, To: 1183, Line: 188, Col: 1, Construct: "if"},
-	{From: 1182, To: 1182, Line: 189, Col: 5, Construct: "set"},
-	{From: 1185, To: 1188, Line: 191, Col: 1, Construct: "if"},
-	{From: 1187, To: 1187, Line: 192, Col: 5, Construct: "set"},
-	{From: 1190, To: 1193, Line: 194, Col: 1, Construct: "if"},
-	{From: 1192, To: 1192, Line: 195, Col: 5, Construct: "{{ }}"},
-	{From: 1195, To: 1195, Line: 198, Col: 1, Construct: "set"},
-	{From: 1197, To: 1202, Line: 200, Col: 1, Construct: "if"},
-	{From: 1199, To: 1201, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 1204, To: 1209, Line: 204, Col: 1, Construct: "if"},
-	{From: 1206, To: 1208, Line: 205, Col: 5, Construct: "{{ }}"},
-	{From: 1211, To: 1383, Line: 211, Col: 1, Construct: "for"},
-	{From: 1216, To: 1382, Line: 212, Col: 5, Construct: "if"},
-	{From: 1218, To: 1381, Line: 213, Col: 9, Construct: "if"},
-	{From: 1220, To: 1220, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1221, To: 1381, Line: 215, Col: 13, Construct: "if"},
-	{From: 1224, To: 1224, Line: 216, Col: 13, Construct: "set"},
-	{From: 1226, To: 1229, Line: 217, Col: 13, Construct: "if"},
-	{From: 1228, To: 1228, Line: 217, Col: 43, Construct: "set"},
-	{From: 1231, To: 1233, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1235, To: 1237, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 1239, To: 1242, Line: 220, Col: 13, Construct: "{{ }}"},
-	{From: 1243, To: 1381, Line: 222, Col: 13, Construct: "if"},
-	{From: 1246, To: 1248, Line: 223, Col: 13, Construct: "{{ }}"},
-	{From: 1249, To: 1381, Line: 224, Col: 13, Construct: "if"},
-	{From: 1252, To: 1252, Line: 225, Col: 13, Construct: "set"},
-	{From: 1254, To: 1257, Line: 226, Col: 13, Construct: "if"},
-	{From: 1256, To: 1256, Line: 226, Col: 43, Construct: "set"},
-	{From: 1259, To: 1261, Line: 227, Col: 13, Construct: "{{ }}"},
-	{From: 1263, To: 1265, Line: 228, Col: 13, Construct: "{{ }}"},
-	{From: 1267, To: 1270, Line: 229, Col: 13, Construct: "{{ }}"},
-	{From: 1271, To: 1381, Line: 231, Col: 13, Construct: "if"},
-	{From: 1274, To: 1274, Line: 231, Col: 13, Construct: "set"},
-	{From: 1276, To: 1276, Line: 232, Col: 13, Construct: "set"},
-	{From: 1278, To: 1278, Line: 232, Col: 13, Construct: "set"},
-	{From: 1280, To: 1280, Line: 233, Col: 13, Construct: "set"},
-	{From: 1282, To: 1282, Line: 234, Col: 13, Construct: "set"},
-	{From: 1284, To: 1287, Line: 235, Col: 13, Construct: "if"},
-	{From: 1286, To: 1286, Line: 235, Col: 43, Construct: "set"},
-	{From: 1289, To: 1291, Line: 236, Col: 13, Construct: "{{ }}"},
-	{From: 1293, To: 1295, Line: 237, Col: 13, Construct: "{{ }}"},
-	{From: 1297, To: 1300, Line: 238, Col: 13, Construct: "{{ }}"},
-	{From: 1301, To: 1381, Line: 240, Col: 13, Construct: "if"},
-	{From: 1304, To: 1305, Line: 241, Col: 13, Construct: "set"},
-	{From: 1307, To: 1337, Line: 242, Col: 13, Construct: "for"},
-	{From: 1311, To: 1314, Line: 243, Col: 17, Construct: "if"},
-	{From: 1316, To: 1316, Line: 244, Col: 17, Construct: "set"},
-	{From: 1318, To: 1318, Line: 245, Col: 17, Construct: "set"},
-	{From: 1320, To: 1320, Line: 246, Col: 17, Construct: "set"},
-	{From: 1322, To: 1331, Line: 247, Col: 17, Construct: "if"},
-	{From: 1324, To: 1330, Line: 248, Col: 21, Construct: "for"},
-	{From: 1326, To: 1329, Line: 249, Col: 25, Construct: "if"},
-	{From: 1328, To: 1328, Line: 250, Col: 29, Construct: "set"},
-	{From: 1333, To: 1336, Line: 254, Col: 17, Construct: "if"},
-	{From: 1335, To: 1335, Line: 254, Col: 39, Construct: "set"},
-	{From: 1339, To: 1380, Line: 256, Col: 13, Construct: "if"},
-	{From: 1341, To: 1341, Line: 257, Col: 17, Construct: "set"},
-	{From: 1343, To: 1370, Line: 258, Col: 17, Construct: "for"},
-	{From: 1346, To: 1369, Line: 259, Col: 21, Construct: "if"},
-	{From: 1348, To: 1348, Line: 260, Col: 25, Construct: "set"},
-	{From: 1350, To: 1355, Line: 261, Col: 25, Construct: "set"},
-	{From: 1357, To: 1368, Line: 262, Col: 25, Construct: "for"},
-	{From: 1360, To: 1360, Line: 263, Col: 29, Construct: "set"},
-	{From: 1362, To: 1367, Line: 264, Col: 29, Construct: "if"},
-	{From: 1364, To: 1366, Line: 265, Col: 33, Construct: "{{ }}"},
-	{From: 1374, To: 1379, Line: 271, Col: 17, Construct: "for"},
-	{From: 1376, To: 1378, Line: 272, Col: 21, Construct: "{{ }}"},
-	{From: 1385, To: 1396, Line: 279, Col: 1, Construct: "if"},
-	{From: 1387, To: 1389, Line: 280, Col: 5, Construct: "{{ }}"},
-	{From: 1390, To: 1396, Line: 281, Col: 5, Construct: "if"},
-	{From: 1393, To: 1395, Line: 282, Col: 5, Construct: "{{ }}"},
-	{From: 1398, To: 1426, Line: 285, Col: 1, Construct: "if"},
-	{From: 1400, To: 1400, Line: 285, Col: 1, Construct: "set"},
-	{From: 1402, To: 1402, Line: 286, Col: 5, Construct: "set"},
-	{From: 1403, To: 1426, Line: 287, Col: 5, Construct: "if"},
-	{From: 1406, To: 1406, Line: 288, Col: 5, Construct: "set"},
-	{From: 1408, To: 1425, Line: 289, Col: 5, Construct: "if"},
-	{From: 1410, To: 1410, Line: 289, Col: 5, Construct: "set"},
-	{From: 1412, To: 1412, Line: 290, Col: 9, Construct: "set"},
-	{From: 1413, To: 1425, Line: 291, Col: 9, Construct: "if"},
-	{From: 1416, To: 1416, Line: 291, Col: 9, Construct: "set"},
-	{From: 1418, To: 1418, Line: 292, Col: 9, Construct: "set"},
-	{From: 1422, To: 1422, Line: 292, Col: 9, Construct: "set"},
-	{From: 1424, To: 1424, Line: 294, Col: 9, Construct: "set"},
-	{From: 1428, To: 1428, Line: 298, Col: 1, Construct: "set"},
-	{From: 1430, To: 1437, Line: 299, Col: 1, Construct: "if"},
-	{From: 1432, To: 1432, Line: 300, Col: 5, Construct: "set"},
-	{From: 1433, To: 1437, Line: 301, Col: 5, Construct: "if"},
-	{From: 1436, To: 1436, Line: 302, Col: 5, Construct: "set"},
-	{From: 1439, To: 1452, Line: 304, Col: 1, Construct: "if"},
-	{From: 1441, To: 1443, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 1444, To: 1452, Line: 309, Col: 5, Construct: "if"},
-	{From: 1447, To: 1451, Line: 310, Col: 5, Construct: "{{ }}"},
-	{From: 1454, To: 1467, Line: 316, Col: 1, Construct: "if"},
-	{From: 1456, To: 1458, Line: 317, Col: 5, Construct: "{{ }}"},
-	{From: 1460, To: 1466, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 1469, To: 1472, Line: 321, Col: 1, Construct: "if"},
-	{From: 1471, To: 1471, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 735, To: 754, Line: 5, Col: 1, Construct: "macro"},
+	{From: 741, To: 742, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 744, To: 753, Line: 7, Col: 1, Construct: "for"},
+	{From: 746, To: 748, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 750, To: 751, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 756, To: 762, Line: 13, Col: 1, Construct: "macro"},
+	{From: 759, To: 761, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 764, To: 783, Line: 17, Col: 1, Construct: "macro"},
+	{From: 767, To: 782, Line: 18, Col: 1, Construct: "if"},
+	{From: 769, To: 772, Line: 19, Col: 5, Construct: "if"},
+	{From: 771, To: 771, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 774, To: 774, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 776, To: 776, Line: 22, Col: 5, Construct: "set"},
+	{From: 778, To: 778, Line: 23, Col: 5, Construct: "set"},
+	{From: 785, To: 812, Line: 29, Col: 1, Construct: "macro"},
+	{From: 790, To: 790, Line: 30, Col: 1, Construct: "set"},
+	{From: 792, To: 811, Line: 31, Col: 1, Construct: "if"},
+	{From: 794, To: 794, Line: 32, Col: 5, Construct: "set"},
+	{From: 796, To: 806, Line: 33, Col: 5, Construct: "for"},
+	{From: 800, To: 800, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 802, To: 805, Line: 35, Col: 9, Construct: "if"},
+	{From: 804, To: 804, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 810, To: 810, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 814, To: 836, Line: 42, Col: 1, Construct: "macro"},
+	{From: 818, To: 835, Line: 43, Col: 1, Construct: "if"},
+	{From: 820, To: 820, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 821, To: 835, Line: 45, Col: 5, Construct: "if"},
+	{From: 824, To: 834, Line: 46, Col: 5, Construct: "for"},
+	{From: 826, To: 833, Line: 47, Col: 9, Construct: "if"},
+	{From: 828, To: 828, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 832, To: 832, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 838, To: 848, Line: 56, Col: 1, Construct: "macro"},
+	{From: 842, To: 842, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 844, To: 844, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 846, To: 847, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 850, To: 897, Line: 63, Col: 1, Construct: "macro"},
+	{From: 854, To: 896, Line: 66, Col: 1, Construct: "if"},
+	{From: 857, To: 874, Line: 68, Col: 1, Construct: "for"},
+	{From: 863, To: 865, Line: 69, Col: 1, Construct: "if"},
+	{From: 867, To: 868, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 870, To: 872, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 875, To: 896, Line: 73, Col: 5, Construct: "if"},
+	{From: 878, To: 878, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 883, To: 895, Line: 77, Col: 1, Construct: "for"},
+	{From: 887, To: 889, Line: 78, Col: 1, Construct: "if"},
+	{From: 891, To: 893, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 899, To: 921, Line: 85, Col: 1, Construct: "macro"},
+	{From: 905, To: 905, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 907, To: 912, Line: 87, Col: 1, Construct: "if"},
+	{From: 914, To: 917, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 919, To: 920, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 923, To: 944, Line: 98, Col: 1, Construct: "macro"},
+	{From: 926, To: 943, Line: 99, Col: 1, Construct: "if"},
+	{From: 928, To: 943, Line: 100, Col: 5, Construct: "if"},
+	{From: 931, To: 943, Line: 101, Col: 5, Construct: "if"},
+	{From: 934, To: 943, Line: 102, Col: 5, Construct: "if"},
+	{From: 937, To: 943, Line: 103, Col: 5, Construct: "if"},
+	{From: 946, To: 957, Line: 108, Col: 1, Construct: "macro"},
+	{From: 949, To: 956, Line: 109, Col: 1, Construct: "if"},
+	{From: 951, To: 951, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 955, To: 955, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 959, To: 1068, Line: 116, Col: 1, Construct: "macro"},
+	{From: 965, To: 979, Line: 117, Col: 1, Construct: "if"},
+	{From: 967, To: 969, Line: 118, Col: 5, Construct: "set"},
+	{From: 971, To: 971, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 973, To: 976, Line: 120, Col: 5, Construct: "if"},
+	{From: 975, To: 975, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 978, To: 978, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 981, To: 981, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 983, To: 983, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 985, To: 985, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 987, To: 987, Line: 128, Col: 1, Construct: "set"},
+	{From: 989, To: 1067, Line: 129, Col: 1, Construct: "if"},
+	{From: 991, To: 991, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 994, To: 1064, Line: 131, Col: 5, Construct: "for"},
+	{From: 1001, To: 1004, Line: 132, Col: 9, Construct: "if"},
+	{From: 1003, To: 1003, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1006, To: 1011, Line: 135, Col: 9, Construct: "set"},
+	{From: 1013, To: 1016, Line: 136, Col: 9, Construct: "if"},
+	{From: 1015, To: 1015, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 1018, To: 1018, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 1020, To: 1020, Line: 140, Col: 9, Construct: "set"},
+	{From: 1022, To: 1022, Line: 141, Col: 9, Construct: "set"},
+	{From: 1024, To: 1061, Line: 142, Col: 9, Construct: "if"},
+	{From: 1026, To: 1026, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 1028, To: 1028, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 1030, To: 1030, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 1031, To: 1061, Line: 146, Col: 13, Construct: "if"},
+	{From: 1034, To: 1048, Line: 147, Col: 13, Construct: "for"},
+	{From: 1039, To: 1041, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 1043, To: 1045, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 1047, To: 1047, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 1049, To: 1061, Line: 152, Col: 13, Construct: "if"},
+	{From: 1052, To: 1052, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 1054, To: 1054, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 1056, To: 1056, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 1057, To: 1061, Line: 156, Col: 13, Construct: "if"},
+	{From: 1060, To: 1060, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 1063, To: 1063, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 1066, To: 1066, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 1070, To: 1122, Line: 165, Col: 1, Construct: "macro"},
+	{From: 1080, To: 1080, Line: 165, Col: 1, Construct: "set"},
+	{From: 1082, To: 1082, Line: 166, Col: 1, Construct: "set"},
+	{From: 1084, To: 1095, Line: 167, Col: 1, Construct: "if"},
+	{From: 1086, To: 1086, Line: 168, Col: 5, Construct: "set"},
+	{From: 1087, To: 1095, Line: 169, Col: 5, Construct: "if"},
+	{From: 1090, To: 1090, Line: 170, Col: 5, Construct: "set"},
+	{From: 1094, To: 1094, Line: 172, Col: 5, Construct: "set"},
+	{From: 1097, To: 1109, Line: 174, Col: 1, Construct: "if"},
+	{From: 1099, To: 1099, Line: 175, Col: 5, Construct: "set"},
+	{From: 1101, To: 1106, Line: 176, Col: 5, Construct: "set"},
+	{From: 1108, To: 1108, Line: 177, Col: 5, Construct: "set"},
+	{From: 1111, To: 1114, Line: 179, Col: 1, Construct: "if"},
+	{From: 1113, To: 1113, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 1116, To: 1116, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 1118, To: 1118, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 1120, To: 1121, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 1124, To: 1127, Line: 188, Col: 1, Construct: "if"},
+	{From: 1126, To: 1126, Line: 189, Col: 5, Construct: "set"},
+	{From: 1129, To: 1132, Line: 191, Col: 1, Construct: "if"},
+	{From: 1131, To: 1131, Line: 192, Col: 5, Construct: "set"},
+	{From: 1134, To: 1137, Line: 194, Col: 1, Construct: "if"},
+	{From: 1136, To: 1136, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 1139, To: 1139, Line: 198, Col: 1, Construct: "set"},
+	{From: 1141, To: 1144, Line: 200, Col: 1, Construct: "if"},
+	{From: 1143, To: 1143, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 1146, To: 1149, Line: 204, Col: 1, Construct: "if"},
+	{From: 1148, To: 1148, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 1152, To: 1303, Line: 211, Col: 1, Construct: "for"},
+	{From: 1157, To: 1302, Line: 212, Col: 5, Construct: "if"},
+	{From: 1159, To: 1301, Line: 213, Col: 9, Construct: "if"},
+	{From: 1161, To: 1161, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1162, To: 1301, Line: 215, Col: 13, Construct: "if"},
+	{From: 1165, To: 1165, Line: 216, Col: 13, Construct: "set"},
+	{From: 1167, To: 1170, Line: 217, Col: 13, Construct: "if"},
+	{From: 1169, To: 1169, Line: 217, Col: 43, Construct: "set"},
+	{From: 1172, To: 1172, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1174, To: 1174, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 1176, To: 1177, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 1178, To: 1301, Line: 222, Col: 13, Construct: "if"},
+	{From: 1181, To: 1181, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 1182, To: 1301, Line: 224, Col: 13, Construct: "if"},
+	{From: 1185, To: 1185, Line: 225, Col: 13, Construct: "set"},
+	{From: 1187, To: 1190, Line: 226, Col: 13, Construct: "if"},
+	{From: 1189, To: 1189, Line: 226, Col: 43, Construct: "set"},
+	{From: 1192, To: 1192, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 1194, To: 1194, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 1196, To: 1197, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 1198, To: 1301, Line: 231, Col: 13, Construct: "if"},
+	{From: 1201, To: 1201, Line: 231, Col: 13, Construct: "set"},
+	{From: 1203, To: 1203, Line: 232, Col: 13, Construct: "set"},
+	{From: 1205, To: 1205, Line: 232, Col: 13, Construct: "set"},
+	{From: 1207, To: 1207, Line: 233, Col: 13, Construct: "set"},
+	{From: 1209, To: 1209, Line: 234, Col: 13, Construct: "set"},
+	{From: 1211, To: 1214, Line: 235, Col: 13, Construct: "if"},
+	{From: 1213, To: 1213, Line: 235, Col: 43, Construct: "set"},
+	{From: 1216, To: 1216, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 1218, To: 1218, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 1220, To: 1221, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 1222, To: 1301, Line: 240, Col: 13, Construct: "if"},
+	{From: 1225, To: 1226, Line: 241, Col: 13, Construct: "set"},
+	{From: 1229, To: 1259, Line: 242, Col: 13, Construct: "for"},
+	{From: 1233, To: 1236, Line: 243, Col: 17, Construct: "if"},
+	{From: 1238, To: 1238, Line: 244, Col: 17, Construct: "set"},
+	{From: 1240, To: 1240, Line: 245, Col: 17, Construct: "set"},
+	{From: 1242, To: 1242, Line: 246, Col: 17, Construct: "set"},
+	{From: 1244, To: 1253, Line: 247, Col: 17, Construct: "if"},
+	{From: 1246, To: 1252, Line: 248, Col: 21, Construct: "for"},
+	{From: 1248, To: 1251, Line: 249, Col: 25, Construct: "if"},
+	{From: 1250, To: 1250, Line: 250, Col: 29, Construct: "set"},
+	{From: 1255, To: 1258, Line: 254, Col: 17, Construct: "if"},
+	{From: 1257, To: 1257, Line: 254, Col: 39, Construct: "set"},
+	{From: 1261, To: 1300, Line: 256, Col: 13, Construct: "if"},
+	{From: 1263, To: 1263, Line: 257, Col: 17, Construct: "set"},
+	{From: 1266, To: 1292, Line: 258, Col: 17, Construct: "for"},
+	{From: 1269, To: 1291, Line: 259, Col: 21, Construct: "if"},
+	{From: 1271, To: 1271, Line: 260, Col: 25, Construct: "set"},
+	{From: 1273, To: 1278, Line: 261, Col: 25, Construct: "set"},
+	{From: 1281, To: 1290, Line: 262, Col: 25, Construct: "for"},
+	{From: 1284, To: 1284, Line: 263, Col: 29, Construct: "set"},
+	{From: 1286, To: 1289, Line: 264, Col: 29, Construct: "if"},
+	{From: 1288, To: 1288, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 1296, To: 1299, Line: 271, Col: 17, Construct: "for"},
+	{From: 1298, To: 1298, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 1305, To: 1312, Line: 279, Col: 1, Construct: "if"},
+	{From: 1307, To: 1307, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 1308, To: 1312, Line: 281, Col: 5, Construct: "if"},
+	{From: 1311, To: 1311, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 1314, To: 1342, Line: 285, Col: 1, Construct: "if"},
+	{From: 1316, To: 1316, Line: 285, Col: 1, Construct: "set"},
+	{From: 1318, To: 1318, Line: 286, Col: 5, Construct: "set"},
+	{From: 1319, To: 1342, Line: 287, Col: 5, Construct: "if"},
+	{From: 1322, To: 1322, Line: 288, Col: 5, Construct: "set"},
+	{From: 1324, To: 1341, Line: 289, Col: 5, Construct: "if"},
+	{From: 1326, To: 1326, Line: 289, Col: 5, Construct: "set"},
+	{From: 1328, To: 1328, Line: 290, Col: 9, Construct: "set"},
+	{From: 1329, To: 1341, Line: 291, Col: 9, Construct: "if"},
+	{From: 1332, To: 1332, Line: 291, Col: 9, Construct: "set"},
+	{From: 1334, To: 1334, Line: 292, Col: 9, Construct: "set"},
+	{From: 1338, To: 1338, Line: 292, Col: 9, Construct: "set"},
+	{From: 1340, To: 1340, Line: 294, Col: 9, Construct: "set"},
+	{From: 1344, To: 1344, Line: 298, Col: 1, Construct: "set"},
+	{From: 1346, To: 1353, Line: 299, Col: 1, Construct: "if"},
+	{From: 1348, To: 1348, Line: 300, Col: 5, Construct: "set"},
+	{From: 1349, To: 1353, Line: 301, Col: 5, Construct: "if"},
+	{From: 1352, To: 1352, Line: 302, Col: 5, Construct: "set"},
+	{From: 1355, To: 1364, Line: 304, Col: 1, Construct: "if"},
+	{From: 1357, To: 1357, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 1358, To: 1364, Line: 309, Col: 5, Construct: "if"},
+	{From: 1361, To: 1363, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 1366, To: 1375, Line: 316, Col: 1, Construct: "if"},
+	{From: 1368, To: 1368, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 1370, To: 1374, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 1377, To: 1380, Line: 321, Col: 1, Construct: "if"},
+	{From: 1379, To: 1379, Line: 322, Col: 5, Construct: "{{ }}"},
 }

@@ -54,7 +54,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = jinja2.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
@@ -64,7 +64,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.IsString(argValue) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
 			w.WriteString("'")
-			w.WriteStr(argValue)
+			jinja2.WriteStr(w, argValue)
 			w.WriteString("'")
 		} else if jinja2.IsMapping(argValue) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
@@ -73,7 +73,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			w.Write(jinja2.FilterString(argValue))
+			jinja2.Write(w, jinja2.FilterString(argValue))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
@@ -83,7 +83,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
@@ -91,28 +91,28 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				itemType := item.ItemStr("type")
+				itemType := jinja2.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.Str("<image>")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.Str("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), item.ItemStr("text")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.FilterTojson(item, nil, nil)))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			w.Write(ns.Attr("result"))
+			jinja2.Write(w, jinja2.Attr(ns, "result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
@@ -127,10 +127,10 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 			var funcArgs jinja2.Value
 			var argsNs jinja2.Value
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			toolCallFunction := toolCall.ItemStr("function")
-			funcName = toolCallFunction.ItemStr("name")
+			toolCallFunction := jinja2.ItemStr(toolCall, "function")
+			funcName = jinja2.ItemStr(toolCallFunction, "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = toolCallFunction.ItemStr("arguments")
+			funcArgs = jinja2.ItemStr(toolCallFunction, "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
@@ -141,31 +141,31 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				jinja2.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(argsNs.Attr("arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Str("=")), w.Capture(func() {
+				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.Attr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Str("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			jinja2.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(toolCallsNs.Attr("tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Str("(")), jinja2.FilterJoin(argsNs.Attr("arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
+			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Str("(")), jinja2.FilterJoin(jinja2.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		w.WriteStr(jinja2.FilterJoin(toolCallsNs.Attr("tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Str("")
 	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
 		if jinja2.MethodGet(messages0, jinja2.Str("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				parseContent(messages0.ItemStr("content"))
+				parseContent(jinja2.ItemStr(messages0, "content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
@@ -203,7 +203,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(nsSystemPrompt)
+		jinja2.WriteStr(w, nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
@@ -211,7 +211,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if jinja2.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -221,9 +221,9 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -234,11 +234,11 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 				var content jinja2.Value
 				var truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				messageThinking := message.Attr("thinking")
+				messageThinking := jinja2.Attr(message, "thinking")
 				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
-					w.WriteStr(messageThinking)
+					jinja2.WriteStr(w, messageThinking)
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
@@ -246,7 +246,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := message.Attr("content")
+				messageContent := jinja2.Attr(message, "content")
 				if jinja2.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
@@ -257,32 +257,32 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if jinja2.In(jinja2.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = jinja2.FilterTrim(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), nil, nil)
+							content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if jinja2.IsDefined(message.Attr("tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
+					if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = jinja2.Sub(jinja2.FilterLength(content), jinja2.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						w.Write(content.Slice(jinja2.None(), truncLen, jinja2.None()))
+						jinja2.Write(w, content.Slice(jinja2.None(), truncLen, jinja2.None()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
-						w.Write(content)
+						jinja2.Write(w, content)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if jinja2.IsDefined(message.Attr("tool_calls")) {
+				if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(message.Attr("tool_calls"))
+					renderToolCalls(jinja2.Attr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
 					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
-					w.Write(cfmTag)
+					jinja2.Write(w, cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
@@ -291,7 +291,7 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if jinja2.MethodGet(message, jinja2.Str("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				parseContent(message.ItemStr("content"))
+				parseContent(jinja2.ItemStr(message, "content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -316,22 +316,24 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = llamacpp.CallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	preserveThinking = llamacpp.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue jinja2.Value) {
 		argValue = jinja2.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if llamacpp.CallTest("string", argValue, nil, nil) {
+		if llamacpp.IsString(argValue) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("'"), argValue, jinja2.Str("'")))
-		} else if llamacpp.CallTest("mapping", argValue, nil, nil) {
+			w.WriteString("'")
+			llamacpp.WriteStr(w, argValue)
+			w.WriteString("'")
+		} else if llamacpp.IsMapping(argValue) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", argValue, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(argValue, nil, nil))
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			llamacpp.Write(w, llamacpp.CallFilter("string", argValue, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterString(argValue))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
@@ -339,7 +341,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		content = jinja2.Param(content, "content")
 		var ns jinja2.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
 			llamacpp.Write(w, content)
 		} else {
@@ -347,7 +349,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
 				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "image") {
@@ -366,7 +368,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.CallFilter("tojson", item, nil, nil)))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
@@ -380,10 +382,11 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		toolCallsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var funcName jinja2.Value
 		var funcArgs jinja2.Value
 		var argsNs jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(toolCalls)) {
+		for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
@@ -391,7 +394,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(funcArgs, "items", nil, nil))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(funcArgs, "items", nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				argName := vals[0]
 				argValue := vals[1]
@@ -405,10 +408,12 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			llamacpp.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Str("(")), llamacpp.CallFilter("join", llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
+			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Str("(")), llamacpp.FilterJoin(llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call_start|>["), llamacpp.CallFilter("join", llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]<|tool_call_end|>")))
+		w.WriteString("<|tool_call_start|>[")
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Str("")
@@ -417,7 +422,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if llamacpp.CallMethod(messages0, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
+		if llamacpp.MethodGet(messages0, jinja2.Str("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(llamacpp.ItemStr(messages0, "content"))
@@ -435,13 +440,13 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !llamacpp.CallTest("string", tool, nil, nil) {
+			if !llamacpp.IsString(tool) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
-				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
@@ -457,10 +462,12 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>system\n")
+		llamacpp.WriteStr(w, nsSystemPrompt)
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
@@ -470,11 +477,13 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.Attr(message, "role")), jinja2.Str("\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.Attr(message, "role"))
+		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
 		if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
@@ -485,9 +494,11 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				var truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := llamacpp.Attr(message, "thinking")
-				if llamacpp.CallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>"), messageThinking), jinja2.Str("</think>")))
+					w.WriteString("<think>")
+					llamacpp.WriteStr(w, messageThinking)
+					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
@@ -495,7 +506,7 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
 				messageContent := llamacpp.Attr(message, "content")
-				if llamacpp.CallTest("defined", messageContent, nil, nil) {
+				if llamacpp.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
 						parseContent(messageContent)
@@ -505,15 +516,15 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if llamacpp.In(jinja2.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
+							content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && llamacpp.CallMethod(content, "endswith", []jinja2.Value{cfmTag}, nil).Truthy() {
+					if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && llamacpp.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = llamacpp.Sub(llamacpp.CallFilter("length", content, nil, nil), llamacpp.CallFilter("length", cfmTag, nil, nil))
+						truncLen = llamacpp.Sub(llamacpp.FilterLength(content), llamacpp.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						llamacpp.Write(w, llamacpp.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
@@ -523,11 +534,9 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
+				if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderToolCalls(llamacpp.Attr(message, "tool_calls"))
-					}))
+					renderToolCalls(llamacpp.Attr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -539,11 +548,9 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					parseContent(llamacpp.ItemStr(message, "content"))
-				}))
+				parseContent(llamacpp.ItemStr(message, "content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -637,80 +644,80 @@ var spansLFM258BA1B = []jinja2.Span{
 	{From: 300, To: 302, Line: 113, Col: 1, Construct: "if"},
 	{From: 317, To: 317, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 319, To: 319, Line: 2, Col: 1, Construct: "set"},
-	{From: 321, To: 336, Line: 4, Col: 1, Construct: "macro"},
-	{From: 324, To: 335, Line: 5, Col: 5, Construct: "if"},
-	{From: 326, To: 326, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 327, To: 335, Line: 7, Col: 9, Construct: "if"},
-	{From: 330, To: 330, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 334, To: 334, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 338, To: 375, Line: 14, Col: 1, Construct: "macro"},
-	{From: 342, To: 374, Line: 15, Col: 5, Construct: "if"},
-	{From: 344, To: 344, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 348, To: 348, Line: 18, Col: 9, Construct: "set"},
-	{From: 350, To: 371, Line: 19, Col: 9, Construct: "for"},
-	{From: 352, To: 370, Line: 20, Col: 13, Construct: "if"},
-	{From: 355, To: 355, Line: 20, Col: 13, Construct: "set"},
-	{From: 357, To: 357, Line: 21, Col: 17, Construct: "set"},
-	{From: 358, To: 370, Line: 22, Col: 17, Construct: "if"},
-	{From: 361, To: 361, Line: 22, Col: 17, Construct: "set"},
-	{From: 363, To: 363, Line: 23, Col: 17, Construct: "set"},
-	{From: 367, To: 367, Line: 23, Col: 17, Construct: "set"},
-	{From: 369, To: 369, Line: 25, Col: 17, Construct: "set"},
-	{From: 373, To: 373, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 377, To: 412, Line: 32, Col: 1, Construct: "macro"},
-	{From: 381, To: 381, Line: 33, Col: 5, Construct: "set"},
-	{From: 383, To: 409, Line: 34, Col: 5, Construct: "for"},
-	{From: 388, To: 388, Line: 35, Col: 9, Construct: "set"},
-	{From: 390, To: 390, Line: 36, Col: 9, Construct: "set"},
-	{From: 392, To: 392, Line: 37, Col: 9, Construct: "set"},
-	{From: 394, To: 404, Line: 38, Col: 9, Construct: "for"},
-	{From: 399, To: 399, Line: 38, Col: 9, Construct: "set"},
-	{From: 401, To: 403, Line: 39, Col: 13, Construct: "set"},
-	{From: 406, To: 406, Line: 39, Col: 13, Construct: "set"},
-	{From: 408, To: 408, Line: 41, Col: 9, Construct: "set"},
-	{From: 411, To: 411, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 414, To: 415, Line: 46, Col: 1, Construct: "set"},
-	{From: 417, To: 428, Line: 47, Col: 1, Construct: "if"},
-	{From: 420, To: 425, Line: 48, Col: 5, Construct: "if"},
-	{From: 422, To: 424, Line: 49, Col: 9, Construct: "set"},
-	{From: 427, To: 427, Line: 51, Col: 5, Construct: "set"},
-	{From: 430, To: 456, Line: 53, Col: 1, Construct: "if"},
-	{From: 432, To: 436, Line: 54, Col: 5, Construct: "set"},
-	{From: 438, To: 453, Line: 55, Col: 5, Construct: "for"},
-	{From: 442, To: 445, Line: 56, Col: 9, Construct: "if"},
-	{From: 444, To: 444, Line: 57, Col: 13, Construct: "set"},
-	{From: 447, To: 447, Line: 59, Col: 9, Construct: "set"},
-	{From: 449, To: 452, Line: 60, Col: 9, Construct: "if"},
-	{From: 451, To: 451, Line: 61, Col: 13, Construct: "set"},
-	{From: 455, To: 455, Line: 64, Col: 5, Construct: "set"},
-	{From: 458, To: 461, Line: 66, Col: 1, Construct: "if"},
-	{From: 460, To: 460, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 463, To: 471, Line: 69, Col: 1, Construct: "for"},
-	{From: 467, To: 470, Line: 70, Col: 5, Construct: "if"},
-	{From: 469, To: 469, Line: 71, Col: 9, Construct: "set"},
-	{From: 473, To: 550, Line: 74, Col: 1, Construct: "for"},
-	{From: 477, To: 477, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 479, To: 549, Line: 76, Col: 5, Construct: "if"},
-	{From: 481, To: 538, Line: 76, Col: 5, Construct: "with"},
-	{From: 487, To: 491, Line: 78, Col: 9, Construct: "if"},
-	{From: 490, To: 490, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 493, To: 493, Line: 81, Col: 9, Construct: "set"},
-	{From: 495, To: 495, Line: 82, Col: 9, Construct: "set"},
-	{From: 497, To: 524, Line: 83, Col: 9, Construct: "if"},
-	{From: 500, To: 502, Line: 84, Col: 13, Construct: "set"},
-	{From: 504, To: 510, Line: 85, Col: 13, Construct: "if"},
-	{From: 506, To: 509, Line: 86, Col: 17, Construct: "if"},
-	{From: 508, To: 508, Line: 87, Col: 21, Construct: "set"},
-	{From: 512, To: 523, Line: 90, Col: 13, Construct: "if"},
-	{From: 514, To: 514, Line: 91, Col: 17, Construct: "set"},
-	{From: 516, To: 516, Line: 92, Col: 17, Construct: "set"},
-	{From: 518, To: 518, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 522, To: 522, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 526, To: 531, Line: 98, Col: 9, Construct: "if"},
-	{From: 528, To: 530, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 533, To: 537, Line: 101, Col: 9, Construct: "if"},
-	{From: 535, To: 535, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 542, To: 548, Line: 107, Col: 9, Construct: "if"},
-	{From: 544, To: 546, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 552, To: 554, Line: 113, Col: 1, Construct: "if"},
+	{From: 321, To: 338, Line: 4, Col: 1, Construct: "macro"},
+	{From: 324, To: 337, Line: 5, Col: 5, Construct: "if"},
+	{From: 326, To: 328, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 329, To: 337, Line: 7, Col: 9, Construct: "if"},
+	{From: 332, To: 332, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 340, To: 377, Line: 14, Col: 1, Construct: "macro"},
+	{From: 344, To: 376, Line: 15, Col: 5, Construct: "if"},
+	{From: 346, To: 346, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 18, Col: 9, Construct: "set"},
+	{From: 352, To: 373, Line: 19, Col: 9, Construct: "for"},
+	{From: 354, To: 372, Line: 20, Col: 13, Construct: "if"},
+	{From: 357, To: 357, Line: 20, Col: 13, Construct: "set"},
+	{From: 359, To: 359, Line: 21, Col: 17, Construct: "set"},
+	{From: 360, To: 372, Line: 22, Col: 17, Construct: "if"},
+	{From: 363, To: 363, Line: 22, Col: 17, Construct: "set"},
+	{From: 365, To: 365, Line: 23, Col: 17, Construct: "set"},
+	{From: 369, To: 369, Line: 23, Col: 17, Construct: "set"},
+	{From: 371, To: 371, Line: 25, Col: 17, Construct: "set"},
+	{From: 375, To: 375, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 379, To: 417, Line: 32, Col: 1, Construct: "macro"},
+	{From: 383, To: 383, Line: 33, Col: 5, Construct: "set"},
+	{From: 386, To: 412, Line: 34, Col: 5, Construct: "for"},
+	{From: 391, To: 391, Line: 35, Col: 9, Construct: "set"},
+	{From: 393, To: 393, Line: 36, Col: 9, Construct: "set"},
+	{From: 395, To: 395, Line: 37, Col: 9, Construct: "set"},
+	{From: 397, To: 407, Line: 38, Col: 9, Construct: "for"},
+	{From: 402, To: 402, Line: 38, Col: 9, Construct: "set"},
+	{From: 404, To: 406, Line: 39, Col: 13, Construct: "set"},
+	{From: 409, To: 409, Line: 39, Col: 13, Construct: "set"},
+	{From: 411, To: 411, Line: 41, Col: 9, Construct: "set"},
+	{From: 414, To: 416, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 419, To: 420, Line: 46, Col: 1, Construct: "set"},
+	{From: 422, To: 433, Line: 47, Col: 1, Construct: "if"},
+	{From: 425, To: 430, Line: 48, Col: 5, Construct: "if"},
+	{From: 427, To: 429, Line: 49, Col: 9, Construct: "set"},
+	{From: 432, To: 432, Line: 51, Col: 5, Construct: "set"},
+	{From: 435, To: 461, Line: 53, Col: 1, Construct: "if"},
+	{From: 437, To: 441, Line: 54, Col: 5, Construct: "set"},
+	{From: 443, To: 458, Line: 55, Col: 5, Construct: "for"},
+	{From: 447, To: 450, Line: 56, Col: 9, Construct: "if"},
+	{From: 449, To: 449, Line: 57, Col: 13, Construct: "set"},
+	{From: 452, To: 452, Line: 59, Col: 9, Construct: "set"},
+	{From: 454, To: 457, Line: 60, Col: 9, Construct: "if"},
+	{From: 456, To: 456, Line: 61, Col: 13, Construct: "set"},
+	{From: 460, To: 460, Line: 64, Col: 5, Construct: "set"},
+	{From: 463, To: 468, Line: 66, Col: 1, Construct: "if"},
+	{From: 465, To: 467, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 470, To: 478, Line: 69, Col: 1, Construct: "for"},
+	{From: 474, To: 477, Line: 70, Col: 5, Construct: "if"},
+	{From: 476, To: 476, Line: 71, Col: 9, Construct: "set"},
+	{From: 480, To: 557, Line: 74, Col: 1, Construct: "for"},
+	{From: 484, To: 486, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 488, To: 556, Line: 76, Col: 5, Construct: "if"},
+	{From: 490, To: 547, Line: 76, Col: 5, Construct: "with"},
+	{From: 496, To: 502, Line: 78, Col: 9, Construct: "if"},
+	{From: 499, To: 501, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 504, To: 504, Line: 81, Col: 9, Construct: "set"},
+	{From: 506, To: 506, Line: 82, Col: 9, Construct: "set"},
+	{From: 508, To: 535, Line: 83, Col: 9, Construct: "if"},
+	{From: 511, To: 513, Line: 84, Col: 13, Construct: "set"},
+	{From: 515, To: 521, Line: 85, Col: 13, Construct: "if"},
+	{From: 517, To: 520, Line: 86, Col: 17, Construct: "if"},
+	{From: 519, To: 519, Line: 87, Col: 21, Construct: "set"},
+	{From: 523, To: 534, Line: 90, Col: 13, Construct: "if"},
+	{From: 525, To: 525, Line: 91, Col: 17, Construct: "set"},
+	{From: 527, To: 527, Line: 92, Col: 17, Construct: "set"},
+	{From: 529, To: 529, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 533, To: 533, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 537, To: 540, Line: 98, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 542, To: 546, Line: 101, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 551, To: 555, Line: 107, Col: 9, Construct: "if"},
+	{From: 553, To: 553, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 559, To: 561, Line: 113, Col: 1, Construct: "if"},
 }

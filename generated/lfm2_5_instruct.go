@@ -55,18 +55,18 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = jinja2.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		jinja2.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -75,7 +75,7 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(ns.Attr("system_prompt"), jinja2.IfElse(ns.Attr("system_prompt").Truthy(), func() jinja2.Value {
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.IfElse(jinja2.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
 			return jinja2.Str("\n")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
@@ -92,25 +92,25 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), tool))
+			jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), jinja2.Str(", ")))
+				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), jinja2.Str("]")))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if ns.Attr("system_prompt").Truthy() {
+	if jinja2.Attr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(ns.Attr("system_prompt"))
+		jinja2.WriteStr(w, jinja2.Attr(ns, "system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
@@ -122,7 +122,7 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
@@ -135,27 +135,27 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		message := items2[i]
 		var content jinja2.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = message.ItemStr("content")
+		content = jinja2.ItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !jinja2.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), ns.Attr("last_assistant_index")) {
+		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if jinja2.In(jinja2.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = jinja2.FilterTrim(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), nil, nil)
+				content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -178,7 +178,7 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	keepPastThinking = llamacpp.CallFilter("default", keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	keepPastThinking = llamacpp.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
@@ -202,13 +202,13 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !llamacpp.CallTest("string", tool, nil, nil) {
+			if !llamacpp.IsString(tool) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
-				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -230,14 +230,16 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if llamacpp.Attr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(ns, "system_prompt")), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>system\n")
+		llamacpp.WriteStr(w, llamacpp.Attr(ns, "system_prompt"))
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
 	llamacpp.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
 	llamacpp.SetAttr(ns, "last_assistant_index", jinja2.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
@@ -249,29 +251,32 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = llamacpp.ItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !llamacpp.CallTest("string", content, nil, nil) {
+		if !llamacpp.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
-			content = llamacpp.CallFilter("tojson", content, nil, nil)
+			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
+				content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -340,22 +345,22 @@ var spansLFM25Instruct = []jinja2.Span{
 	{From: 222, To: 222, Line: 16, Col: 13, Construct: "set"},
 	{From: 226, To: 226, Line: 16, Col: 13, Construct: "set"},
 	{From: 228, To: 228, Line: 19, Col: 5, Construct: "set"},
-	{From: 231, To: 234, Line: 21, Col: 1, Construct: "if"},
-	{From: 233, To: 233, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 236, To: 236, Line: 22, Col: 5, Construct: "set"},
-	{From: 238, To: 238, Line: 24, Col: 1, Construct: "set"},
-	{From: 240, To: 250, Line: 25, Col: 1, Construct: "for"},
-	{From: 244, To: 249, Line: 26, Col: 5, Construct: "if"},
-	{From: 246, To: 246, Line: 26, Col: 5, Construct: "set"},
-	{From: 248, To: 248, Line: 27, Col: 9, Construct: "set"},
-	{From: 252, To: 275, Line: 30, Col: 1, Construct: "for"},
-	{From: 257, To: 257, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 259, To: 259, Line: 32, Col: 5, Construct: "set"},
-	{From: 261, To: 264, Line: 33, Col: 5, Construct: "if"},
-	{From: 263, To: 263, Line: 34, Col: 9, Construct: "set"},
-	{From: 266, To: 272, Line: 36, Col: 5, Construct: "if"},
-	{From: 268, To: 271, Line: 37, Col: 9, Construct: "if"},
-	{From: 270, To: 270, Line: 38, Col: 13, Construct: "set"},
-	{From: 274, To: 274, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 277, To: 279, Line: 43, Col: 1, Construct: "if"},
+	{From: 231, To: 236, Line: 21, Col: 1, Construct: "if"},
+	{From: 233, To: 235, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 238, To: 238, Line: 22, Col: 5, Construct: "set"},
+	{From: 240, To: 240, Line: 24, Col: 1, Construct: "set"},
+	{From: 242, To: 252, Line: 25, Col: 1, Construct: "for"},
+	{From: 246, To: 251, Line: 26, Col: 5, Construct: "if"},
+	{From: 248, To: 248, Line: 26, Col: 5, Construct: "set"},
+	{From: 250, To: 250, Line: 27, Col: 9, Construct: "set"},
+	{From: 255, To: 280, Line: 30, Col: 1, Construct: "for"},
+	{From: 260, To: 262, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 264, To: 264, Line: 32, Col: 5, Construct: "set"},
+	{From: 266, To: 269, Line: 33, Col: 5, Construct: "if"},
+	{From: 268, To: 268, Line: 34, Col: 9, Construct: "set"},
+	{From: 271, To: 277, Line: 36, Col: 5, Construct: "if"},
+	{From: 273, To: 276, Line: 37, Col: 9, Construct: "if"},
+	{From: 275, To: 275, Line: 38, Col: 13, Construct: "set"},
+	{From: 279, To: 279, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 282, To: 284, Line: 43, Col: 1, Construct: "if"},
 }

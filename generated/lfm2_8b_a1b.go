@@ -53,16 +53,16 @@ func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = jinja2.Str("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := jinja2.Str("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = messages0.ItemStr("content")
+		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -98,19 +98,19 @@ func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(nsSystemPrompt)
+		jinja2.WriteStr(w, nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
-		content = message.ItemStr("content")
+		content = jinja2.ItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
 		if !jinja2.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
@@ -122,7 +122,7 @@ func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -161,13 +161,13 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !llamacpp.CallTest("string", tool, nil, nil) {
+			if !llamacpp.IsString(tool) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.FilterTojson(tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
@@ -183,19 +183,24 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>system\n")
+		llamacpp.WriteStr(w, nsSystemPrompt)
+		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = llamacpp.ItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !llamacpp.CallTest("string", content, nil, nil) {
+		if !llamacpp.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
-			content = llamacpp.CallFilter("tojson", content, nil, nil)
+			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
@@ -203,7 +208,7 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			content = llamacpp.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -255,15 +260,15 @@ var spansLFM28BA1B = []jinja2.Span{
 	{From: 175, To: 178, Line: 15, Col: 3, Construct: "if"},
 	{From: 177, To: 177, Line: 16, Col: 4, Construct: "set"},
 	{From: 181, To: 181, Line: 19, Col: 2, Construct: "set"},
-	{From: 184, To: 187, Line: 21, Col: 1, Construct: "if"},
-	{From: 186, To: 186, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 189, To: 207, Line: 24, Col: 1, Construct: "for"},
-	{From: 192, To: 192, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 194, To: 194, Line: 26, Col: 2, Construct: "set"},
-	{From: 196, To: 199, Line: 27, Col: 2, Construct: "if"},
-	{From: 198, To: 198, Line: 28, Col: 3, Construct: "set"},
-	{From: 201, To: 204, Line: 30, Col: 2, Construct: "if"},
-	{From: 203, To: 203, Line: 31, Col: 3, Construct: "set"},
-	{From: 206, To: 206, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 209, To: 211, Line: 35, Col: 1, Construct: "if"},
+	{From: 184, To: 189, Line: 21, Col: 1, Construct: "if"},
+	{From: 186, To: 188, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 192, To: 212, Line: 24, Col: 1, Construct: "for"},
+	{From: 195, To: 197, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 199, To: 199, Line: 26, Col: 2, Construct: "set"},
+	{From: 201, To: 204, Line: 27, Col: 2, Construct: "if"},
+	{From: 203, To: 203, Line: 28, Col: 3, Construct: "set"},
+	{From: 206, To: 209, Line: 30, Col: 2, Construct: "if"},
+	{From: 208, To: 208, Line: 31, Col: 3, Construct: "set"},
+	{From: 211, To: 211, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 214, To: 216, Line: 35, Col: 1, Construct: "if"},
 }

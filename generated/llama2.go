@@ -61,18 +61,18 @@ func renderLlama2(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -88,7 +88,7 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama2.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -99,15 +99,15 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

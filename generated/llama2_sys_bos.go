@@ -61,20 +61,20 @@ func renderLlama2SysBos(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -90,7 +90,7 @@ func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("<s>[INST] ")
@@ -101,15 +101,17 @@ func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<<SYS>>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n<</SYS>>\n\n")))
+			w.WriteString("<<SYS>>\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -130,13 +132,13 @@ var spansLlama2SysBos = []jinja2.Span{
 	{From: 77, To: 77, Line: 29, Col: 1, Construct: "{{ }}"},
 	{From: 79, To: 79, Line: 30, Col: 1, Construct: "set"},
 	{From: 90, To: 91, Line: 17, Col: 1, Construct: "set"},
-	{From: 93, To: 116, Line: 19, Col: 1, Construct: "for"},
+	{From: 93, To: 118, Line: 19, Col: 1, Construct: "for"},
 	{From: 95, To: 99, Line: 20, Col: 1, Construct: "if"},
 	{From: 98, To: 98, Line: 22, Col: 1, Construct: "set"},
-	{From: 101, To: 115, Line: 24, Col: 1, Construct: "if"},
-	{From: 104, To: 104, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 115, Line: 26, Col: 5, Construct: "if"},
-	{From: 108, To: 108, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 112, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 30, Col: 1, Construct: "set"},
+	{From: 101, To: 117, Line: 24, Col: 1, Construct: "if"},
+	{From: 104, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 117, Line: 26, Col: 5, Construct: "if"},
+	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 116, To: 116, Line: 30, Col: 1, Construct: "set"},
 }

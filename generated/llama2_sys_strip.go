@@ -59,7 +59,7 @@ func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -67,20 +67,20 @@ func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			w.WriteAdd(content, jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, content, jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			w.WriteAdd(content, jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, content, jinja2.Str("</s>"))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -99,10 +99,11 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -113,15 +114,17 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<<SYS>>\n"), content, jinja2.Str("\n<</SYS>>\n\n")))
+			w.WriteString("<<SYS>>\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(content, jinja2.Str(" [/INST]")))
+			llamacpp.WriteAdd(w, content, jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, content, jinja2.Str("</s>"))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -145,14 +148,14 @@ var spansLlama2SysStrip = []jinja2.Span{
 	{From: 85, To: 85, Line: 33, Col: 1, Construct: "set"},
 	{From: 97, To: 97, Line: 18, Col: 1, Construct: "set"},
 	{From: 99, To: 100, Line: 19, Col: 1, Construct: "set"},
-	{From: 102, To: 128, Line: 21, Col: 1, Construct: "for"},
-	{From: 105, To: 105, Line: 22, Col: 1, Construct: "set"},
-	{From: 107, To: 111, Line: 23, Col: 1, Construct: "if"},
-	{From: 110, To: 110, Line: 25, Col: 1, Construct: "set"},
-	{From: 113, To: 127, Line: 27, Col: 1, Construct: "if"},
-	{From: 116, To: 116, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 117, To: 127, Line: 29, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 124, To: 124, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 126, Line: 33, Col: 1, Construct: "set"},
+	{From: 103, To: 131, Line: 21, Col: 1, Construct: "for"},
+	{From: 106, To: 106, Line: 22, Col: 1, Construct: "set"},
+	{From: 108, To: 112, Line: 23, Col: 1, Construct: "if"},
+	{From: 111, To: 111, Line: 25, Col: 1, Construct: "set"},
+	{From: 114, To: 130, Line: 27, Col: 1, Construct: "if"},
+	{From: 117, To: 119, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 130, Line: 29, Col: 5, Construct: "if"},
+	{From: 123, To: 123, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 129, To: 129, Line: 33, Col: 1, Construct: "set"},
 }

@@ -56,9 +56,9 @@ func renderLlama3(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
 		w.WriteString("<|start_header_id|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("<|end_header_id|>\n\n")
-		w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+		jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -73,9 +73,13 @@ func renderLlama3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot_id|>")))
+		w.WriteString("<|start_header_id|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|end_header_id|>\n\n")
+		llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
@@ -87,6 +91,6 @@ var spansLlama3 = []jinja2.Span{
 	{From: 56, To: 64, Line: 11, Col: 1, Construct: "for"},
 	{From: 58, To: 62, Line: 12, Col: 1, Construct: "{{ }}"},
 	{From: 74, To: 74, Line: 10, Col: 1, Construct: "set"},
-	{From: 76, To: 80, Line: 11, Col: 1, Construct: "for"},
-	{From: 78, To: 78, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 84, Line: 11, Col: 1, Construct: "for"},
+	{From: 78, To: 82, Line: 12, Col: 1, Construct: "{{ }}"},
 }

@@ -65,13 +65,13 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = message.ItemStr("content")
+			nsSystemPrompt = jinja2.ItemStr(message, "content")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
@@ -80,7 +80,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
-	w.Write(nsSystemPrompt)
+	jinja2.Write(w, nsSystemPrompt)
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
@@ -96,7 +96,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if !jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
@@ -105,16 +105,16 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && !message.ItemStr("content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
-			for _, tc := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				var toolName jinja2.Value
 				var toolArgs jinja2.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
@@ -126,15 +126,15 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				tcFunction := tc.ItemStr("function")
-				toolName = tcFunction.ItemStr("name")
+				tcFunction := jinja2.ItemStr(tc, "function")
+				toolName = jinja2.ItemStr(tcFunction, "name")
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = tcFunction.ItemStr("arguments")
+				toolArgs = jinja2.ItemStr(tcFunction, "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.WriteString("<｜tool▁call▁begin｜>")
-				w.WriteStr(tc.ItemStr("type"))
+				jinja2.WriteStr(w, jinja2.ItemStr(tc, "type"))
 				w.WriteString("<｜tool▁sep｜>")
-				w.WriteStr(toolName)
+				jinja2.WriteStr(w, toolName)
 				w.WriteString("\n")
 				w.WriteString("```json")
 				w.WriteString("\n")
@@ -146,19 +146,19 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && message.ItemStr("content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = message.ItemStr("content")
+			content = jinja2.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
+				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
@@ -173,7 +173,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
@@ -194,7 +194,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -204,7 +204,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
@@ -217,7 +217,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.CallFilter("map", tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+		llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -232,23 +232,22 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
-	llamacpp.Write(w, w.Capture(func() {
-		flushToolOutputs()
-	}))
+	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
 		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
-			llamacpp.Write(w, w.Capture(func() {
-				flushToolOutputs()
-			}))
+			flushToolOutputs()
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+			w.WriteString("<｜User｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "content").Truthy() {
@@ -256,9 +255,10 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var toolName jinja2.Value
 			var toolArgs jinja2.Value
-			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -272,25 +272,35 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
 				toolArgs = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(jinja2.Str("<｜tool▁call▁begin｜>"), llamacpp.ItemStr(tc, "type")), jinja2.Str("<｜tool▁sep｜>"), toolName, jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", toolArgs, nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+				w.WriteString("<｜tool▁call▁begin｜>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(tc, "type"))
+				w.WriteString("<｜tool▁sep｜>")
+				llamacpp.WriteStr(w, toolName)
+				w.WriteString("\n")
+				w.WriteString("```json")
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, llamacpp.FilterTojson(toolArgs, nil, nil))
+				w.WriteString("\n")
+				w.WriteString("```")
+				w.WriteString("<｜tool▁call▁end｜>")
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
-			llamacpp.Write(w, w.Capture(func() {
-				flushToolOutputs()
-			}))
+			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+			w.WriteString("<｜Assistant｜>")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
@@ -303,13 +313,13 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				nsIsOutputFirst = false
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+			w.WriteString("\n<｜tool▁output▁begin｜>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
-	llamacpp.Write(w, w.Capture(func() {
-		flushToolOutputs()
-	}))
+	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -372,31 +382,31 @@ var spansLlamaCppDeepseekR1 = []jinja2.Span{
 	{From: 226, To: 233, Line: 27, Col: 1, Construct: "macro"},
 	{From: 228, To: 232, Line: 28, Col: 5, Construct: "if"},
 	{From: 231, To: 231, Line: 30, Col: 9, Construct: "set"},
-	{From: 235, To: 237, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 239, To: 308, Line: 34, Col: 1, Construct: "for"},
-	{From: 242, To: 247, Line: 35, Col: 5, Construct: "if"},
-	{From: 244, To: 246, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 249, To: 252, Line: 38, Col: 5, Construct: "if"},
-	{From: 251, To: 251, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 254, To: 278, Line: 41, Col: 5, Construct: "if"},
-	{From: 257, To: 257, Line: 43, Col: 9, Construct: "set"},
-	{From: 259, To: 277, Line: 44, Col: 9, Construct: "for"},
+	{From: 235, To: 235, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 238, To: 320, Line: 34, Col: 1, Construct: "for"},
+	{From: 241, To: 244, Line: 35, Col: 5, Construct: "if"},
+	{From: 243, To: 243, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 251, Line: 38, Col: 5, Construct: "if"},
+	{From: 248, To: 250, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 253, To: 288, Line: 41, Col: 5, Construct: "if"},
+	{From: 256, To: 256, Line: 43, Col: 9, Construct: "set"},
+	{From: 259, To: 287, Line: 44, Col: 9, Construct: "for"},
 	{From: 263, To: 269, Line: 45, Col: 13, Construct: "if"},
 	{From: 265, To: 265, Line: 46, Col: 17, Construct: "set"},
 	{From: 271, To: 271, Line: 50, Col: 13, Construct: "set"},
 	{From: 273, To: 273, Line: 51, Col: 13, Construct: "set"},
-	{From: 275, To: 275, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 280, To: 294, Line: 56, Col: 5, Construct: "if"},
-	{From: 282, To: 284, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 286, To: 286, Line: 58, Col: 9, Construct: "set"},
-	{From: 288, To: 291, Line: 59, Col: 9, Construct: "if"},
-	{From: 290, To: 290, Line: 60, Col: 13, Construct: "set"},
-	{From: 293, To: 293, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 296, To: 307, Line: 64, Col: 5, Construct: "if"},
-	{From: 298, To: 298, Line: 65, Col: 9, Construct: "set"},
-	{From: 300, To: 304, Line: 66, Col: 9, Construct: "if"},
-	{From: 303, To: 303, Line: 68, Col: 13, Construct: "set"},
-	{From: 306, To: 306, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 310, To: 312, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 314, To: 316, Line: 74, Col: 1, Construct: "if"},
+	{From: 275, To: 285, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 290, To: 304, Line: 56, Col: 5, Construct: "if"},
+	{From: 292, To: 292, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 294, To: 294, Line: 58, Col: 9, Construct: "set"},
+	{From: 296, To: 299, Line: 59, Col: 9, Construct: "if"},
+	{From: 298, To: 298, Line: 60, Col: 13, Construct: "set"},
+	{From: 301, To: 303, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 306, To: 319, Line: 64, Col: 5, Construct: "if"},
+	{From: 308, To: 308, Line: 65, Col: 9, Construct: "set"},
+	{From: 310, To: 314, Line: 66, Col: 9, Construct: "if"},
+	{From: 313, To: 313, Line: 68, Col: 13, Construct: "set"},
+	{From: 316, To: 318, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 324, To: 326, Line: 74, Col: 1, Construct: "if"},
 }

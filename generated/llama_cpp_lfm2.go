@@ -53,16 +53,16 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = jinja2.Str("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = messages0.ItemStr("content")
+		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -98,19 +98,19 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		w.WriteStr(nsSystemPrompt)
+		jinja2.WriteStr(w, nsSystemPrompt)
 		w.WriteString("<|im_end|>\n")
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
-		messageContent := message.ItemStr("content")
+		messageContent := jinja2.ItemStr(message, "content")
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
@@ -125,12 +125,12 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Str("tool_calls"), message)) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
-			items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 			for i := range items {
 				tc := items[i]
 				var args jinja2.Value
@@ -140,10 +140,10 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 					nsTcResult = jinja2.Add(nsTcResult, jinja2.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				tcFunction := tc.ItemStr("function")
-				args = tcFunction.ItemStr("arguments")
+				tcFunction := jinja2.ItemStr(tc, "function")
+				args = jinja2.ItemStr(tcFunction, "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str("{\"name\": \"")), tcFunction.ItemStr("name")), jinja2.Str("\", \"arguments\": "))
+				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str("{\"name\": \"")), jinja2.ItemStr(tcFunction, "name")), jinja2.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if jinja2.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -156,7 +156,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
 				if jinja2.MethodGet(tc, jinja2.Str("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str(", \"id\": \"")), tc.ItemStr("id")), jinja2.Str("\""))
+					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str(", \"id\": \"")), jinja2.ItemStr(tc, "id")), jinja2.Str("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
 				nsTcResult = jinja2.Add(nsTcResult, jinja2.Str("}"))
@@ -165,7 +165,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 			content = jinja2.Sum(jinja2.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -204,13 +204,13 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !llamacpp.CallTest("string", tool, nil, nil) {
+			if !llamacpp.IsString(tool) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.FilterTojson(tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
@@ -226,13 +226,18 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>system\n")
+		llamacpp.WriteStr(w, nsSystemPrompt)
+		w.WriteString("<|im_end|>\n")
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := llamacpp.ItemStr(message, "content")
 		if messageContent.Truthy() {
@@ -241,9 +246,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			content = jinja2.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !llamacpp.CallTest("string", content, nil, nil) {
+		if !llamacpp.IsString(content) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
-			content = llamacpp.CallFilter("tojson", content, nil, nil)
+			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
 		messageRole := llamacpp.ItemStr(message, "role")
@@ -255,8 +260,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var args jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
+			items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 			for i := range items {
 				tc := items[i]
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
@@ -269,16 +275,16 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str("{\"name\": \"")), llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")), jinja2.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if llamacpp.CallTest("string", args, nil, nil) {
+				if llamacpp.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
 					nsTcResult = llamacpp.Add(nsTcResult, args)
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = llamacpp.Add(nsTcResult, llamacpp.CallFilter("tojson", args, nil, nil))
+					nsTcResult = llamacpp.Add(nsTcResult, llamacpp.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if llamacpp.CallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil).Truthy() {
+				if llamacpp.MethodGet(tc, jinja2.Str("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Str("\""))
 				}
@@ -289,7 +295,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			content = llamacpp.Sum(llamacpp.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -355,29 +361,29 @@ var spansLlamaCppLfm2 = []jinja2.Span{
 	{From: 218, To: 221, Line: 15, Col: 3, Construct: "if"},
 	{From: 220, To: 220, Line: 16, Col: 4, Construct: "set"},
 	{From: 224, To: 224, Line: 19, Col: 2, Construct: "set"},
-	{From: 227, To: 230, Line: 21, Col: 1, Construct: "if"},
-	{From: 229, To: 229, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 232, To: 293, Line: 24, Col: 1, Construct: "for"},
-	{From: 235, To: 235, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 237, To: 242, Line: 26, Col: 2, Construct: "set"},
-	{From: 244, To: 247, Line: 27, Col: 2, Construct: "if"},
-	{From: 246, To: 246, Line: 28, Col: 3, Construct: "set"},
-	{From: 249, To: 290, Line: 30, Col: 2, Construct: "if"},
-	{From: 252, To: 252, Line: 31, Col: 3, Construct: "set"},
-	{From: 253, To: 290, Line: 32, Col: 6, Construct: "if"},
-	{From: 256, To: 256, Line: 33, Col: 3, Construct: "set"},
-	{From: 258, To: 287, Line: 34, Col: 3, Construct: "for"},
-	{From: 263, To: 266, Line: 35, Col: 4, Construct: "if"},
-	{From: 265, To: 265, Line: 35, Col: 29, Construct: "set"},
-	{From: 268, To: 268, Line: 36, Col: 4, Construct: "set"},
-	{From: 270, To: 270, Line: 37, Col: 4, Construct: "set"},
-	{From: 272, To: 279, Line: 38, Col: 4, Construct: "if"},
-	{From: 274, To: 274, Line: 39, Col: 5, Construct: "set"},
-	{From: 278, To: 278, Line: 41, Col: 5, Construct: "set"},
-	{From: 281, To: 284, Line: 43, Col: 4, Construct: "if"},
-	{From: 283, To: 283, Line: 44, Col: 5, Construct: "set"},
-	{From: 286, To: 286, Line: 46, Col: 4, Construct: "set"},
-	{From: 289, To: 289, Line: 48, Col: 3, Construct: "set"},
-	{From: 292, To: 292, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 295, To: 297, Line: 52, Col: 1, Construct: "if"},
+	{From: 227, To: 232, Line: 21, Col: 1, Construct: "if"},
+	{From: 229, To: 231, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 235, To: 299, Line: 24, Col: 1, Construct: "for"},
+	{From: 238, To: 240, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 242, To: 247, Line: 26, Col: 2, Construct: "set"},
+	{From: 249, To: 252, Line: 27, Col: 2, Construct: "if"},
+	{From: 251, To: 251, Line: 28, Col: 3, Construct: "set"},
+	{From: 254, To: 296, Line: 30, Col: 2, Construct: "if"},
+	{From: 257, To: 257, Line: 31, Col: 3, Construct: "set"},
+	{From: 258, To: 296, Line: 32, Col: 6, Construct: "if"},
+	{From: 261, To: 261, Line: 33, Col: 3, Construct: "set"},
+	{From: 264, To: 293, Line: 34, Col: 3, Construct: "for"},
+	{From: 269, To: 272, Line: 35, Col: 4, Construct: "if"},
+	{From: 271, To: 271, Line: 35, Col: 29, Construct: "set"},
+	{From: 274, To: 274, Line: 36, Col: 4, Construct: "set"},
+	{From: 276, To: 276, Line: 37, Col: 4, Construct: "set"},
+	{From: 278, To: 285, Line: 38, Col: 4, Construct: "if"},
+	{From: 280, To: 280, Line: 39, Col: 5, Construct: "set"},
+	{From: 284, To: 284, Line: 41, Col: 5, Construct: "set"},
+	{From: 287, To: 290, Line: 43, Col: 4, Construct: "if"},
+	{From: 289, To: 289, Line: 44, Col: 5, Construct: "set"},
+	{From: 292, To: 292, Line: 46, Col: 4, Construct: "set"},
+	{From: 295, To: 295, Line: 48, Col: 3, Construct: "set"},
+	{From: 298, To: 298, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 301, To: 303, Line: 52, Col: 1, Construct: "if"},
 }

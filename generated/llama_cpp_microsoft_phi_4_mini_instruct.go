@@ -54,10 +54,10 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 	} else if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
@@ -81,31 +81,31 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 	if jinja2.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.WriteString("<|system|>")
-		w.WriteStr(systemMessage)
+		jinja2.WriteStr(w, systemMessage)
 		w.WriteString("<|end|>")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
-			w.WriteJSON(message.ItemStr("content"), nil, nil)
+			w.WriteJSON(jinja2.ItemStr(message, "content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
 			w.WriteString("<|")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if message.Attr("content").Truthy() {
+			if jinja2.Attr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
-				w.Write(message.ItemStr("content"))
+				jinja2.Write(w, jinja2.ItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				w.WriteJSON(toolCall, nil, nil)
@@ -120,7 +120,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34:4 {{- eos_token -}}
-		w.Write(eosToken)
+		jinja2.Write(w, eosToken)
 	}
 }
 
@@ -138,7 +138,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = llamacpp.ItemStr(messages0, "content")
-	} else if llamacpp.CallTest("defined", tools, nil, nil) {
+	} else if llamacpp.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
@@ -148,9 +148,9 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 		systemMessage = jinja2.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if llamacpp.CallTest("defined", tools, nil, nil) {
+	if llamacpp.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(systemMessage, jinja2.Str("<|tool|>")), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("<|/tool|>"))
+		systemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(systemMessage, jinja2.Str("<|tool|>")), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
 		if llamacpp.NotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
@@ -158,30 +158,38 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>"), systemMessage, jinja2.Str("<|end|>")))
+		w.WriteString("<|system|>")
+		llamacpp.WriteStr(w, systemMessage)
+		w.WriteString("<|end|>")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_response|>"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|/tool_response|>")))
+			w.WriteString("<|tool_response|>")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(message, "content"), nil, nil))
+			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), messageRole), jinja2.Str("|>")))
+			w.WriteString("<|")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
 			if llamacpp.Attr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
 				llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call|>"), llamacpp.CallFilter("tojson", toolCall, nil, nil)), jinja2.Str("<|/tool_call|>")))
+				w.WriteString("<|tool_call|>")
+				llamacpp.WriteStr(w, llamacpp.FilterTojson(toolCall, nil, nil))
+				w.WriteString("<|/tool_call|>")
 			}
 			w.WriteString("<|end|>")
 		}
@@ -230,17 +238,17 @@ var spansLlamaCppMicrosoftPhi4MiniInstruct = []jinja2.Span{
 	{From: 153, To: 153, Line: 9, Col: 5, Construct: "set"},
 	{From: 155, To: 158, Line: 10, Col: 5, Construct: "if"},
 	{From: 157, To: 157, Line: 11, Col: 9, Construct: "set"},
-	{From: 161, To: 164, Line: 14, Col: 1, Construct: "if"},
-	{From: 163, To: 163, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 166, To: 188, Line: 17, Col: 1, Construct: "for"},
-	{From: 168, To: 187, Line: 18, Col: 5, Construct: "if"},
-	{From: 171, To: 171, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 172, To: 187, Line: 20, Col: 9, Construct: "if"},
-	{From: 175, To: 175, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 177, To: 180, Line: 22, Col: 9, Construct: "if"},
-	{From: 179, To: 179, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 182, To: 186, Line: 25, Col: 9, Construct: "for"},
-	{From: 184, To: 184, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 190, To: 196, Line: 31, Col: 1, Construct: "if"},
-	{From: 195, To: 195, Line: 34, Col: 4, Construct: "{{ }}"},
+	{From: 161, To: 166, Line: 14, Col: 1, Construct: "if"},
+	{From: 163, To: 165, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 168, To: 196, Line: 17, Col: 1, Construct: "for"},
+	{From: 170, To: 195, Line: 18, Col: 5, Construct: "if"},
+	{From: 173, To: 175, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 195, Line: 20, Col: 9, Construct: "if"},
+	{From: 179, To: 181, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 183, To: 186, Line: 22, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 188, To: 194, Line: 25, Col: 9, Construct: "for"},
+	{From: 190, To: 192, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 198, To: 204, Line: 31, Col: 1, Construct: "if"},
+	{From: 203, To: 203, Line: 34, Col: 4, Construct: "{{ }}"},
 }

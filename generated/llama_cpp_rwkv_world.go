@@ -62,43 +62,43 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = message.ItemStr("content")
+			nsSystemPrompt = jinja2.ItemStr(message, "content")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.WriteString("System: ")
-		w.WriteStr(nsSystemPrompt)
+		jinja2.WriteStr(w, nsSystemPrompt)
 		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
-			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = message.ItemStr("content")
+			content = jinja2.ItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
+				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")
-			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("\n\n")
 		}
 	}
@@ -125,14 +125,14 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
@@ -144,38 +144,45 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("System: "), nsSystemPrompt), jinja2.Str("\n\n")))
+		w.WriteString("System: ")
+		llamacpp.WriteStr(w, nsSystemPrompt)
+		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("User: "), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n\n")))
+			w.WriteString("User: ")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("\n\n")))
+			w.WriteString("Assistant: ")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
+			w.WriteString("\n\n")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("true", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.IsTrue(enableThinking) {
 			w.WriteString(" <think>")
 		}
 	}
@@ -211,17 +218,17 @@ var spansLlamaCppRwkvWorld = []jinja2.Span{
 	{From: 137, To: 140, Line: 6, Col: 5, Construct: "if"},
 	{From: 139, To: 139, Line: 7, Col: 9, Construct: "set"},
 	{From: 143, To: 143, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 145, To: 148, Line: 11, Col: 1, Construct: "if"},
-	{From: 147, To: 147, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 150, To: 169, Line: 14, Col: 1, Construct: "for"},
-	{From: 153, To: 156, Line: 15, Col: 5, Construct: "if"},
-	{From: 155, To: 155, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 158, To: 168, Line: 18, Col: 5, Construct: "if"},
-	{From: 160, To: 160, Line: 19, Col: 9, Construct: "set"},
-	{From: 162, To: 165, Line: 20, Col: 9, Construct: "if"},
-	{From: 164, To: 164, Line: 21, Col: 13, Construct: "set"},
-	{From: 167, To: 167, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 171, To: 181, Line: 26, Col: 1, Construct: "if"},
-	{From: 174, To: 176, Line: 28, Col: 5, Construct: "if"},
-	{From: 178, To: 180, Line: 31, Col: 5, Construct: "if"},
+	{From: 145, To: 150, Line: 11, Col: 1, Construct: "if"},
+	{From: 147, To: 149, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 153, To: 176, Line: 14, Col: 1, Construct: "for"},
+	{From: 156, To: 161, Line: 15, Col: 5, Construct: "if"},
+	{From: 158, To: 160, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 163, To: 175, Line: 18, Col: 5, Construct: "if"},
+	{From: 165, To: 165, Line: 19, Col: 9, Construct: "set"},
+	{From: 167, To: 170, Line: 20, Col: 9, Construct: "if"},
+	{From: 169, To: 169, Line: 21, Col: 13, Construct: "set"},
+	{From: 172, To: 174, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 188, Line: 26, Col: 1, Construct: "if"},
+	{From: 181, To: 183, Line: 28, Col: 5, Construct: "if"},
+	{From: 185, To: 187, Line: 31, Col: 5, Construct: "if"},
 }

@@ -66,7 +66,7 @@ func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.FilterList(jinja2.FilterRejectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	w.WriteAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
+	jinja2.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -83,11 +83,11 @@ func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if jinja2.In(jinja2.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				w.WriteAdd(jinja2.FilterSafe(jinja2.Str("Use the function '")), t.ItemStr("function").ItemStr("name"), jinja2.FilterSafe(jinja2.Str("' to '")), t.ItemStr("function").ItemStr("description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t.ItemStr("function"), nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Str("Use the function '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "name"), jinja2.FilterSafe(jinja2.Str("' to '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(jinja2.ItemStr(t, "function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				w.WriteAdd(jinja2.FilterSafe(jinja2.Str("Use the function '")), t.ItemStr("name"), jinja2.FilterSafe(jinja2.Str("' to '")), t.ItemStr("description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t, nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Str("Use the function '")), jinja2.ItemStr(t, "name"), jinja2.FilterSafe(jinja2.Str("' to '")), jinja2.ItemStr(t, "description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -97,38 +97,38 @@ func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteAdd(jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), jinja2.Str("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			w.WriteAdd(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), jinja2.Str("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.WriteAdd(jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
-					toolCallFunction := toolCall.ItemStr("function")
-					toolCallFunctionName := toolCallFunction.ItemStr("name")
+					toolCallFunction := jinja2.ItemStr(toolCall, "function")
+					toolCallFunctionName := jinja2.ItemStr(toolCallFunction, "name")
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						w.WriteAdd(jinja2.Str("<|python_tag|>"), jinja2.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
+						jinja2.WriteAdd(w, jinja2.Str("<|python_tag|>"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						w.WriteAdd(jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), jinja2.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), jinja2.Str("</function>"))
+						jinja2.WriteAdd(w, jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -154,19 +154,19 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
 		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = llamacpp.CallFilter("list", llamacpp.CallFilter("rejectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil)
+		tools = llamacpp.FilterList(llamacpp.FilterRejectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
+	llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -179,15 +179,15 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, t := range llamacpp.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if llamacpp.In(jinja2.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("safe", jinja2.Str("Use the function '"), nil, nil), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name")), llamacpp.CallFilter("safe", jinja2.Str("' to '"), nil, nil)), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description")), llamacpp.CallFilter("safe", jinja2.Str("'\n"), nil, nil)), llamacpp.CallFilter("tojson", llamacpp.ItemStr(t, "function"), nil, nil)))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Str("Use the function '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name"), llamacpp.FilterSafe(jinja2.Str("' to '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description"), llamacpp.FilterSafe(jinja2.Str("'\n")), llamacpp.FilterTojson(llamacpp.ItemStr(t, "function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("safe", jinja2.Str("Use the function '"), nil, nil), llamacpp.ItemStr(t, "name")), llamacpp.CallFilter("safe", jinja2.Str("' to '"), nil, nil)), llamacpp.ItemStr(t, "description")), llamacpp.CallFilter("safe", jinja2.Str("'\n"), nil, nil)), llamacpp.CallFilter("tojson", t, nil, nil)))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Str("Use the function '")), llamacpp.ItemStr(t, "name"), llamacpp.FilterSafe(jinja2.Str("' to '")), llamacpp.ItemStr(t, "description"), llamacpp.FilterSafe(jinja2.Str("'\n")), llamacpp.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -195,20 +195,20 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 	w.WriteString("<|eot_id|>")
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -218,17 +218,17 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
 					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
 					toolCallFunctionName := llamacpp.ItemStr(toolCallFunction, "name")
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|python_tag|>"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
+						llamacpp.WriteAdd(w, jinja2.Str("<|python_tag|>"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<function="), toolCallFunctionName), jinja2.Str(">")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("</function>")))
+						llamacpp.WriteAdd(w, jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")

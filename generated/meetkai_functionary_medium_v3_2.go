@@ -71,24 +71,24 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
 			w.WriteString("\n")
-			w.WriteStr(offset)
-			w.WriteStr(commentInfo)
+			jinja2.WriteStr(w, offset)
+			jinja2.WriteStr(w, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
 			if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range jinja2.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.WriteString("\n")
-					w.WriteStr(offset)
+					jinja2.WriteStr(w, offset)
 					w.WriteString("// ")
-					w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
 		w.WriteString("\n")
-		w.WriteStr(offset)
-		w.WriteStr(paramDeclaration)
+		jinja2.WriteStr(w, offset)
+		jinja2.WriteStr(w, paramDeclaration)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
 	convertDataType := func(paramType jinja2.Value) {
@@ -99,7 +99,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
-			w.Write(paramType)
+			jinja2.Write(w, paramType)
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
@@ -113,7 +113,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
 		if jinja2.In(jinja2.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-			rawParamType = param.ItemStr("type")
+			rawParamType = jinja2.ItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
@@ -128,7 +128,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(param.ItemStr("oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
+			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(jinja2.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
 			oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
@@ -141,25 +141,25 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
 		if jinja2.In(jinja2.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			w.Write(param.ItemStr("format"))
+			jinja2.Write(w, jinja2.ItemStr(param, "format"))
 		} else if jinja2.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = jinja2.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			paramOneOf := param.ItemStr("oneOf")
+			paramOneOf := jinja2.ItemStr(param, "oneOf")
 			for _, item := range jinja2.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
 				if jinja2.In(jinja2.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					itemFormat := item.ItemStr("format")
-					if jinja2.Eq(itemFormat, paramOneOf.ItemInt(-1).ItemStr("format")) {
+					itemFormat := jinja2.ItemStr(item, "format")
+					if jinja2.Eq(itemFormat, jinja2.ItemStr(jinja2.ItemInt(paramOneOf, -1), "format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						w.Write(itemFormat)
+						jinja2.Write(w, itemFormat)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						w.WriteAdd(itemFormat, jinja2.Str(" or "))
+						jinja2.WriteAdd(w, itemFormat, jinja2.Str(" or "))
 					}
 				}
 			}
@@ -182,12 +182,12 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((jinja2.In(jinja2.Str("description"), param) || jinja2.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || param.ItemStr("maximum").Truthy()) || param.ItemStr("minimum").Truthy()) || param.ItemStr("maxLength").Truthy()) || param.ItemStr("minLength").Truthy() {
+		if (((((jinja2.In(jinja2.Str("description"), param) || jinja2.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
 			if jinja2.In(jinja2.Str("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = param.ItemStr("description")
+				desc = jinja2.ItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
 				if !jinja2.MethodEndswith(desc, jinja2.Str(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
@@ -195,12 +195,12 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
 				w.WriteString(" ")
-				w.WriteStr(desc)
+				jinja2.WriteStr(w, desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
 			if jinja2.In(jinja2.Str("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = param.ItemStr("default")
+				defaultValue = jinja2.ItemStr(param, "default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
 				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
@@ -208,7 +208,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
 				w.WriteString(" Default=")
-				w.Write(defaultValue)
+				jinja2.Write(w, defaultValue)
 				w.WriteString(".")
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
@@ -219,7 +219,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 			if !jinja2.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
 				w.WriteString(" Format=")
-				w.Write(formatParam)
+				jinja2.Write(w, formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length")))) {
@@ -230,7 +230,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				if jinja2.In(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.WriteString(" ")
-					w.WriteStr(jinja2.Concat(fieldName, jinja2.Str("="), param.Item(field)))
+					jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Str("="), jinja2.Item(param, field)))
 				}
 			}
 		} else {
@@ -247,15 +247,15 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.IsString(v) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
 				w.WriteString("\"")
-				w.WriteStr(v)
+				jinja2.WriteStr(w, v)
 				w.WriteString("\"")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
-				w.Write(v)
+				jinja2.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, enumOptions.ItemInt(-1)) {
+			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -286,14 +286,14 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
 				w.WriteString("\n")
-				w.WriteStr(offset)
-				w.WriteStr(paramName)
+				jinja2.WriteStr(w, offset)
+				jinja2.WriteStr(w, paramName)
 				w.WriteString(": []")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
 				w.WriteString("\n")
-				w.WriteStr(offset)
+				jinja2.WriteStr(w, offset)
 				w.WriteString("[]")
 			}
 		} else {
@@ -308,21 +308,21 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
 					w.WriteString("\n")
-					w.WriteStr(offset)
-					w.WriteStr(paramName)
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, paramName)
 					w.WriteString(": {")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
 					w.WriteString("\n")
-					w.WriteStr(offset)
+					jinja2.WriteStr(w, offset)
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.Write(jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
+				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
-				w.WriteStr(offset)
+				jinja2.WriteStr(w, offset)
 				w.WriteString("}[]")
 			} else if jinja2.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
@@ -334,16 +334,16 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
 					w.WriteString("\n")
-					w.WriteStr(itemInfo)
+					jinja2.WriteStr(w, itemInfo)
 					w.WriteString("[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.WriteString("\n")
-					w.WriteStr(offset)
-					w.WriteStr(paramName)
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, paramName)
 					w.WriteString(": ")
-					w.WriteStr(jinja2.FilterTrim(itemInfo, nil, nil))
+					jinja2.WriteStr(w, jinja2.FilterTrim(itemInfo, nil, nil))
 					w.WriteString("[]")
 				}
 			} else {
@@ -352,22 +352,22 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				if jinja2.In(jinja2.Str("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
-						getEnumOptionStr(itemsInfo.ItemStr("enum"))
+						getEnumOptionStr(jinja2.ItemStr(itemsInfo, "enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 					if jinja2.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
 						w.WriteString("(")
-						w.WriteStr(itemType)
+						jinja2.WriteStr(w, itemType)
 						w.WriteString(")[]")
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
 						w.WriteString("\n")
-						w.WriteStr(offset)
-						w.WriteStr(paramName)
+						jinja2.WriteStr(w, offset)
+						jinja2.WriteStr(w, paramName)
 						w.WriteString(": (")
-						w.WriteStr(itemType)
+						jinja2.WriteStr(w, itemType)
 						w.WriteString(")[]")
 					}
 				} else {
@@ -376,16 +376,16 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
 						w.WriteString("\n")
-						w.WriteStr(arrayType)
+						jinja2.WriteStr(w, arrayType)
 						w.WriteString("[]")
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
 						w.WriteString("\n")
-						w.WriteStr(offset)
-						w.WriteStr(paramName)
+						jinja2.WriteStr(w, offset)
+						jinja2.WriteStr(w, paramName)
 						w.WriteString(": ")
-						w.WriteStr(arrayType)
+						jinja2.WriteStr(w, arrayType)
 						w.WriteString("[],")
 					}
 				}
@@ -427,7 +427,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
 					examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = jinja2.Add(examplesInfo, param.ItemStr("examples"))
+					examplesInfo = jinja2.Add(examplesInfo, jinja2.ItemStr(param, "examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
@@ -453,8 +453,8 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
 						w.WriteString("\n")
-						w.WriteStr(offset)
-						w.WriteStr(commentInfo)
+						jinja2.WriteStr(w, offset)
+						jinja2.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
 					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
@@ -462,24 +462,24 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 						for _, example := range jinja2.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.WriteString("\n")
-							w.WriteStr(offset)
+							jinja2.WriteStr(w, offset)
 							w.WriteString("// ")
-							w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
 					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
-					w.WriteStr(offset)
-					w.WriteStr(paramDeclaration)
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
-					w.WriteStr(offset)
+					jinja2.WriteStr(w, offset)
 					w.WriteString("},")
 				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
@@ -497,8 +497,8 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
 							w.WriteString("\n")
-							w.WriteStr(offset)
-							w.WriteStr(commentInfo)
+							jinja2.WriteStr(w, offset)
+							jinja2.WriteStr(w, commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
 						if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
@@ -506,9 +506,9 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 							for _, example := range jinja2.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.WriteString("\n")
-								w.WriteStr(offset)
+								jinja2.WriteStr(w, offset)
 								w.WriteString("// ")
-								w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+								jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -521,7 +521,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 							arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
-						w.Write(arrayDeclaration)
+						jinja2.Write(w, arrayDeclaration)
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
@@ -529,11 +529,11 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.In(jinja2.Str("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
-							getEnumOptionStr(param.ItemStr("enum"))
+							getEnumOptionStr(jinja2.ItemStr(param, "enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if jinja2.In(jinja2.Str("nullable"), param) && param.ItemStr("nullable").Truthy() {
+					if jinja2.In(jinja2.Str("nullable"), param) && jinja2.ItemStr(param, "nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
 						paramType = jinja2.Add(paramType, jinja2.Str(" | null"))
 					}
@@ -560,7 +560,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
 		w.WriteString("namespace ")
-		w.WriteStr(namespace)
+		jinja2.WriteStr(w, namespace)
 		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 		for _, function := range jinja2.Iterate(w, functions) {
@@ -583,18 +583,18 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 				parameters = jinja2.MethodGetDefault(function, jinja2.Str("parameters"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
-				w.WriteStr(description)
+				jinja2.WriteStr(w, description)
 				w.WriteString("\n")
 				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
 				w.WriteString("type ")
-				w.WriteStr(functionName)
+				jinja2.WriteStr(w, functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
 				if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Str("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
 					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Str("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Str("properties")), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
@@ -606,7 +606,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
 		w.WriteString("} // namespace ")
-		w.WriteStr(namespace)
+		jinja2.WriteStr(w, namespace)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
@@ -614,7 +614,7 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	w.WriteAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
+	jinja2.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
 	}), jinja2.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
@@ -624,45 +624,45 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
 				w.WriteString(">>>all\n")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					toolCallFunction := toolCall.ItemStr("function")
+					toolCallFunction := jinja2.ItemStr(toolCall, "function")
 					w.WriteString(">>>")
-					w.WriteStr(toolCallFunction.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\n")
-					w.WriteStr(toolCallFunction.ItemStr("arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "arguments"))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -700,18 +700,25 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, offset)
+			llamacpp.WriteStr(w, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+			if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
+				for _, example := range llamacpp.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					w.WriteString("// ")
+					llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramDeclaration))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, offset)
+		llamacpp.WriteStr(w, paramDeclaration)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
 	convertDataType := func(paramType jinja2.Value) {
@@ -738,28 +745,24 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = llamacpp.ItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if llamacpp.CallTest("iterable", rawParamType, nil, nil) && !llamacpp.CallTest("string", rawParamType, nil, nil) {
+			if llamacpp.IsIterable(rawParamType) && !llamacpp.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = llamacpp.CallFilter("join", rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
+				paramType = llamacpp.FilterJoin(rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
 				paramType = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			llamacpp.Write(w, w.Capture(func() {
-				convertDataType(paramType)
-			}))
+			convertDataType(paramType)
 		} else if llamacpp.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil), nil, nil)
+			oneOfTypes = llamacpp.FilterList(llamacpp.FilterSelectattr(llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = llamacpp.CallFilter("list", llamacpp.CallFilter("unique", llamacpp.CallFilter("map", oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil), nil, nil)
+			oneOfTypes = llamacpp.FilterList(llamacpp.FilterUnique(llamacpp.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			llamacpp.Write(w, w.Capture(func() {
-				convertDataType(llamacpp.CallFilter("join", oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
-			}))
+			convertDataType(llamacpp.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
@@ -775,7 +778,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			_ = jinja2.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
 			paramOneOf := llamacpp.ItemStr(param, "oneOf")
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(paramOneOf)) {
+			for _, item := range llamacpp.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
 				if llamacpp.In(jinja2.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
@@ -786,7 +789,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						llamacpp.Write(w, llamacpp.Add(itemFormat, jinja2.Str(" or ")))
+						llamacpp.WriteAdd(w, itemFormat, jinja2.Str(" or "))
 					}
 				}
 			}
@@ -803,7 +806,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		var desc jinja2.Value
 		var defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("type"), jinja2.Str("any")}, nil)
+		paramType = llamacpp.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
@@ -816,12 +819,13 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = llamacpp.ItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !llamacpp.CallMethod(desc, "endswith", []jinja2.Value{jinja2.Str(".")}, nil).Truthy() {
+				if !llamacpp.MethodEndswith(desc, jinja2.Str(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
 					desc = llamacpp.Add(desc, jinja2.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str(" "), desc))
+				w.WriteString(" ")
+				llamacpp.WriteStr(w, desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
 			if llamacpp.In(jinja2.Str("default"), param) {
@@ -833,7 +837,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 					defaultValue = llamacpp.Concat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" Default="), defaultValue, jinja2.Str(".")))
+				w.WriteString(" Default=")
+				llamacpp.WriteStr(w, defaultValue)
+				w.WriteString(".")
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 			formatParam = w.Capture(func() {
@@ -842,10 +848,11 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 			if !jinja2.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" Format="), formatParam))
+				w.WriteString(" Format=")
+				llamacpp.WriteStr(w, formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length"))))) {
+			for _, item := range llamacpp.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length")))) {
 				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
@@ -864,18 +871,20 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 	getEnumOptionStr := func(enumOptions jinja2.Value) {
 		enumOptions = jinja2.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range jinja2.Iterate(w, llamacpp.Iterable(enumOptions)) {
+		for _, v := range llamacpp.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if llamacpp.CallTest("string", v, nil, nil) {
+			if llamacpp.IsString(v) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), v, jinja2.Str("\"")))
+				w.WriteString("\"")
+				llamacpp.WriteStr(w, v)
+				w.WriteString("\"")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
 				llamacpp.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if llamacpp.Gt(llamacpp.CallFilter("length", enumOptions, nil, nil), jinja2.Int(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
+			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -899,17 +908,22 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			offset = llamacpp.Mul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = llamacpp.CallMethod(paramDic, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Str("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(llamacpp.CallFilter("length", itemsInfo, nil, nil), jinja2.Int(0)) {
+		if jinja2.Eq(llamacpp.FilterLength(itemsInfo), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": []")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				llamacpp.WriteStr(w, paramName)
+				w.WriteString(": []")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("[]")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				w.WriteString("[]")
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
@@ -922,16 +936,23 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": {")))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString(": {")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("{")))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.CallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), llamacpp.CallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), llamacpp.Add(depth, jinja2.Int(1))}, nil))
+				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("}[]")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				w.WriteString("}[]")
 			} else if jinja2.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
@@ -941,11 +962,18 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), itemInfo, jinja2.Str("[]")))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, itemInfo)
+					w.WriteString("[]")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ")), llamacpp.CallFilter("trim", itemInfo, nil, nil)), jinja2.Str("[]")))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString(": ")
+					llamacpp.WriteStr(w, llamacpp.FilterTrim(itemInfo, nil, nil))
+					w.WriteString("[]")
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
@@ -956,24 +984,38 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 						getEnumOptionStr(llamacpp.ItemStr(itemsInfo, "enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if llamacpp.CallTest("none", paramName, nil, nil) {
+					if llamacpp.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("("), itemType, jinja2.Str(")[]")))
+						w.WriteString("(")
+						llamacpp.WriteStr(w, itemType)
+						w.WriteString(")[]")
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ("), itemType, jinja2.Str(")[]")))
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, offset)
+						llamacpp.WriteStr(w, paramName)
+						w.WriteString(": (")
+						llamacpp.WriteStr(w, itemType)
+						w.WriteString(")[]")
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if llamacpp.CallTest("none", paramName, nil, nil) {
+					if llamacpp.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), arrayType, jinja2.Str("[]")))
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, arrayType)
+						w.WriteString("[]")
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": "), arrayType, jinja2.Str("[],")))
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, offset)
+						llamacpp.WriteStr(w, paramName)
+						w.WriteString(": ")
+						llamacpp.WriteStr(w, arrayType)
+						w.WriteString("[],")
 					}
 				}
 			}
@@ -990,6 +1032,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var commentInfo jinja2.Value
 		var examplesInfo jinja2.Value
 		var paramDeclaration jinja2.Value
@@ -997,12 +1040,12 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		var offset jinja2.Value
 		var itemInfo jinja2.Value
 		var arrayDeclaration jinja2.Value
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(properties, "items", nil, nil))) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(properties, "items", nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			paramName := vals[0]
 			param := vals[1]
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if llamacpp.CallTest("mapping", param, nil, nil) {
+			if llamacpp.IsMapping(param) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo = w.Capture(func() {
 					getParamInfo(param)
@@ -1019,7 +1062,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if llamacpp.CallTest("iterable", requiredParams, nil, nil) && llamacpp.NotIn(paramName, requiredParams) {
+				if llamacpp.IsIterable(requiredParams) && llamacpp.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
 					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str("?"))
 				}
@@ -1039,51 +1082,63 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
 					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, offset)
+						llamacpp.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
+						for _, example := range llamacpp.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+							w.WriteString("\n")
+							llamacpp.WriteStr(w, offset)
+							w.WriteString("// ")
+							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
 					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramDeclaration))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), llamacpp.Add(depth, jinja2.Int(1)))
+						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Str("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Str("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("},")))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					w.WriteString("},")
 				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+					itemInfo = llamacpp.MethodGetDefault(param, jinja2.Str("items"), jinja2.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
 					if llamacpp.NotIn(jinja2.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
 						paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						llamacpp.Write(w, w.Capture(func() {
-							appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-						}))
+						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
 						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
+							w.WriteString("\n")
+							llamacpp.WriteStr(w, offset)
+							llamacpp.WriteStr(w, commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+						if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
+							for _, example := range llamacpp.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+								w.WriteString("\n")
+								llamacpp.WriteStr(w, offset)
+								w.WriteString("// ")
+								llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1091,7 +1146,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !llamacpp.CallMethod(arrayDeclaration, "endswith", []jinja2.Value{jinja2.Str(",")}, nil).Truthy() {
+						if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Str(",")).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
 							arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Str(","))
 						}
@@ -1115,9 +1170,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
 					paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					llamacpp.Write(w, w.Capture(func() {
-						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-					}))
+					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 				}
 			}
 		}
@@ -1137,38 +1190,44 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("namespace "), namespace, jinja2.Str(" {\n\n")))
+		w.WriteString("namespace ")
+		llamacpp.WriteStr(w, namespace)
+		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var functionName jinja2.Value
 		var description jinja2.Value
 		var parameters jinja2.Value
 		var requiredParams jinja2.Value
-		for _, function := range jinja2.Iterate(w, llamacpp.Iterable(functions)) {
+		for _, function := range llamacpp.Iterate(w, functions) {
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy() {
+			if llamacpp.MethodGet(function, jinja2.Str("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil)
+				function = llamacpp.MethodGet(function, jinja2.Str("function"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			functionName = llamacpp.MethodGet(function, jinja2.Str("name"))
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("description"), jinja2.Str("")}, nil)
+				description = llamacpp.MethodGetDefault(function, jinja2.Str("description"), jinja2.Str(""))
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("parameters"), jinja2.DictOf()}, nil)
+				parameters = llamacpp.MethodGetDefault(function, jinja2.Str("parameters"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("// "), description, jinja2.Str("\n")))
+				w.WriteString("// ")
+				llamacpp.WriteStr(w, description)
+				w.WriteString("\n")
 				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("type "), functionName))
+				w.WriteString("type ")
+				llamacpp.WriteStr(w, functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+				if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Str("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
+					requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Str("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil), requiredParams, jinja2.Int(0))
+						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Str("properties")), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1178,7 +1237,8 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("} // namespace "), namespace))
+		w.WriteString("} // namespace ")
+		llamacpp.WriteStr(w, namespace)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
@@ -1186,41 +1246,55 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
+	llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
-	})), jinja2.Str("<|eot_id|>")))
+	}), jinja2.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			w.WriteString("<|start_header_id|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_header_id|>\n\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			w.WriteString("<|start_header_id|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_header_id|>\n\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
+			w.WriteString("<|start_header_id|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str(">>>all\n"), messageContent))
+				w.WriteString(">>>all\n")
+				llamacpp.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str(">>>"), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\n")), llamacpp.ItemStr(toolCallFunction, "arguments")))
+					w.WriteString(">>>")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "arguments"))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -1402,171 +1476,171 @@ var spansMeetkaiFunctionaryMediumV32 = []jinja2.Span{
 	{From: 659, To: 666, Line: 280, Col: 13, Construct: "for"},
 	{From: 661, To: 665, Line: 281, Col: 17, Construct: "{{ }}"},
 	{From: 672, To: 674, Line: 287, Col: 1, Construct: "if"},
-	{From: 687, To: 715, Line: 1, Col: 24, Construct: "macro"},
+	{From: 687, To: 722, Line: 1, Col: 24, Construct: "macro"},
 	{From: 694, To: 694, Line: 2, Col: 5, Construct: "set"},
 	{From: 696, To: 699, Line: 3, Col: 5, Construct: "if"},
 	{From: 698, To: 698, Line: 4, Col: 9, Construct: "set"},
-	{From: 701, To: 712, Line: 6, Col: 5, Construct: "if"},
-	{From: 703, To: 703, Line: 7, Col: 9, Construct: "{{ }}"},
-	{From: 705, To: 711, Line: 8, Col: 9, Construct: "if"},
-	{From: 707, To: 710, Line: 10, Col: 13, Construct: "for"},
-	{From: 709, To: 709, Line: 11, Col: 17, Construct: "{{ }}"},
-	{From: 714, To: 714, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 717, To: 727, Line: 18, Col: 1, Construct: "macro"},
-	{From: 720, To: 726, Line: 19, Col: 5, Construct: "if"},
-	{From: 725, To: 725, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 729, To: 764, Line: 26, Col: 1, Construct: "macro"},
-	{From: 735, To: 735, Line: 27, Col: 5, Construct: "set"},
-	{From: 737, To: 763, Line: 29, Col: 5, Construct: "if"},
-	{From: 739, To: 739, Line: 30, Col: 9, Construct: "set"},
-	{From: 741, To: 748, Line: 31, Col: 9, Construct: "if"},
-	{From: 743, To: 743, Line: 32, Col: 13, Construct: "set"},
-	{From: 747, To: 747, Line: 34, Col: 13, Construct: "set"},
-	{From: 750, To: 752, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 753, To: 763, Line: 37, Col: 9, Construct: "if"},
-	{From: 756, To: 756, Line: 38, Col: 9, Construct: "set"},
-	{From: 758, To: 758, Line: 39, Col: 9, Construct: "set"},
-	{From: 760, To: 762, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 766, To: 797, Line: 44, Col: 1, Construct: "macro"},
-	{From: 769, To: 796, Line: 45, Col: 5, Construct: "if"},
-	{From: 771, To: 771, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 772, To: 796, Line: 47, Col: 9, Construct: "if"},
-	{From: 775, To: 775, Line: 48, Col: 9, Construct: "set"},
-	{From: 777, To: 792, Line: 49, Col: 9, Construct: "for"},
-	{From: 780, To: 791, Line: 50, Col: 13, Construct: "if"},
-	{From: 782, To: 790, Line: 51, Col: 17, Construct: "if"},
-	{From: 785, To: 785, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 789, To: 789, Line: 54, Col: 21, Construct: "{{ }}"},
-	{From: 799, To: 862, Line: 63, Col: 1, Construct: "macro"},
-	{From: 806, To: 806, Line: 64, Col: 5, Construct: "set"},
-	{From: 808, To: 810, Line: 65, Col: 5, Construct: "set"},
-	{From: 812, To: 861, Line: 67, Col: 5, Construct: "if"},
-	{From: 815, To: 825, Line: 69, Col: 9, Construct: "if"},
-	{From: 817, To: 817, Line: 70, Col: 13, Construct: "set"},
-	{From: 819, To: 822, Line: 71, Col: 13, Construct: "if"},
-	{From: 821, To: 821, Line: 72, Col: 17, Construct: "set"},
-	{From: 824, To: 824, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 827, To: 837, Line: 77, Col: 9, Construct: "if"},
-	{From: 829, To: 829, Line: 78, Col: 13, Construct: "set"},
-	{From: 831, To: 834, Line: 79, Col: 13, Construct: "if"},
-	{From: 833, To: 833, Line: 80, Col: 17, Construct: "set"},
-	{From: 836, To: 836, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 839, To: 841, Line: 85, Col: 9, Construct: "set"},
-	{From: 843, To: 846, Line: 86, Col: 9, Construct: "if"},
-	{From: 845, To: 845, Line: 87, Col: 13, Construct: "{{ }}"},
-	{From: 848, To: 857, Line: 90, Col: 9, Construct: "for"},
-	{From: 853, To: 856, Line: 91, Col: 13, Construct: "if"},
-	{From: 855, To: 855, Line: 92, Col: 17, Construct: "{{ }}"},
-	{From: 864, To: 882, Line: 100, Col: 1, Construct: "macro"},
-	{From: 867, To: 881, Line: 101, Col: 5, Construct: "for"},
-	{From: 869, To: 876, Line: 102, Col: 9, Construct: "if"},
-	{From: 871, To: 871, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 875, To: 875, Line: 105, Col: 13, Construct: "{{ }}"},
-	{From: 878, To: 880, Line: 107, Col: 9, Construct: "if"},
-	{From: 884, To: 981, Line: 113, Col: 1, Construct: "macro"},
-	{From: 895, To: 895, Line: 114, Col: 5, Construct: "set"},
-	{From: 897, To: 900, Line: 115, Col: 5, Construct: "if"},
-	{From: 899, To: 899, Line: 116, Col: 9, Construct: "set"},
-	{From: 902, To: 902, Line: 118, Col: 5, Construct: "set"},
-	{From: 904, To: 980, Line: 120, Col: 5, Construct: "if"},
-	{From: 906, To: 913, Line: 121, Col: 9, Construct: "if"},
-	{From: 908, To: 908, Line: 122, Col: 13, Construct: "{{ }}"},
-	{From: 912, To: 912, Line: 124, Col: 13, Construct: "{{ }}"},
-	{From: 917, To: 919, Line: 127, Col: 9, Construct: "set"},
-	{From: 921, To: 979, Line: 128, Col: 9, Construct: "if"},
-	{From: 923, To: 930, Line: 129, Col: 13, Construct: "if"},
-	{From: 925, To: 925, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 929, To: 929, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 932, To: 932, Line: 134, Col: 13, Construct: "{{ }}"},
-	{From: 934, To: 934, Line: 135, Col: 13, Construct: "{{ }}"},
-	{From: 935, To: 979, Line: 136, Col: 13, Construct: "if"},
-	{From: 938, To: 940, Line: 137, Col: 13, Construct: "set"},
-	{From: 942, To: 949, Line: 138, Col: 13, Construct: "if"},
-	{From: 944, To: 944, Line: 139, Col: 17, Construct: "{{ }}"},
-	{From: 948, To: 948, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 953, To: 978, Line: 144, Col: 13, Construct: "if"},
-	{From: 955, To: 957, Line: 145, Col: 17, Construct: "set"},
-	{From: 959, To: 966, Line: 146, Col: 17, Construct: "if"},
-	{From: 961, To: 961, Line: 147, Col: 21, Construct: "{{ }}"},
-	{From: 965, To: 965, Line: 149, Col: 21, Construct: "{{ }}"},
-	{From: 970, To: 977, Line: 152, Col: 17, Construct: "if"},
-	{From: 972, To: 972, Line: 153, Col: 21, Construct: "{{ }}"},
-	{From: 976, To: 976, Line: 155, Col: 21, Construct: "{{ }}"},
-	{From: 983, To: 1131, Line: 162, Col: 1, Construct: "macro"},
-	{From: 991, To: 991, Line: 163, Col: 5, Construct: "set"},
-	{From: 993, To: 1123, Line: 164, Col: 5, Construct: "for"},
-	{From: 1005, To: 1122, Line: 165, Col: 9, Construct: "if"},
-	{From: 1007, To: 1009, Line: 166, Col: 13, Construct: "set"},
-	{From: 1011, To: 1011, Line: 168, Col: 13, Construct: "set"},
-	{From: 1013, To: 1018, Line: 169, Col: 13, Construct: "if"},
-	{From: 1015, To: 1015, Line: 170, Col: 17, Construct: "set"},
-	{From: 1017, To: 1017, Line: 171, Col: 17, Construct: "set"},
-	{From: 1020, To: 1020, Line: 175, Col: 13, Construct: "set"},
-	{From: 1022, To: 1025, Line: 176, Col: 13, Construct: "if"},
-	{From: 1024, To: 1024, Line: 177, Col: 17, Construct: "set"},
-	{From: 1027, To: 1029, Line: 180, Col: 13, Construct: "set"},
-	{From: 1031, To: 1031, Line: 183, Col: 13, Construct: "set"},
-	{From: 1033, To: 1036, Line: 184, Col: 13, Construct: "if"},
-	{From: 1035, To: 1035, Line: 185, Col: 17, Construct: "set"},
-	{From: 1038, To: 1121, Line: 188, Col: 13, Construct: "if"},
-	{From: 1040, To: 1043, Line: 189, Col: 17, Construct: "if"},
-	{From: 1042, To: 1042, Line: 190, Col: 21, Construct: "{{ }}"},
-	{From: 1045, To: 1051, Line: 192, Col: 17, Construct: "if"},
-	{From: 1047, To: 1050, Line: 193, Col: 21, Construct: "for"},
-	{From: 1049, To: 1049, Line: 194, Col: 25, Construct: "{{ }}"},
-	{From: 1053, To: 1053, Line: 197, Col: 17, Construct: "set"},
-	{From: 1055, To: 1055, Line: 198, Col: 17, Construct: "{{ }}"},
-	{From: 1057, To: 1059, Line: 199, Col: 17, Construct: "{{ }}"},
-	{From: 1061, To: 1061, Line: 200, Col: 17, Construct: "{{ }}"},
-	{From: 1062, To: 1121, Line: 201, Col: 17, Construct: "if"},
-	{From: 1065, To: 1065, Line: 202, Col: 17, Construct: "set"},
-	{From: 1067, To: 1100, Line: 203, Col: 17, Construct: "if"},
-	{From: 1069, To: 1069, Line: 204, Col: 21, Construct: "set"},
-	{From: 1071, To: 1073, Line: 205, Col: 21, Construct: "{{ }}"},
-	{From: 1077, To: 1080, Line: 207, Col: 21, Construct: "if"},
-	{From: 1079, To: 1079, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 1082, To: 1088, Line: 210, Col: 21, Construct: "if"},
-	{From: 1084, To: 1087, Line: 211, Col: 25, Construct: "for"},
-	{From: 1086, To: 1086, Line: 212, Col: 29, Construct: "{{ }}"},
-	{From: 1090, To: 1092, Line: 215, Col: 21, Construct: "set"},
-	{From: 1094, To: 1097, Line: 216, Col: 21, Construct: "if"},
-	{From: 1096, To: 1096, Line: 217, Col: 25, Construct: "set"},
-	{From: 1099, To: 1099, Line: 219, Col: 21, Construct: "{{ }}"},
-	{From: 1104, To: 1109, Line: 222, Col: 17, Construct: "if"},
-	{From: 1106, To: 1108, Line: 223, Col: 21, Construct: "set"},
-	{From: 1111, To: 1114, Line: 225, Col: 17, Construct: "if"},
-	{From: 1113, To: 1113, Line: 226, Col: 21, Construct: "set"},
-	{From: 1116, To: 1116, Line: 228, Col: 17, Construct: "set"},
-	{From: 1118, To: 1120, Line: 229, Col: 17, Construct: "{{ }}"},
-	{From: 1133, To: 1182, Line: 235, Col: 1, Construct: "macro"},
-	{From: 1140, To: 1140, Line: 237, Col: 5, Construct: "{{ }}"},
-	{From: 1142, To: 1179, Line: 239, Col: 5, Construct: "for"},
-	{From: 1148, To: 1151, Line: 240, Col: 9, Construct: "if"},
-	{From: 1150, To: 1150, Line: 241, Col: 13, Construct: "set"},
-	{From: 1153, To: 1153, Line: 244, Col: 9, Construct: "set"},
-	{From: 1155, To: 1178, Line: 245, Col: 9, Construct: "if"},
-	{From: 1157, To: 1157, Line: 246, Col: 13, Construct: "set"},
-	{From: 1159, To: 1159, Line: 247, Col: 13, Construct: "set"},
-	{From: 1161, To: 1161, Line: 248, Col: 13, Construct: "{{ }}"},
-	{From: 1163, To: 1163, Line: 249, Col: 13, Construct: "{{ }}"},
-	{From: 1165, To: 1177, Line: 250, Col: 13, Construct: "if"},
-	{From: 1168, To: 1168, Line: 252, Col: 17, Construct: "set"},
-	{From: 1170, To: 1173, Line: 253, Col: 17, Construct: "{{ }}"},
-	{From: 1181, To: 1181, Line: 260, Col: 5, Construct: "{{ }}"},
-	{From: 1184, To: 1187, Line: 262, Col: 1, Construct: "if"},
-	{From: 1186, To: 1186, Line: 263, Col: 5, Construct: "set"},
-	{From: 1189, To: 1191, Line: 265, Col: 1, Construct: "{{ }}"},
-	{From: 1193, To: 1195, Line: 266, Col: 1, Construct: "if"},
-	{From: 1197, To: 1228, Line: 269, Col: 1, Construct: "for"},
-	{From: 1199, To: 1227, Line: 270, Col: 5, Construct: "if"},
-	{From: 1202, To: 1202, Line: 271, Col: 9, Construct: "{{ }}"},
-	{From: 1203, To: 1227, Line: 272, Col: 9, Construct: "if"},
-	{From: 1206, To: 1206, Line: 273, Col: 9, Construct: "{{ }}"},
-	{From: 1210, To: 1210, Line: 275, Col: 9, Construct: "{{ }}"},
-	{From: 1212, To: 1216, Line: 276, Col: 9, Construct: "if"},
-	{From: 1215, To: 1215, Line: 277, Col: 13, Construct: "{{ }}"},
-	{From: 1218, To: 1226, Line: 279, Col: 9, Construct: "if"},
-	{From: 1220, To: 1224, Line: 280, Col: 13, Construct: "for"},
-	{From: 1222, To: 1223, Line: 281, Col: 17, Construct: "{{ }}"},
-	{From: 1230, To: 1232, Line: 287, Col: 1, Construct: "if"},
+	{From: 701, To: 717, Line: 6, Col: 5, Construct: "if"},
+	{From: 703, To: 705, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 707, To: 716, Line: 8, Col: 9, Construct: "if"},
+	{From: 709, To: 715, Line: 10, Col: 13, Construct: "for"},
+	{From: 711, To: 714, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 719, To: 721, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 724, To: 734, Line: 18, Col: 1, Construct: "macro"},
+	{From: 727, To: 733, Line: 19, Col: 5, Construct: "if"},
+	{From: 732, To: 732, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 736, To: 767, Line: 26, Col: 1, Construct: "macro"},
+	{From: 742, To: 742, Line: 27, Col: 5, Construct: "set"},
+	{From: 744, To: 766, Line: 29, Col: 5, Construct: "if"},
+	{From: 746, To: 746, Line: 30, Col: 9, Construct: "set"},
+	{From: 748, To: 755, Line: 31, Col: 9, Construct: "if"},
+	{From: 750, To: 750, Line: 32, Col: 13, Construct: "set"},
+	{From: 754, To: 754, Line: 34, Col: 13, Construct: "set"},
+	{From: 757, To: 757, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 758, To: 766, Line: 37, Col: 9, Construct: "if"},
+	{From: 761, To: 761, Line: 38, Col: 9, Construct: "set"},
+	{From: 763, To: 763, Line: 39, Col: 9, Construct: "set"},
+	{From: 765, To: 765, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 769, To: 800, Line: 44, Col: 1, Construct: "macro"},
+	{From: 772, To: 799, Line: 45, Col: 5, Construct: "if"},
+	{From: 774, To: 774, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 775, To: 799, Line: 47, Col: 9, Construct: "if"},
+	{From: 778, To: 778, Line: 48, Col: 9, Construct: "set"},
+	{From: 780, To: 795, Line: 49, Col: 9, Construct: "for"},
+	{From: 783, To: 794, Line: 50, Col: 13, Construct: "if"},
+	{From: 785, To: 793, Line: 51, Col: 17, Construct: "if"},
+	{From: 788, To: 788, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 792, To: 792, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 802, To: 869, Line: 63, Col: 1, Construct: "macro"},
+	{From: 809, To: 809, Line: 64, Col: 5, Construct: "set"},
+	{From: 811, To: 813, Line: 65, Col: 5, Construct: "set"},
+	{From: 815, To: 868, Line: 67, Col: 5, Construct: "if"},
+	{From: 818, To: 829, Line: 69, Col: 9, Construct: "if"},
+	{From: 820, To: 820, Line: 70, Col: 13, Construct: "set"},
+	{From: 822, To: 825, Line: 71, Col: 13, Construct: "if"},
+	{From: 824, To: 824, Line: 72, Col: 17, Construct: "set"},
+	{From: 827, To: 828, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 831, To: 843, Line: 77, Col: 9, Construct: "if"},
+	{From: 833, To: 833, Line: 78, Col: 13, Construct: "set"},
+	{From: 835, To: 838, Line: 79, Col: 13, Construct: "if"},
+	{From: 837, To: 837, Line: 80, Col: 17, Construct: "set"},
+	{From: 840, To: 842, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 845, To: 847, Line: 85, Col: 9, Construct: "set"},
+	{From: 849, To: 853, Line: 86, Col: 9, Construct: "if"},
+	{From: 851, To: 852, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 855, To: 864, Line: 90, Col: 9, Construct: "for"},
+	{From: 860, To: 863, Line: 91, Col: 13, Construct: "if"},
+	{From: 862, To: 862, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 871, To: 891, Line: 100, Col: 1, Construct: "macro"},
+	{From: 874, To: 890, Line: 101, Col: 5, Construct: "for"},
+	{From: 876, To: 885, Line: 102, Col: 9, Construct: "if"},
+	{From: 878, To: 880, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 884, To: 884, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 887, To: 889, Line: 107, Col: 9, Construct: "if"},
+	{From: 893, To: 1023, Line: 113, Col: 1, Construct: "macro"},
+	{From: 904, To: 904, Line: 114, Col: 5, Construct: "set"},
+	{From: 906, To: 909, Line: 115, Col: 5, Construct: "if"},
+	{From: 908, To: 908, Line: 116, Col: 9, Construct: "set"},
+	{From: 911, To: 911, Line: 118, Col: 5, Construct: "set"},
+	{From: 913, To: 1022, Line: 120, Col: 5, Construct: "if"},
+	{From: 915, To: 927, Line: 121, Col: 9, Construct: "if"},
+	{From: 917, To: 920, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 924, To: 926, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 931, To: 933, Line: 127, Col: 9, Construct: "set"},
+	{From: 935, To: 1021, Line: 128, Col: 9, Construct: "if"},
+	{From: 937, To: 949, Line: 129, Col: 13, Construct: "if"},
+	{From: 939, To: 942, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 946, To: 948, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 951, To: 951, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 953, To: 955, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 956, To: 1021, Line: 136, Col: 13, Construct: "if"},
+	{From: 959, To: 961, Line: 137, Col: 13, Construct: "set"},
+	{From: 963, To: 977, Line: 138, Col: 13, Construct: "if"},
+	{From: 965, To: 967, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 971, To: 976, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 981, To: 1020, Line: 144, Col: 13, Construct: "if"},
+	{From: 983, To: 985, Line: 145, Col: 17, Construct: "set"},
+	{From: 987, To: 1001, Line: 146, Col: 17, Construct: "if"},
+	{From: 989, To: 991, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 995, To: 1000, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 1005, To: 1019, Line: 152, Col: 17, Construct: "if"},
+	{From: 1007, To: 1009, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 1013, To: 1018, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 1025, To: 1184, Line: 162, Col: 1, Construct: "macro"},
+	{From: 1033, To: 1033, Line: 163, Col: 5, Construct: "set"},
+	{From: 1036, To: 1176, Line: 164, Col: 5, Construct: "for"},
+	{From: 1048, To: 1175, Line: 165, Col: 9, Construct: "if"},
+	{From: 1050, To: 1052, Line: 166, Col: 13, Construct: "set"},
+	{From: 1054, To: 1054, Line: 168, Col: 13, Construct: "set"},
+	{From: 1056, To: 1061, Line: 169, Col: 13, Construct: "if"},
+	{From: 1058, To: 1058, Line: 170, Col: 17, Construct: "set"},
+	{From: 1060, To: 1060, Line: 171, Col: 17, Construct: "set"},
+	{From: 1063, To: 1063, Line: 175, Col: 13, Construct: "set"},
+	{From: 1065, To: 1068, Line: 176, Col: 13, Construct: "if"},
+	{From: 1067, To: 1067, Line: 177, Col: 17, Construct: "set"},
+	{From: 1070, To: 1072, Line: 180, Col: 13, Construct: "set"},
+	{From: 1074, To: 1074, Line: 183, Col: 13, Construct: "set"},
+	{From: 1076, To: 1079, Line: 184, Col: 13, Construct: "if"},
+	{From: 1078, To: 1078, Line: 185, Col: 17, Construct: "set"},
+	{From: 1081, To: 1174, Line: 188, Col: 13, Construct: "if"},
+	{From: 1083, To: 1088, Line: 189, Col: 17, Construct: "if"},
+	{From: 1085, To: 1087, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 1090, To: 1099, Line: 192, Col: 17, Construct: "if"},
+	{From: 1092, To: 1098, Line: 193, Col: 21, Construct: "for"},
+	{From: 1094, To: 1097, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 1101, To: 1101, Line: 197, Col: 17, Construct: "set"},
+	{From: 1103, To: 1105, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 1107, To: 1109, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 1111, To: 1113, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 1114, To: 1174, Line: 201, Col: 17, Construct: "if"},
+	{From: 1117, To: 1117, Line: 202, Col: 17, Construct: "set"},
+	{From: 1119, To: 1155, Line: 203, Col: 17, Construct: "if"},
+	{From: 1121, To: 1121, Line: 204, Col: 21, Construct: "set"},
+	{From: 1123, To: 1123, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 1127, To: 1132, Line: 207, Col: 21, Construct: "if"},
+	{From: 1129, To: 1131, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1134, To: 1143, Line: 210, Col: 21, Construct: "if"},
+	{From: 1136, To: 1142, Line: 211, Col: 25, Construct: "for"},
+	{From: 1138, To: 1141, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 1145, To: 1147, Line: 215, Col: 21, Construct: "set"},
+	{From: 1149, To: 1152, Line: 216, Col: 21, Construct: "if"},
+	{From: 1151, To: 1151, Line: 217, Col: 25, Construct: "set"},
+	{From: 1154, To: 1154, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 1159, To: 1164, Line: 222, Col: 17, Construct: "if"},
+	{From: 1161, To: 1163, Line: 223, Col: 21, Construct: "set"},
+	{From: 1166, To: 1169, Line: 225, Col: 17, Construct: "if"},
+	{From: 1168, To: 1168, Line: 226, Col: 21, Construct: "set"},
+	{From: 1171, To: 1171, Line: 228, Col: 17, Construct: "set"},
+	{From: 1173, To: 1173, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 1186, To: 1242, Line: 235, Col: 1, Construct: "macro"},
+	{From: 1193, To: 1195, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 1198, To: 1238, Line: 239, Col: 5, Construct: "for"},
+	{From: 1204, To: 1207, Line: 240, Col: 9, Construct: "if"},
+	{From: 1206, To: 1206, Line: 241, Col: 13, Construct: "set"},
+	{From: 1209, To: 1209, Line: 244, Col: 9, Construct: "set"},
+	{From: 1211, To: 1237, Line: 245, Col: 9, Construct: "if"},
+	{From: 1213, To: 1213, Line: 246, Col: 13, Construct: "set"},
+	{From: 1215, To: 1215, Line: 247, Col: 13, Construct: "set"},
+	{From: 1217, To: 1219, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 1221, To: 1222, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 1224, To: 1236, Line: 250, Col: 13, Construct: "if"},
+	{From: 1227, To: 1227, Line: 252, Col: 17, Construct: "set"},
+	{From: 1229, To: 1232, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 1240, To: 1241, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 1244, To: 1247, Line: 262, Col: 1, Construct: "if"},
+	{From: 1246, To: 1246, Line: 263, Col: 5, Construct: "set"},
+	{From: 1249, To: 1251, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 1253, To: 1255, Line: 266, Col: 1, Construct: "if"},
+	{From: 1257, To: 1302, Line: 269, Col: 1, Construct: "for"},
+	{From: 1259, To: 1301, Line: 270, Col: 5, Construct: "if"},
+	{From: 1262, To: 1266, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 1267, To: 1301, Line: 272, Col: 9, Construct: "if"},
+	{From: 1270, To: 1274, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 1278, To: 1280, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 1282, To: 1287, Line: 276, Col: 9, Construct: "if"},
+	{From: 1285, To: 1286, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 1289, To: 1300, Line: 279, Col: 9, Construct: "if"},
+	{From: 1291, To: 1298, Line: 280, Col: 13, Construct: "for"},
+	{From: 1293, To: 1297, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 1304, To: 1306, Line: 287, Col: 1, Construct: "if"},
 }

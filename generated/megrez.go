@@ -53,9 +53,9 @@ func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
 		w.WriteString("<|role_start|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("<|role_end|>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
@@ -67,9 +67,13 @@ func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
 func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|role_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|role_end|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|turn_end|>")))
+		w.WriteString("<|role_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|role_end|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }
@@ -79,6 +83,6 @@ func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansMegrez = []jinja2.Span{
 	{From: 53, To: 61, Line: 7, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 74, Line: 7, Col: 1, Construct: "for"},
-	{From: 72, To: 72, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 78, Line: 7, Col: 1, Construct: "for"},
+	{From: 72, To: 76, Line: 8, Col: 1, Construct: "{{ }}"},
 }

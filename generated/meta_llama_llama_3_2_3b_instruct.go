@@ -58,7 +58,7 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
 	if jinja2.IsDefined(customTools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
@@ -87,10 +87,10 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil)
+		systemMessage = jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -106,7 +106,7 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
 	w.WriteString("Today Date: ")
-	w.WriteStr(dateString)
+	jinja2.WriteStr(w, dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
 	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
@@ -119,20 +119,20 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
-	w.Write(systemMessage)
+	jinja2.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = jinja2.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
@@ -142,51 +142,51 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		w.WriteAdd(firstUserMessage, jinja2.Str("<|eot_id|>"))
+		jinja2.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(message.ItemStr("role"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = messageToolCalls.ItemInt(0).Attr("function")
+			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
-			w.WriteStr(toolCall.Attr("name"))
+			jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+			w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -213,19 +213,19 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if llamacpp.CallTest("defined", customTools, nil, nil) {
+	if llamacpp.IsDefined(customTools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !llamacpp.CallTest("defined", toolsInUserMessage, nil, nil) {
+	if !llamacpp.IsDefined(toolsInUserMessage) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !llamacpp.CallTest("defined", dateString, nil, nil) {
+	if !llamacpp.IsDefined(dateString) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
-		if llamacpp.CallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
+		if llamacpp.IsDefined(jinja2.Globals(in, "strftime_now")) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
 			dateString = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
 		} else {
@@ -235,7 +235,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
@@ -243,7 +243,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil)
+		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -253,19 +253,21 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
-	if !llamacpp.CallTest("none", tools, nil, nil) {
+	if !llamacpp.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
+	w.WriteString("Today Date: ")
+	llamacpp.WriteStr(w, dateString)
+	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !llamacpp.CallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !llamacpp.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
@@ -273,11 +275,11 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !llamacpp.CallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+		if jinja2.Ne(llamacpp.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
@@ -287,27 +289,32 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		llamacpp.Write(w, llamacpp.Add(firstUserMessage, jinja2.Str("<|eot_id|>")))
+		llamacpp.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCall jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+			w.WriteString("<|start_header_id|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
 		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if !jinja2.Eq(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
+			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
@@ -315,19 +322,21 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", ")))
+			w.WriteString("{\"name\": \"")
+			llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("mapping", messageContent, nil, nil) || llamacpp.CallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
@@ -404,31 +413,31 @@ var spansMetaLlamaLlama323BInstruct = []jinja2.Span{
 	{From: 248, To: 248, Line: 22, Col: 5, Construct: "set"},
 	{From: 252, To: 252, Line: 24, Col: 5, Construct: "set"},
 	{From: 256, To: 259, Line: 29, Col: 1, Construct: "if"},
-	{From: 261, To: 261, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 263, To: 271, Line: 34, Col: 1, Construct: "if"},
-	{From: 266, To: 270, Line: 38, Col: 5, Construct: "for"},
-	{From: 268, To: 269, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 273, To: 274, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 276, To: 297, Line: 47, Col: 1, Construct: "if"},
-	{From: 278, To: 288, Line: 49, Col: 5, Construct: "if"},
-	{From: 280, To: 280, Line: 50, Col: 9, Construct: "set"},
-	{From: 282, To: 282, Line: 51, Col: 9, Construct: "set"},
-	{From: 286, To: 286, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 290, To: 294, Line: 60, Col: 5, Construct: "for"},
-	{From: 292, To: 293, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 296, To: 296, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 299, To: 338, Line: 67, Col: 1, Construct: "for"},
-	{From: 302, To: 337, Line: 68, Col: 5, Construct: "if"},
-	{From: 305, To: 305, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 306, To: 337, Line: 70, Col: 9, Construct: "if"},
-	{From: 309, To: 313, Line: 71, Col: 9, Construct: "if"},
-	{From: 312, To: 312, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 315, To: 316, Line: 74, Col: 9, Construct: "set"},
-	{From: 318, To: 319, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 321, To: 322, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 323, To: 337, Line: 81, Col: 9, Construct: "if"},
-	{From: 327, To: 336, Line: 83, Col: 9, Construct: "if"},
-	{From: 330, To: 330, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 334, To: 334, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 340, To: 342, Line: 91, Col: 1, Construct: "if"},
+	{From: 261, To: 263, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 265, To: 273, Line: 34, Col: 1, Construct: "if"},
+	{From: 268, To: 272, Line: 38, Col: 5, Construct: "for"},
+	{From: 270, To: 271, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 275, To: 276, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 278, To: 299, Line: 47, Col: 1, Construct: "if"},
+	{From: 280, To: 290, Line: 49, Col: 5, Construct: "if"},
+	{From: 282, To: 282, Line: 50, Col: 9, Construct: "set"},
+	{From: 284, To: 284, Line: 51, Col: 9, Construct: "set"},
+	{From: 288, To: 288, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 292, To: 296, Line: 60, Col: 5, Construct: "for"},
+	{From: 294, To: 295, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 298, To: 298, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 302, To: 347, Line: 67, Col: 1, Construct: "for"},
+	{From: 305, To: 346, Line: 68, Col: 5, Construct: "if"},
+	{From: 308, To: 312, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 346, Line: 70, Col: 9, Construct: "if"},
+	{From: 316, To: 320, Line: 71, Col: 9, Construct: "if"},
+	{From: 319, To: 319, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 322, To: 323, Line: 74, Col: 9, Construct: "set"},
+	{From: 325, To: 328, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 330, To: 331, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 332, To: 346, Line: 81, Col: 9, Construct: "if"},
+	{From: 336, To: 345, Line: 83, Col: 9, Construct: "if"},
+	{From: 339, To: 339, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 343, To: 343, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 351, Line: 91, Col: 1, Construct: "if"},
 }

@@ -59,7 +59,7 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:1:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
 	if jinja2.IsDefined(customTools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
@@ -81,10 +81,10 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil)
+		systemMessage = jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -101,13 +101,13 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.WriteString("Tools: ")
-		w.WriteStr(jinja2.FilterJoin(jinja2.FilterReject(builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.FilterReject(builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
 	w.WriteString("Today Date: ")
-	w.WriteStr(dateString)
+	jinja2.WriteStr(w, dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
 	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
@@ -120,20 +120,20 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:42:1 {{- system_message }}
-	w.Write(systemMessage)
+	jinja2.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
 		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = jinja2.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		} else {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
@@ -143,44 +143,44 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
-		w.WriteAdd(firstUserMessage, jinja2.Str("<|eot_id|>"))
+		jinja2.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
-			w.WriteStr(message.ItemStr("role"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = messageToolCalls.ItemInt(0).Attr("function")
+			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if jinja2.IsDefined(builtinTools) && jinja2.In(toolCall.Attr("name"), builtinTools) {
+			if jinja2.IsDefined(builtinTools) && jinja2.In(jinja2.Attr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
-				w.WriteStr(toolCall.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				keys, values := jinja2.ItemsFilterPairs(toolCall.Attr("arguments"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolCall, "arguments"))
 				for i := range w.Count(len(keys)) {
 					argName := keys[i]
 					argVal := values[i]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
-					w.WriteAdd(argName, jinja2.Str("=\""), argVal, jinja2.Str("\""))
+					jinja2.WriteAdd(w, argName, jinja2.Str("=\""), argVal, jinja2.Str("\""))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(keys)-1) {
 						w.WriteString(", ")
@@ -192,11 +192,11 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.WriteString("{\"name\": \"")
-				w.WriteStr(toolCall.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -210,14 +210,14 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102:13 {{- message.content }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -245,22 +245,22 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:1:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if llamacpp.CallTest("defined", customTools, nil, nil) {
+	if llamacpp.IsDefined(customTools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !llamacpp.CallTest("defined", toolsInUserMessage, nil, nil) {
+	if !llamacpp.IsDefined(toolsInUserMessage) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !llamacpp.CallTest("defined", dateString, nil, nil) {
+	if !llamacpp.IsDefined(dateString) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
 		dateString = jinja2.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:12:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
@@ -268,7 +268,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil)
+		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -278,24 +278,28 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if llamacpp.CallTest("defined", builtinTools, nil, nil) || !llamacpp.CallTest("none", tools, nil, nil) {
+	if llamacpp.IsDefined(builtinTools) || !llamacpp.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if llamacpp.CallTest("defined", builtinTools, nil, nil) {
+	if llamacpp.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Tools: "), llamacpp.CallFilter("join", llamacpp.CallFilter("reject", builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("\n\n")))
+		w.WriteString("Tools: ")
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.FilterReject(builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil))
+		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
+	w.WriteString("Today Date: ")
+	llamacpp.WriteStr(w, dateString)
+	w.WriteString("\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !llamacpp.CallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !llamacpp.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
@@ -303,11 +307,11 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	llamacpp.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !llamacpp.CallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+		if jinja2.Ne(llamacpp.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
 			messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
@@ -317,45 +321,52 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
-		llamacpp.Write(w, llamacpp.Add(firstUserMessage, jinja2.Str("<|eot_id|>")))
+		llamacpp.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCall jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+			w.WriteString("<|start_header_id|>")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+			w.WriteString("<|end_header_id|>\n\n")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
 		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if !jinja2.Eq(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
+			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if llamacpp.CallTest("defined", builtinTools, nil, nil) && llamacpp.In(llamacpp.Attr(toolCall, "name"), builtinTools) {
+			if llamacpp.IsDefined(builtinTools) && llamacpp.In(llamacpp.Attr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|python_tag|>"), llamacpp.Attr(toolCall, "name")), jinja2.Str(".call(")))
+				w.WriteString("<|python_tag|>")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				w.WriteString(".call(")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolCall, "arguments"), nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolCall, "arguments")))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					argName := vals[0]
 					argVal := vals[1]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
-					llamacpp.Write(w, llamacpp.Sum(argName, jinja2.Str("=\""), argVal, jinja2.Str("\"")))
+					llamacpp.WriteAdd(w, argName, jinja2.Str("=\""), argVal, jinja2.Str("\""))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(", ")
@@ -366,14 +377,16 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:84:13 {%- else  %}
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", ")))
+				w.WriteString("{\"name\": \"")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if llamacpp.CallTest("defined", builtinTools, nil, nil) {
+			if llamacpp.IsDefined(builtinTools) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:94:13 {%- else %}
@@ -384,9 +397,9 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("mapping", messageContent, nil, nil) || llamacpp.CallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102:13 {{- message.content }}
@@ -467,39 +480,39 @@ var spansMetaLlamaLlama3370BInstruct = []jinja2.Span{
 	{From: 273, To: 273, Line: 18, Col: 5, Construct: "set"},
 	{From: 277, To: 277, Line: 20, Col: 5, Construct: "set"},
 	{From: 281, To: 283, Line: 25, Col: 1, Construct: "if"},
-	{From: 285, To: 289, Line: 28, Col: 1, Construct: "if"},
-	{From: 287, To: 287, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 291, To: 291, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 293, To: 301, Line: 33, Col: 1, Construct: "if"},
-	{From: 296, To: 300, Line: 37, Col: 5, Construct: "for"},
-	{From: 298, To: 299, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 303, To: 304, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 306, To: 327, Line: 46, Col: 1, Construct: "if"},
-	{From: 308, To: 318, Line: 48, Col: 5, Construct: "if"},
-	{From: 310, To: 310, Line: 49, Col: 9, Construct: "set"},
-	{From: 312, To: 312, Line: 50, Col: 9, Construct: "set"},
-	{From: 316, To: 316, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 320, To: 324, Line: 59, Col: 5, Construct: "for"},
-	{From: 322, To: 323, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 326, To: 326, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 329, To: 397, Line: 66, Col: 1, Construct: "for"},
-	{From: 332, To: 396, Line: 67, Col: 5, Construct: "if"},
-	{From: 335, To: 335, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 336, To: 396, Line: 69, Col: 9, Construct: "if"},
-	{From: 339, To: 343, Line: 70, Col: 9, Construct: "if"},
-	{From: 342, To: 342, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 73, Col: 9, Construct: "set"},
-	{From: 347, To: 374, Line: 74, Col: 9, Construct: "if"},
-	{From: 350, To: 350, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 352, To: 364, Line: 77, Col: 13, Construct: "for"},
-	{From: 358, To: 358, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 360, To: 362, Line: 79, Col: 17, Construct: "if"},
-	{From: 369, To: 370, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 372, To: 373, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 376, To: 381, Line: 91, Col: 9, Construct: "if"},
-	{From: 382, To: 396, Line: 97, Col: 9, Construct: "if"},
-	{From: 386, To: 395, Line: 99, Col: 9, Construct: "if"},
-	{From: 389, To: 389, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 393, To: 393, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 399, To: 401, Line: 107, Col: 1, Construct: "if"},
+	{From: 285, To: 291, Line: 28, Col: 1, Construct: "if"},
+	{From: 287, To: 289, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 293, To: 295, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 297, To: 305, Line: 33, Col: 1, Construct: "if"},
+	{From: 300, To: 304, Line: 37, Col: 5, Construct: "for"},
+	{From: 302, To: 303, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 307, To: 308, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 310, To: 331, Line: 46, Col: 1, Construct: "if"},
+	{From: 312, To: 322, Line: 48, Col: 5, Construct: "if"},
+	{From: 314, To: 314, Line: 49, Col: 9, Construct: "set"},
+	{From: 316, To: 316, Line: 50, Col: 9, Construct: "set"},
+	{From: 320, To: 320, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 324, To: 328, Line: 59, Col: 5, Construct: "for"},
+	{From: 326, To: 327, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 410, Line: 66, Col: 1, Construct: "for"},
+	{From: 337, To: 409, Line: 67, Col: 5, Construct: "if"},
+	{From: 340, To: 344, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 409, Line: 69, Col: 9, Construct: "if"},
+	{From: 348, To: 352, Line: 70, Col: 9, Construct: "if"},
+	{From: 351, To: 351, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 73, Col: 9, Construct: "set"},
+	{From: 356, To: 387, Line: 74, Col: 9, Construct: "if"},
+	{From: 359, To: 361, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 363, To: 375, Line: 77, Col: 13, Construct: "for"},
+	{From: 369, To: 369, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 371, To: 373, Line: 79, Col: 17, Construct: "if"},
+	{From: 380, To: 383, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 385, To: 386, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 394, Line: 91, Col: 9, Construct: "if"},
+	{From: 395, To: 409, Line: 97, Col: 9, Construct: "if"},
+	{From: 399, To: 408, Line: 99, Col: 9, Construct: "if"},
+	{From: 402, To: 402, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 406, To: 406, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 412, To: 414, Line: 107, Col: 1, Construct: "if"},
 }

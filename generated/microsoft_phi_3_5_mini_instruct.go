@@ -54,23 +54,23 @@ func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
-		messageRole := message.ItemStr("role")
-		if jinja2.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
+		messageRole := jinja2.ItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") && jinja2.ItemStr(message, "content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
 			w.WriteString("<|user|>\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
 			w.WriteString("<|assistant|>\n")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end|>\n")
 		}
 	}
@@ -80,7 +80,7 @@ func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:15 {{ eos_token }}
-		w.Write(eosToken)
+		jinja2.Write(w, eosToken)
 	}
 }
 
@@ -92,20 +92,26 @@ func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") && llamacpp.ItemStr(message, "content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|system|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			w.WriteString("<|system|>\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|user|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			w.WriteString("<|user|>\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|assistant|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			w.WriteString("<|assistant|>\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|end|>\n")
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
@@ -130,13 +136,13 @@ var spansMicrosoftPhi35MiniInstruct = []jinja2.Span{
 	{From: 72, To: 74, Line: 6, Col: 24, Construct: "{{ }}"},
 	{From: 78, To: 84, Line: 7, Col: 27, Construct: "if"},
 	{From: 83, To: 83, Line: 8, Col: 15, Construct: "{{ }}"},
-	{From: 95, To: 110, Line: 1, Col: 1, Construct: "for"},
-	{From: 97, To: 109, Line: 1, Col: 30, Construct: "if"},
-	{From: 100, To: 100, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 101, To: 109, Line: 3, Col: 7, Construct: "if"},
-	{From: 104, To: 104, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 105, To: 109, Line: 5, Col: 7, Construct: "if"},
-	{From: 108, To: 108, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 112, To: 118, Line: 7, Col: 27, Construct: "if"},
-	{From: 117, To: 117, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 95, To: 116, Line: 1, Col: 1, Construct: "for"},
+	{From: 97, To: 115, Line: 1, Col: 30, Construct: "if"},
+	{From: 100, To: 102, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 103, To: 115, Line: 3, Col: 7, Construct: "if"},
+	{From: 106, To: 108, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 109, To: 115, Line: 5, Col: 7, Construct: "if"},
+	{From: 112, To: 114, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 118, To: 124, Line: 7, Col: 27, Construct: "if"},
+	{From: 123, To: 123, Line: 8, Col: 15, Construct: "{{ }}"},
 }

@@ -55,15 +55,15 @@ func renderMinicpm(w *jinja2.Writer, in *jinja2.Input) {
 	// minicpm.jinja:16:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			w.Write(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.Write(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 		}
 	}
 }
@@ -77,15 +77,17 @@ func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<用户>"), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<AI>")))
+			w.WriteString("<用户>")
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			llamacpp.Write(w, llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
+			llamacpp.Write(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
 		}
 	}
 }
@@ -99,8 +101,8 @@ var spansMinicpm = []jinja2.Span{
 	{From: 60, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
 	{From: 66, To: 66, Line: 20, Col: 1, Construct: "{{ }}"},
 	{From: 78, To: 78, Line: 15, Col: 1, Construct: "set"},
-	{From: 80, To: 90, Line: 16, Col: 1, Construct: "for"},
-	{From: 82, To: 89, Line: 17, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 92, Line: 16, Col: 1, Construct: "for"},
+	{From: 82, To: 91, Line: 17, Col: 1, Construct: "if"},
+	{From: 84, To: 86, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 20, Col: 1, Construct: "{{ }}"},
 }

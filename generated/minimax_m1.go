@@ -66,17 +66,17 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := jinja2.Str("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
-		messages0Content := messages0.ItemStr("content")
+		messages0Content := jinja2.ItemStr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = jinja2.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = jinja2.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
+			nsSystemPrompt = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
@@ -96,7 +96,7 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
-		w.WriteStr(nsSystemPrompt)
+		jinja2.WriteStr(w, nsSystemPrompt)
 		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
@@ -113,25 +113,25 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole := message.ItemStr("role")
+			messageRole := jinja2.ItemStr(message, "role")
 			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
-				messageContent := message.ItemStr("content")
+				messageContent := jinja2.ItemStr(message, "content")
 				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
 					for _, content := range jinja2.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if jinja2.EqStr(content.ItemStr("type"), "text") {
+						if jinja2.EqStr(jinja2.ItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							w.Write(jinja2.FilterTrim(content.ItemStr("text"), nil, nil))
+							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
@@ -140,16 +140,16 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent := message.ItemStr("content")
+				messageContent := jinja2.ItemStr(message, "content")
 				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					for _, content := range jinja2.Iterate(w, jinja2.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						w.Write(jinja2.FilterTrim(content.ItemStr("text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -158,13 +158,13 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				w.WriteString("{\"name\": \"")
-				w.WriteStr(toolCallFunction.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(toolCallFunction, "name"))
 				w.WriteString("\", \"arguments\": ")
-				w.WriteJSON(toolCallFunction.Attr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.Attr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -172,29 +172,29 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range jinja2.Iterate(w, message.ItemStr("content")) {
+				for _, content := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if jinja2.EqStr(content.ItemStr("type"), "text") {
+					if jinja2.EqStr(jinja2.ItemStr(content, "type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
-						w.WriteStr(content.ItemStr("text"))
+						jinja2.WriteStr(w, jinja2.ItemStr(content, "text"))
 						w.WriteString("\n\n")
 					} else if jinja2.MethodGet(content, jinja2.Str("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
-						w.WriteStr(content.ItemStr("name"))
+						jinja2.WriteStr(w, jinja2.ItemStr(content, "name"))
 						w.WriteString("\ntool result: ")
-						w.WriteStr(content.ItemStr("text"))
+						jinja2.WriteStr(w, jinja2.ItemStr(content, "text"))
 						w.WriteString("\n\n")
 					}
 				}
@@ -218,12 +218,12 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if llamacpp.CallTest("defined", customTools, nil, nil) {
+	if llamacpp.IsDefined(customTools) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
@@ -234,20 +234,20 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
 		messages0Content := llamacpp.ItemStr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = llamacpp.CallFilter("trim", messages0Content, nil, nil)
+			nsSystemPrompt = llamacpp.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !llamacpp.CallTest("none", tools, nil, nil) {
+		if !llamacpp.IsNone(tools) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
@@ -259,20 +259,22 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), jinja2.Str("<end_of_sentence>\n")))
+		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
+		llamacpp.WriteStr(w, nsSystemPrompt)
+		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !llamacpp.CallTest("none", tools, nil, nil) {
+	if !llamacpp.IsNone(tools) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.Attr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
@@ -282,17 +284,17 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := llamacpp.ItemStr(message, "content")
-				if llamacpp.CallTest("string", messageContent, nil, nil) {
+				if llamacpp.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
-					for _, content := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+					for _, content := range llamacpp.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
 						if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(content, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
@@ -302,15 +304,15 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
 				messageContent := llamacpp.ItemStr(message, "content")
-				if llamacpp.CallTest("string", messageContent, nil, nil) {
+				if llamacpp.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("selectattr", messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil))) {
+					for _, content := range llamacpp.Iterate(w, llamacpp.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(content, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -319,10 +321,14 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("}\n")))
+				w.WriteString("{\"name\": \"")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCallFunction, "name"))
+				w.WriteString("\", \"arguments\": ")
+				llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(toolCallFunction, "arguments"), nil, nil))
+				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
@@ -330,21 +336,29 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("tool result: "), messageContent), jinja2.Str("\n\n")))
+				w.WriteString("tool result: ")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
+				for _, content := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
 					if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("tool result: "), llamacpp.ItemStr(content, "text")), jinja2.Str("\n\n")))
-					} else if llamacpp.CallMethod(content, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+						w.WriteString("tool result: ")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
+						w.WriteString("\n\n")
+					} else if llamacpp.MethodGet(content, jinja2.Str("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("tool name: "), llamacpp.ItemStr(content, "name")), jinja2.Str("\ntool result: ")), llamacpp.ItemStr(content, "text")), jinja2.Str("\n\n")))
+						w.WriteString("tool name: ")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "name"))
+						w.WriteString("\ntool result: ")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
+						w.WriteString("\n\n")
 					}
 				}
 			}
@@ -416,34 +430,34 @@ var spansMiniMaxM1 = []jinja2.Span{
 	{From: 250, To: 257, Line: 19, Col: 5, Construct: "if"},
 	{From: 252, To: 252, Line: 20, Col: 9, Construct: "set"},
 	{From: 256, To: 256, Line: 22, Col: 9, Construct: "set"},
-	{From: 260, To: 263, Line: 27, Col: 1, Construct: "if"},
-	{From: 262, To: 262, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 265, To: 273, Line: 32, Col: 1, Construct: "if"},
-	{From: 268, To: 272, Line: 34, Col: 1, Construct: "for"},
-	{From: 270, To: 270, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 275, To: 353, Line: 41, Col: 1, Construct: "for"},
-	{From: 277, To: 352, Line: 42, Col: 5, Construct: "if"},
-	{From: 280, To: 317, Line: 43, Col: 9, Construct: "if"},
-	{From: 284, To: 299, Line: 45, Col: 1, Construct: "if"},
-	{From: 287, To: 287, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 291, To: 297, Line: 48, Col: 1, Construct: "for"},
-	{From: 293, To: 296, Line: 49, Col: 1, Construct: "if"},
-	{From: 295, To: 295, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 300, To: 317, Line: 55, Col: 13, Construct: "if"},
-	{From: 304, To: 316, Line: 57, Col: 1, Construct: "if"},
-	{From: 307, To: 307, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 311, To: 314, Line: 60, Col: 1, Construct: "for"},
-	{From: 313, To: 313, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 318, To: 352, Line: 66, Col: 9, Construct: "if"},
-	{From: 322, To: 327, Line: 68, Col: 1, Construct: "for"},
-	{From: 324, To: 325, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 328, To: 352, Line: 72, Col: 9, Construct: "if"},
-	{From: 332, To: 351, Line: 74, Col: 1, Construct: "if"},
-	{From: 335, To: 335, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 339, To: 349, Line: 77, Col: 1, Construct: "for"},
-	{From: 341, To: 348, Line: 78, Col: 1, Construct: "if"},
-	{From: 343, To: 343, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 344, To: 348, Line: 80, Col: 5, Construct: "if"},
-	{From: 347, To: 347, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 355, To: 357, Line: 89, Col: 1, Construct: "if"},
+	{From: 260, To: 265, Line: 27, Col: 1, Construct: "if"},
+	{From: 262, To: 264, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 267, To: 275, Line: 32, Col: 1, Construct: "if"},
+	{From: 270, To: 274, Line: 34, Col: 1, Construct: "for"},
+	{From: 272, To: 272, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 277, To: 367, Line: 41, Col: 1, Construct: "for"},
+	{From: 279, To: 366, Line: 42, Col: 5, Construct: "if"},
+	{From: 282, To: 319, Line: 43, Col: 9, Construct: "if"},
+	{From: 286, To: 301, Line: 45, Col: 1, Construct: "if"},
+	{From: 289, To: 289, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 293, To: 299, Line: 48, Col: 1, Construct: "for"},
+	{From: 295, To: 298, Line: 49, Col: 1, Construct: "if"},
+	{From: 297, To: 297, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 302, To: 319, Line: 55, Col: 13, Construct: "if"},
+	{From: 306, To: 318, Line: 57, Col: 1, Construct: "if"},
+	{From: 309, To: 309, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 313, To: 316, Line: 60, Col: 1, Construct: "for"},
+	{From: 315, To: 315, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 320, To: 366, Line: 66, Col: 9, Construct: "if"},
+	{From: 324, To: 333, Line: 68, Col: 1, Construct: "for"},
+	{From: 326, To: 331, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 334, To: 366, Line: 72, Col: 9, Construct: "if"},
+	{From: 338, To: 365, Line: 74, Col: 1, Construct: "if"},
+	{From: 341, To: 343, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 347, To: 363, Line: 77, Col: 1, Construct: "for"},
+	{From: 349, To: 362, Line: 78, Col: 1, Construct: "if"},
+	{From: 351, To: 353, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 354, To: 362, Line: 80, Col: 5, Construct: "if"},
+	{From: 357, To: 361, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 369, To: 371, Line: 89, Col: 1, Construct: "if"},
 }

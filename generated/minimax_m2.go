@@ -67,7 +67,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool.Attr("function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			w.WriteJSON(jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -77,25 +77,25 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else {
 			// MiniMax-M2.jinja:21:9 {%- else -%}
 			// MiniMax-M2.jinja:22:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
@@ -103,9 +103,9 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage.Attr("content"))
+			visibleText(jinja2.Attr(systemMessage, "content"))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
@@ -114,17 +114,17 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
-			w.Write(modelIdentity)
+			jinja2.Write(w, modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), systemMessage.Attr("current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), systemMessage.Attr("current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -132,9 +132,9 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
-		systemMessage = messages.ItemInt(0)
+		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -145,7 +145,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -178,11 +178,11 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
-		w.Write(toolcallBeginToken)
+		jinja2.Write(w, toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
 		w.WriteString("\n")
-		w.Write(toolcallEndToken)
+		jinja2.Write(w, toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -194,7 +194,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		var content jinja2.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -203,10 +203,10 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(message.Attr("content"))
+				visibleText(jinja2.Attr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -215,9 +215,9 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = jinja2.MethodStripChars(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
@@ -225,7 +225,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
-				w.Write(reasoningContent)
+				jinja2.Write(w, reasoningContent)
 				w.WriteString("\n")
 				w.WriteString("</think>")
 				w.WriteString("\n\n")
@@ -233,31 +233,31 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M2.jinja:101:13 {{- content }}
-				w.Write(content)
+				jinja2.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
-				w.Write(toolcallBeginToken)
+				jinja2.Write(w, toolcallBeginToken)
 				w.WriteString("\n")
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
-					w.WriteStr(toolCall.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = toolCall.Attr("arguments")
+					args = jinja2.Attr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -265,13 +265,13 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 						v := values[i]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
 						w.WriteString("<parameter name=\"")
-						w.WriteStr(k)
+						jinja2.WriteStr(w, k)
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
-							w.Write(v)
+							jinja2.Write(w, v)
 						}
 						w.WriteString("</parameter>\n")
 					}
@@ -280,9 +280,9 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n")
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
-				w.Write(toolcallEndToken)
+				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
+				lastToolCallName = jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
@@ -296,18 +296,18 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
@@ -315,21 +315,21 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := tr.Attr("output")
+					trOutput := jinja2.Attr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
-						w.Write(trOutput)
+						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
-							w.Write(tr.Attr("text"))
+						if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
+							jinja2.Write(w, jinja2.Attr(tr, "text"))
 						} else {
-							w.Write(tr)
+							jinja2.Write(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -338,7 +338,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			visibleText(message.Attr("content"))
+			visibleText(jinja2.Attr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -374,10 +374,10 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
+		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -385,18 +385,18 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
 					llamacpp.Write(w, item)
@@ -415,13 +415,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(systemMessage, "content"))
-			}))
+			visibleText(llamacpp.Attr(systemMessage, "content"))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.IsDefined(modelIdentity) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
@@ -431,12 +429,12 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date")))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location")))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -453,7 +451,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
+	items := llamacpp.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
@@ -463,45 +461,55 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
+	w.WriteString("]~!b[")
+	w.WriteString("]~b]system")
+	w.WriteString("\n")
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
-	llamacpp.Write(w, w.Capture(func() {
-		buildSystemMessage(systemMessage)
-	}))
+	buildSystemMessage(systemMessage)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		llamacpp.Write(w, w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), tools)
-		}))
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
+		w.WriteString("\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallEndToken))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
+	items2 := llamacpp.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
+			w.WriteString("]~b]ai")
+			w.WriteString("\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
@@ -510,7 +518,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -518,15 +526,20 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
+				w.WriteString("<think>")
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, reasoningContent)
+				w.WriteString("\n")
+				w.WriteString("</think>")
+				w.WriteString("\n\n")
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
@@ -537,10 +550,13 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, toolcallBeginToken)
+				w.WriteString("\n")
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -548,27 +564,32 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">")))
+					w.WriteString("<invoke name=\"")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
+						w.WriteString("<parameter name=\"")
+						llamacpp.WriteStr(w, k)
+						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !llamacpp.CallTest("string", v, nil, nil) {
-							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.IsString(v) {
+							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
 							llamacpp.Write(w, v)
 						}
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					w.WriteString("</invoke>")
+					w.WriteString("\n")
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
@@ -580,11 +601,12 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -594,7 +616,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
 				llamacpp.Write(w, messageContent)
@@ -602,14 +624,14 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := llamacpp.Attr(tr, "output")
-					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
 							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 						} else {
 							llamacpp.Write(w, tr)
@@ -625,19 +647,22 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
+			w.WriteString("]~b]user")
+			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
-			}))
+			visibleText(llamacpp.Attr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
+		w.WriteString("]~b]ai")
+		w.WriteString("\n")
+		w.WriteString("<think>")
+		w.WriteString("\n")
 	}
 }
 
@@ -748,78 +773,78 @@ var spansMiniMaxM2 = []jinja2.Span{
 	{From: 399, To: 403, Line: 17, Col: 17, Construct: "if"},
 	{From: 402, To: 402, Line: 18, Col: 17, Construct: "{{ }}"},
 	{From: 408, To: 408, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 441, Line: 26, Col: 1, Construct: "macro"},
-	{From: 416, To: 430, Line: 27, Col: 5, Construct: "if"},
-	{From: 418, To: 420, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 427, Line: 30, Col: 9, Construct: "if"},
-	{From: 426, To: 426, Line: 31, Col: 13, Construct: "set"},
-	{From: 429, To: 429, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 432, To: 435, Line: 37, Col: 5, Construct: "if"},
-	{From: 434, To: 434, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 440, Line: 41, Col: 5, Construct: "if"},
-	{From: 439, To: 439, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 443, To: 443, Line: 47, Col: 1, Construct: "set"},
-	{From: 445, To: 445, Line: 48, Col: 1, Construct: "set"},
-	{From: 447, To: 452, Line: 49, Col: 1, Construct: "if"},
-	{From: 449, To: 449, Line: 50, Col: 5, Construct: "set"},
-	{From: 451, To: 451, Line: 51, Col: 5, Construct: "set"},
-	{From: 454, To: 454, Line: 54, Col: 1, Construct: "set"},
-	{From: 456, To: 464, Line: 55, Col: 1, Construct: "for"},
-	{From: 460, To: 463, Line: 56, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 57, Col: 9, Construct: "set"},
-	{From: 466, To: 466, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 468, To: 470, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 472, To: 491, Line: 64, Col: 1, Construct: "if"},
-	{From: 474, To: 474, Line: 65, Col: 5, Construct: "{{ }}"},
-	{From: 476, To: 476, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 478, To: 480, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 482, To: 482, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 484, To: 484, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 486, To: 487, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 489, To: 489, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 493, To: 493, Line: 81, Col: 1, Construct: "set"},
-	{From: 495, To: 636, Line: 82, Col: 1, Construct: "for"},
-	{From: 501, To: 635, Line: 83, Col: 5, Construct: "if"},
-	{From: 504, To: 504, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 87, Col: 9, Construct: "set"},
-	{From: 508, To: 510, Line: 88, Col: 9, Construct: "set"},
-	{From: 512, To: 525, Line: 89, Col: 9, Construct: "if"},
-	{From: 515, To: 515, Line: 90, Col: 13, Construct: "set"},
-	{From: 519, To: 524, Line: 92, Col: 13, Construct: "if"},
-	{From: 521, To: 521, Line: 93, Col: 17, Construct: "set"},
-	{From: 523, To: 523, Line: 94, Col: 17, Construct: "set"},
-	{From: 527, To: 530, Line: 97, Col: 9, Construct: "if"},
-	{From: 529, To: 529, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 532, To: 535, Line: 100, Col: 9, Construct: "if"},
-	{From: 534, To: 534, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 537, To: 581, Line: 103, Col: 9, Construct: "if"},
-	{From: 540, To: 540, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 542, To: 572, Line: 106, Col: 13, Construct: "for"},
-	{From: 545, To: 549, Line: 107, Col: 17, Construct: "if"},
-	{From: 548, To: 548, Line: 108, Col: 21, Construct: "set"},
-	{From: 551, To: 552, Line: 110, Col: 17, Construct: "{{ }}"},
-	{From: 554, To: 554, Line: 111, Col: 17, Construct: "set"},
-	{From: 556, To: 569, Line: 112, Col: 17, Construct: "for"},
-	{From: 561, To: 561, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 563, To: 568, Line: 114, Col: 17, Construct: "{{ }}"},
-	{From: 571, To: 571, Line: 117, Col: 17, Construct: "{{ }}"},
-	{From: 574, To: 574, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 576, To: 576, Line: 121, Col: 13, Construct: "set"},
-	{From: 580, To: 580, Line: 123, Col: 13, Construct: "set"},
-	{From: 583, To: 583, Line: 125, Col: 9, Construct: "{{ }}"},
-	{From: 584, To: 635, Line: 127, Col: 9, Construct: "if"},
-	{From: 587, To: 590, Line: 128, Col: 5, Construct: "if"},
-	{From: 589, To: 589, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 592, To: 594, Line: 131, Col: 5, Construct: "if"},
-	{From: 596, To: 620, Line: 134, Col: 5, Construct: "if"},
-	{From: 600, To: 601, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 605, To: 619, Line: 139, Col: 9, Construct: "for"},
-	{From: 608, To: 618, Line: 141, Col: 13, Construct: "{{ }}"},
-	{From: 622, To: 624, Line: 145, Col: 5, Construct: "if"},
-	{From: 625, To: 635, Line: 149, Col: 9, Construct: "if"},
-	{From: 628, To: 628, Line: 150, Col: 9, Construct: "{{ }}"},
-	{From: 630, To: 632, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 634, To: 634, Line: 152, Col: 9, Construct: "{{ }}"},
-	{From: 638, To: 641, Line: 157, Col: 1, Construct: "if"},
-	{From: 640, To: 640, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 412, To: 439, Line: 26, Col: 1, Construct: "macro"},
+	{From: 416, To: 428, Line: 27, Col: 5, Construct: "if"},
+	{From: 418, To: 418, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 422, To: 425, Line: 30, Col: 9, Construct: "if"},
+	{From: 424, To: 424, Line: 31, Col: 13, Construct: "set"},
+	{From: 427, To: 427, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 430, To: 433, Line: 37, Col: 5, Construct: "if"},
+	{From: 432, To: 432, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 435, To: 438, Line: 41, Col: 5, Construct: "if"},
+	{From: 437, To: 437, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 441, To: 441, Line: 47, Col: 1, Construct: "set"},
+	{From: 443, To: 443, Line: 48, Col: 1, Construct: "set"},
+	{From: 445, To: 450, Line: 49, Col: 1, Construct: "if"},
+	{From: 447, To: 447, Line: 50, Col: 5, Construct: "set"},
+	{From: 449, To: 449, Line: 51, Col: 5, Construct: "set"},
+	{From: 452, To: 452, Line: 54, Col: 1, Construct: "set"},
+	{From: 454, To: 462, Line: 55, Col: 1, Construct: "for"},
+	{From: 458, To: 461, Line: 56, Col: 5, Construct: "if"},
+	{From: 460, To: 460, Line: 57, Col: 9, Construct: "set"},
+	{From: 464, To: 466, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 468, To: 468, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 470, To: 497, Line: 64, Col: 1, Construct: "if"},
+	{From: 472, To: 476, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 478, To: 480, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 482, To: 482, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 484, To: 485, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 487, To: 488, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 490, To: 492, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 494, To: 495, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 499, To: 499, Line: 81, Col: 1, Construct: "set"},
+	{From: 502, To: 658, Line: 82, Col: 1, Construct: "for"},
+	{From: 508, To: 657, Line: 83, Col: 5, Construct: "if"},
+	{From: 511, To: 512, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 514, To: 514, Line: 87, Col: 9, Construct: "set"},
+	{From: 516, To: 518, Line: 88, Col: 9, Construct: "set"},
+	{From: 520, To: 533, Line: 89, Col: 9, Construct: "if"},
+	{From: 523, To: 523, Line: 90, Col: 13, Construct: "set"},
+	{From: 527, To: 532, Line: 92, Col: 13, Construct: "if"},
+	{From: 529, To: 529, Line: 93, Col: 17, Construct: "set"},
+	{From: 531, To: 531, Line: 94, Col: 17, Construct: "set"},
+	{From: 535, To: 543, Line: 97, Col: 9, Construct: "if"},
+	{From: 537, To: 542, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 545, To: 548, Line: 100, Col: 9, Construct: "if"},
+	{From: 547, To: 547, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 550, To: 602, Line: 103, Col: 9, Construct: "if"},
+	{From: 553, To: 555, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 558, To: 593, Line: 106, Col: 13, Construct: "for"},
+	{From: 561, To: 565, Line: 107, Col: 17, Construct: "if"},
+	{From: 564, To: 564, Line: 108, Col: 21, Construct: "set"},
+	{From: 567, To: 570, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 572, To: 572, Line: 111, Col: 17, Construct: "set"},
+	{From: 574, To: 589, Line: 112, Col: 17, Construct: "for"},
+	{From: 579, To: 581, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 583, To: 588, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 591, To: 592, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 595, To: 595, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 597, To: 597, Line: 121, Col: 13, Construct: "set"},
+	{From: 601, To: 601, Line: 123, Col: 13, Construct: "set"},
+	{From: 604, To: 605, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 606, To: 657, Line: 127, Col: 9, Construct: "if"},
+	{From: 609, To: 612, Line: 128, Col: 5, Construct: "if"},
+	{From: 611, To: 611, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 614, To: 616, Line: 131, Col: 5, Construct: "if"},
+	{From: 618, To: 642, Line: 134, Col: 5, Construct: "if"},
+	{From: 622, To: 623, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 627, To: 641, Line: 139, Col: 9, Construct: "for"},
+	{From: 630, To: 640, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 644, To: 646, Line: 145, Col: 5, Construct: "if"},
+	{From: 647, To: 657, Line: 149, Col: 9, Construct: "if"},
+	{From: 650, To: 651, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 653, To: 653, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 655, To: 656, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 660, To: 666, Line: 157, Col: 1, Construct: "if"},
+	{From: 662, To: 665, Line: 158, Col: 1, Construct: "{{ }}"},
 }

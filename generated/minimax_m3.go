@@ -105,20 +105,20 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 				k := vals[0]
 				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
-				w.Write(ns)
+				jinja2.Write(w, ns)
 				w.WriteString("<")
 				// MiniMax-M3.jinja:23:10 {{ k }}
-				w.Write(k)
+				jinja2.Write(w, k)
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					toXml(v, ns)
 				}))
 				// MiniMax-M3.jinja:23:37 {{ ns }}
-				w.Write(ns)
+				jinja2.Write(w, ns)
 				w.WriteString("</")
 				// MiniMax-M3.jinja:23:47 {{ k }}
-				w.Write(k)
+				jinja2.Write(w, k)
 				w.WriteString(">")
 			}
 		} else if jinja2.IsIterable(val) && !jinja2.IsString(val) {
@@ -126,14 +126,14 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 			for _, item := range jinja2.Iterate(w, val) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
-				w.Write(ns)
+				jinja2.Write(w, ns)
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					toXml(item, ns)
 				}))
 				// MiniMax-M3.jinja:27:37 {{ ns }}
-				w.Write(ns)
+				jinja2.Write(w, ns)
 				w.WriteString("</item>")
 			}
 		} else if jinja2.IsNone(val) {
@@ -145,7 +145,7 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// MiniMax-M3.jinja:33:5 {%- else -%}
 			// MiniMax-M3.jinja:34:1 {{ val }}
-			w.Write(val)
+			jinja2.Write(w, val)
 		}
 	}
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
@@ -155,7 +155,7 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool.Attr("function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			w.WriteJSON(jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -165,27 +165,27 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					w.Write(item.Attr("text"))
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "image") {
+					jinja2.Write(w, jinja2.Attr(item, "text"))
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
-					w.Write(imageToken)
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "video") {
+					jinja2.Write(w, imageToken)
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
-					w.Write(videoToken)
+					jinja2.Write(w, videoToken)
 				} else if jinja2.IsString(item) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else if jinja2.IsNone(content) {
@@ -193,16 +193,16 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
 			// MiniMax-M3.jinja:61:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage jinja2.Value) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage.Attr("content"))
+			visibleText(jinja2.Attr(systemMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -210,10 +210,10 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
 		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
-		w.Write(thinkBeginToken)
-		w.Write(thinkEndToken)
+		jinja2.Write(w, thinkBeginToken)
+		jinja2.Write(w, thinkEndToken)
 		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
-		w.Write(thinkEndToken)
+		jinja2.Write(w, thinkEndToken)
 		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
 		if jinja2.IsDefined(thinkingMode) {
@@ -238,9 +238,9 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		developerMessage = jinja2.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && developerMessage.Attr("content").Truthy() {
+		if developerMessage.Truthy() && jinja2.Attr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(developerMessage.Attr("content"))
+			visibleText(jinja2.Attr(developerMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
@@ -249,7 +249,7 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
-			w.Write(modelIdentity)
+			jinja2.Write(w, modelIdentity)
 		}
 	}
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
@@ -259,37 +259,37 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
-		systemMessage = messages.ItemInt(0)
+		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && jinja2.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
+		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
-			developerMessage = conversationMessages.ItemInt(0)
+			developerMessage = jinja2.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = conversationMessages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
-	} else if messages.Truthy() && jinja2.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
+	} else if messages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
-		developerMessage = messages.ItemInt(0)
+		developerMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	w.Write(bodToken)
-	w.Write(bosToken)
+	jinja2.Write(w, bodToken)
+	jinja2.Write(w, bosToken)
 	w.WriteString("system")
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
-	w.Write(eosToken)
+	jinja2.Write(w, eosToken)
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	w.WriteString("developer")
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
@@ -313,42 +313,42 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.WriteString("To call tools, wrap all invocations in a single ")
-		w.Write(toolcallBeginToken)
-		w.Write(toolcallEndToken)
+		jinja2.Write(w, toolcallBeginToken)
+		jinja2.Write(w, toolcallEndToken)
 		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 		w.WriteString("\n")
-		w.Write(toolcallBeginToken)
+		jinja2.Write(w, toolcallBeginToken)
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		w.WriteAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<param-2>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-2>"))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<item>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<item>"))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		w.WriteAdd(nsToken, jinja2.Str("</item>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("</item>"))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		w.WriteAdd(nsToken, jinja2.Str("</param-2>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("</param-2>"))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		w.WriteAdd(nsToken, jinja2.Str("</invoke>\n"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		w.WriteAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.WriteAdd(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		w.WriteAdd(nsToken, jinja2.Str("</invoke>\n"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
-		w.Write(toolcallEndToken)
+		jinja2.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
-	w.Write(eosToken)
+	jinja2.Write(w, eosToken)
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
@@ -359,20 +359,20 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		var content jinja2.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
-			w.Write(bosToken)
+			jinja2.Write(w, bosToken)
 			w.WriteString("ai")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(message.Attr("content"))
+				visibleText(jinja2.Attr(message, "content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -381,46 +381,46 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if jinja2.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = jinja2.MethodStripChars(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.MethodSplitSep(content, thinkEndToken).ItemInt(0), jinja2.Str("\n")), thinkBeginToken).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), 0), jinja2.Str("\n")), thinkBeginToken), -1), jinja2.Str("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.MethodSplitSep(content, thinkEndToken).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), -1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				w.Write(thinkBeginToken)
-				w.Write(reasoningContent)
-				w.Write(thinkEndToken)
+				jinja2.Write(w, thinkBeginToken)
+				jinja2.Write(w, reasoningContent)
+				jinja2.Write(w, thinkEndToken)
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
 				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
-				w.Write(thinkEndToken)
+				jinja2.Write(w, thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M3.jinja:171:13 {{- content }}
-				w.Write(content)
+				jinja2.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
-				w.Write(toolcallBeginToken)
+				jinja2.Write(w, toolcallBeginToken)
 				w.WriteString("\n")
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					w.WriteAdd(nsToken, jinja2.Str("<invoke name=\""), toolCall.Attr("name"), jinja2.Str("\">"))
+					jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\""), jinja2.Attr(toolCall, "name"), jinja2.Str("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = toolCall.Attr("arguments")
+					args = jinja2.Attr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop jinja2.Loop
 					for loop.Start(w, jinja2.CallMethod(args, "items", nil, nil), func(item jinja2.Value) bool {
@@ -433,29 +433,29 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						w.WriteAdd(nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
+						jinja2.WriteAdd(w, nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
-						w.Write(w.Capture(func() {
+						jinja2.Write(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						w.WriteAdd(nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
+						jinja2.WriteAdd(w, nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					w.WriteAdd(nsToken, jinja2.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					jinja2.WriteAdd(w, nsToken, jinja2.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
-				w.Write(toolcallEndToken)
+				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
-				messageToolCallsMinus1 := messageToolCalls.ItemInt(-1)
-				messageToolCallsMinus1Function := messageToolCallsMinus1.Attr("function")
+				messageToolCallsMinus1 := jinja2.ItemInt(messageToolCalls, -1)
+				messageToolCallsMinus1Function := jinja2.Attr(messageToolCallsMinus1, "function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = messageToolCallsMinus1Function.Attr("name")
+					lastToolCallName = jinja2.Attr(messageToolCallsMinus1Function, "name")
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = messageToolCallsMinus1.Attr("name")
+					lastToolCallName = jinja2.Attr(messageToolCallsMinus1, "name")
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -463,50 +463,50 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
-				w.Write(bosToken)
+				jinja2.Write(w, bosToken)
 				w.WriteString("tool")
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			} else {
 				// MiniMax-M3.jinja:211:13 {%- else -%}
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (jinja2.IsMapping(tr) && jinja2.IsDefined(tr.Attr("type"))) && jinja2.EqStr(tr.Attr("type"), "image") {
+					if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.Attr(tr, "type"))) && jinja2.EqStr(jinja2.Attr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
-						w.Write(imageToken)
-					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(tr.Attr("type"))) && jinja2.EqStr(tr.Attr("type"), "video") {
+						jinja2.Write(w, imageToken)
+					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.Attr(tr, "type"))) && jinja2.EqStr(jinja2.Attr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
-						w.Write(videoToken)
+						jinja2.Write(w, videoToken)
 					} else {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						trOutput := tr.Attr("output")
+						trOutput := jinja2.Attr(tr, "output")
 						if jinja2.IsDefined(trOutput) {
-							w.Write(trOutput)
+							jinja2.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
-								w.Write(tr.Attr("text"))
+							if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
+								jinja2.Write(w, jinja2.Attr(tr, "text"))
 							} else {
-								w.Write(tr)
+								jinja2.Write(w, tr)
 							}
 						}
 					}
@@ -514,40 +514,40 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
-				w.Write(eosToken)
+				jinja2.Write(w, eosToken)
 				w.WriteString("\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
-			w.Write(bosToken)
+			jinja2.Write(w, bosToken)
 			w.WriteString("user")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			visibleText(message.Attr("content"))
+			visibleText(jinja2.Attr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 			w.WriteString("\n")
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
-		w.Write(bosToken)
+		jinja2.Write(w, bosToken)
 		w.WriteString("ai")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
-			w.Write(thinkEndToken)
+			jinja2.Write(w, thinkEndToken)
 		} else if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
 		} else if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
-			w.Write(thinkBeginToken)
+			jinja2.Write(w, thinkBeginToken)
 		}
 	}
 }
@@ -600,14 +600,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		val = jinja2.Param(val, "val")
 		ns = jinja2.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if llamacpp.CallTest("mapping", val, nil, nil) {
+		if llamacpp.IsMapping(val) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop jinja2.Loop
 			for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
 				vals := jinja2.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !llamacpp.CallTest("none", v, nil, nil)
+				return !llamacpp.IsNone(v)
 			}); loop.Next(); {
 				vals := jinja2.Unpack(loop.Item(), 2)
 				k := vals[0]
@@ -629,10 +629,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, k)
 				w.WriteString(">")
 			}
-		} else if llamacpp.CallTest("iterable", val, nil, nil) && !llamacpp.CallTest("string", val, nil, nil) {
+		} else if llamacpp.IsIterable(val) && !llamacpp.IsString(val) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(val)) {
+			for _, item := range llamacpp.Iterate(w, val) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
 				llamacpp.Write(w, ns)
 				w.WriteString("<item>")
@@ -644,12 +644,12 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, ns)
 				w.WriteString("</item>")
 			}
-		} else if llamacpp.CallTest("none", val, nil, nil) {
+		} else if llamacpp.IsNone(val) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if llamacpp.CallTest("boolean", val, nil, nil) {
+		} else if llamacpp.IsBoolean(val) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", val, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(val, nil, nil))
 		} else {
 			// MiniMax-M3.jinja:33:5 {%- else -%}
 			// MiniMax-M3.jinja:34:1 {{ val }}
@@ -660,10 +660,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
+		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -671,32 +671,32 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
+				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					llamacpp.Write(w, imageToken)
-				} else if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
+				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					llamacpp.Write(w, videoToken)
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
 					llamacpp.Write(w, item)
 				}
 			}
-		} else if llamacpp.CallTest("none", content, nil, nil) {
+		} else if llamacpp.IsNone(content) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
@@ -710,18 +710,21 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(systemMessage, "content"))
-			}))
+			visibleText(llamacpp.Attr(systemMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, jinja2.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, jinja2.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
+		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+		llamacpp.WriteStr(w, thinkBeginToken)
+		llamacpp.WriteStr(w, thinkEndToken)
+		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
+		llamacpp.WriteStr(w, thinkEndToken)
+		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if llamacpp.CallTest("defined", thinkingMode, nil, nil) {
+		if llamacpp.IsDefined(thinkingMode) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
 			if jinja2.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
@@ -745,13 +748,11 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
 		if developerMessage.Truthy() && llamacpp.Attr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(developerMessage, "content"))
-			}))
+			visibleText(llamacpp.Attr(developerMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.IsDefined(modelIdentity) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
@@ -788,57 +789,63 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
-	llamacpp.Write(w, w.Capture(func() {
-		buildSystemMessage(systemMessage)
-	}))
+	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
 	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
 	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
-	llamacpp.Write(w, w.Capture(func() {
-		buildDeveloperMessage(developerMessage)
-	}))
+	buildDeveloperMessage(developerMessage)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		llamacpp.Write(w, w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), tools)
-		}))
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, jinja2.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
+		w.WriteString("To call tools, wrap all invocations in a single ")
+		llamacpp.WriteStr(w, toolcallBeginToken)
+		llamacpp.WriteStr(w, toolcallEndToken)
+		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolcallBeginToken)
+		w.WriteString("\n")
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<param-2>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-2>"))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<item>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<item>"))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</item>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</item>"))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</param-2>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</param-2>"))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</invoke>\n")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</invoke>\n")))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
 		llamacpp.Write(w, toolcallEndToken)
 	}
@@ -847,9 +854,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
+	items := llamacpp.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
@@ -865,7 +873,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -873,9 +881,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if llamacpp.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{thinkBeginToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), 0), jinja2.Str("\n")), thinkBeginToken), -1), jinja2.Str("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), -1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -898,8 +906,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -907,7 +916,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"")), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">")))
+					llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
 					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
@@ -916,19 +925,19 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 						vals := jinja2.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
-						return !llamacpp.CallTest("none", v, nil, nil)
+						return !llamacpp.IsNone(v)
 					}); loop.Next(); {
 						vals := jinja2.Unpack(loop.Item(), 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<"), k, jinja2.Str(">")))
+						llamacpp.WriteAdd(w, nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						llamacpp.Write(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("</"), k, jinja2.Str(">")))
+						llamacpp.WriteAdd(w, nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
 					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
@@ -956,7 +965,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -968,18 +977,18 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				llamacpp.Write(w, messageContent)
 			} else {
 				// MiniMax-M3.jinja:211:13 {%- else -%}
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (llamacpp.CallTest("mapping", tr, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tr, "type"), nil, nil)) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "image") {
+					if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.Attr(tr, "type"))) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						llamacpp.Write(w, imageToken)
-					} else if (llamacpp.CallTest("mapping", tr, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tr, "type"), nil, nil)) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "video") {
+					} else if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.Attr(tr, "type"))) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						llamacpp.Write(w, videoToken)
@@ -987,10 +996,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						trOutput := llamacpp.Attr(tr, "output")
-						if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						if llamacpp.IsDefined(trOutput) {
 							llamacpp.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+							if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
 								llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 							} else {
 								llamacpp.Write(w, tr)
@@ -1010,9 +1019,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
 			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
-			}))
+			visibleText(llamacpp.Attr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 		}
@@ -1022,12 +1029,12 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "disabled") {
+		if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
 			llamacpp.Write(w, thinkEndToken)
-		} else if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "adaptive") {
+		} else if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "enabled") {
+		} else if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			llamacpp.Write(w, thinkBeginToken)
@@ -1240,116 +1247,116 @@ var spansMiniMaxM3 = []jinja2.Span{
 	{From: 696, To: 696, Line: 55, Col: 17, Construct: "{{ }}"},
 	{From: 699, To: 705, Line: 58, Col: 9, Construct: "if"},
 	{From: 704, To: 704, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 708, To: 740, Line: 65, Col: 1, Construct: "macro"},
-	{From: 711, To: 720, Line: 66, Col: 5, Construct: "if"},
-	{From: 713, To: 715, Line: 67, Col: 9, Construct: "{{ }}"},
-	{From: 722, To: 722, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 724, To: 739, Line: 75, Col: 5, Construct: "if"},
-	{From: 726, To: 734, Line: 76, Col: 9, Construct: "if"},
-	{From: 728, To: 734, Line: 78, Col: 13, Construct: "if"},
-	{From: 731, To: 734, Line: 80, Col: 13, Construct: "if"},
-	{From: 742, To: 761, Line: 88, Col: 1, Construct: "macro"},
-	{From: 746, To: 760, Line: 89, Col: 5, Construct: "if"},
-	{From: 748, To: 750, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 754, To: 757, Line: 92, Col: 9, Construct: "if"},
-	{From: 756, To: 756, Line: 93, Col: 13, Construct: "set"},
-	{From: 759, To: 759, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 763, To: 763, Line: 100, Col: 1, Construct: "set"},
-	{From: 765, To: 765, Line: 101, Col: 1, Construct: "set"},
-	{From: 767, To: 767, Line: 102, Col: 1, Construct: "set"},
-	{From: 769, To: 787, Line: 103, Col: 1, Construct: "if"},
-	{From: 771, To: 771, Line: 104, Col: 5, Construct: "set"},
-	{From: 773, To: 773, Line: 105, Col: 5, Construct: "set"},
-	{From: 775, To: 780, Line: 106, Col: 5, Construct: "if"},
-	{From: 777, To: 777, Line: 107, Col: 9, Construct: "set"},
-	{From: 779, To: 779, Line: 108, Col: 9, Construct: "set"},
-	{From: 781, To: 787, Line: 110, Col: 5, Construct: "if"},
-	{From: 784, To: 784, Line: 111, Col: 5, Construct: "set"},
-	{From: 786, To: 786, Line: 112, Col: 5, Construct: "set"},
-	{From: 789, To: 789, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 791, To: 793, Line: 116, Col: 1, Construct: "{{ }}"},
-	{From: 795, To: 795, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 797, To: 797, Line: 120, Col: 1, Construct: "{{ }}"},
-	{From: 799, To: 801, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 803, To: 844, Line: 122, Col: 1, Construct: "if"},
-	{From: 805, To: 805, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 807, To: 807, Line: 124, Col: 5, Construct: "{{ }}"},
-	{From: 809, To: 811, Line: 125, Col: 5, Construct: "{{ }}"},
-	{From: 813, To: 813, Line: 126, Col: 5, Construct: "{{ }}"},
-	{From: 815, To: 815, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 817, To: 817, Line: 128, Col: 5, Construct: "{{ }}"},
-	{From: 819, To: 819, Line: 129, Col: 5, Construct: "{{ }}"},
-	{From: 821, To: 821, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 823, To: 823, Line: 131, Col: 5, Construct: "{{ }}"},
-	{From: 825, To: 825, Line: 132, Col: 5, Construct: "{{ }}"},
-	{From: 827, To: 827, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 829, To: 829, Line: 134, Col: 5, Construct: "{{ }}"},
-	{From: 831, To: 831, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 833, To: 833, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 835, To: 835, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 837, To: 837, Line: 138, Col: 5, Construct: "{{ }}"},
-	{From: 839, To: 839, Line: 139, Col: 5, Construct: "{{ }}"},
-	{From: 841, To: 841, Line: 140, Col: 5, Construct: "{{ }}"},
-	{From: 843, To: 843, Line: 141, Col: 5, Construct: "{{ }}"},
-	{From: 846, To: 846, Line: 143, Col: 1, Construct: "{{ }}"},
-	{From: 848, To: 848, Line: 146, Col: 1, Construct: "set"},
-	{From: 850, To: 1019, Line: 147, Col: 1, Construct: "for"},
-	{From: 856, To: 1018, Line: 148, Col: 5, Construct: "if"},
-	{From: 859, To: 859, Line: 149, Col: 9, Construct: "{{ }}"},
-	{From: 861, To: 861, Line: 151, Col: 9, Construct: "set"},
-	{From: 863, To: 865, Line: 152, Col: 9, Construct: "set"},
-	{From: 867, To: 880, Line: 153, Col: 9, Construct: "if"},
-	{From: 870, To: 870, Line: 154, Col: 13, Construct: "set"},
-	{From: 874, To: 879, Line: 156, Col: 13, Construct: "if"},
-	{From: 876, To: 876, Line: 157, Col: 17, Construct: "set"},
-	{From: 878, To: 878, Line: 158, Col: 17, Construct: "set"},
-	{From: 882, To: 889, Line: 162, Col: 9, Construct: "if"},
-	{From: 884, To: 884, Line: 164, Col: 13, Construct: "{{ }}"},
-	{From: 888, To: 888, Line: 167, Col: 13, Construct: "{{ }}"},
-	{From: 891, To: 894, Line: 170, Col: 9, Construct: "if"},
-	{From: 893, To: 893, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 896, To: 953, Line: 173, Col: 9, Construct: "if"},
-	{From: 899, To: 899, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 901, To: 935, Line: 176, Col: 13, Construct: "for"},
-	{From: 904, To: 908, Line: 177, Col: 17, Construct: "if"},
-	{From: 907, To: 907, Line: 178, Col: 21, Construct: "set"},
-	{From: 910, To: 910, Line: 180, Col: 1, Construct: "{{ }}"},
-	{From: 912, To: 912, Line: 181, Col: 1, Construct: "set"},
-	{From: 914, To: 932, Line: 182, Col: 1, Construct: "for"},
-	{From: 925, To: 925, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 927, To: 929, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 931, To: 931, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 934, To: 934, Line: 187, Col: 1, Construct: "{{ }}"},
-	{From: 937, To: 937, Line: 190, Col: 13, Construct: "{{ }}"},
-	{From: 939, To: 948, Line: 191, Col: 13, Construct: "if"},
-	{From: 943, To: 943, Line: 192, Col: 17, Construct: "set"},
-	{From: 947, To: 947, Line: 194, Col: 17, Construct: "set"},
-	{From: 952, To: 952, Line: 197, Col: 13, Construct: "set"},
-	{From: 955, To: 955, Line: 199, Col: 9, Construct: "{{ }}"},
-	{From: 956, To: 1018, Line: 201, Col: 9, Construct: "if"},
-	{From: 959, To: 962, Line: 202, Col: 9, Construct: "if"},
-	{From: 961, To: 961, Line: 203, Col: 13, Construct: "{{ }}"},
-	{From: 964, To: 968, Line: 205, Col: 9, Construct: "if"},
-	{From: 966, To: 966, Line: 206, Col: 13, Construct: "{{ }}"},
-	{From: 970, To: 1002, Line: 209, Col: 9, Construct: "if"},
-	{From: 973, To: 973, Line: 210, Col: 13, Construct: "{{ }}"},
-	{From: 977, To: 1000, Line: 212, Col: 13, Construct: "for"},
-	{From: 979, To: 999, Line: 213, Col: 17, Construct: "if"},
-	{From: 981, To: 981, Line: 214, Col: 21, Construct: "{{ }}"},
-	{From: 982, To: 999, Line: 215, Col: 21, Construct: "if"},
-	{From: 985, To: 985, Line: 216, Col: 21, Construct: "{{ }}"},
-	{From: 989, To: 998, Line: 218, Col: 21, Construct: "{{ }}"},
-	{From: 1004, To: 1007, Line: 223, Col: 9, Construct: "if"},
-	{From: 1006, To: 1006, Line: 224, Col: 13, Construct: "{{ }}"},
-	{From: 1008, To: 1018, Line: 227, Col: 9, Construct: "if"},
-	{From: 1011, To: 1011, Line: 228, Col: 9, Construct: "{{ }}"},
-	{From: 1013, To: 1015, Line: 229, Col: 9, Construct: "{{ }}"},
-	{From: 1017, To: 1017, Line: 230, Col: 9, Construct: "{{ }}"},
-	{From: 1021, To: 1035, Line: 235, Col: 1, Construct: "if"},
-	{From: 1023, To: 1023, Line: 236, Col: 1, Construct: "{{ }}"},
-	{From: 1025, To: 1034, Line: 237, Col: 1, Construct: "if"},
-	{From: 1027, To: 1027, Line: 238, Col: 5, Construct: "{{ }}"},
-	{From: 1028, To: 1034, Line: 239, Col: 5, Construct: "if"},
-	{From: 1030, To: 1034, Line: 241, Col: 5, Construct: "if"},
-	{From: 1033, To: 1033, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 708, To: 743, Line: 65, Col: 1, Construct: "macro"},
+	{From: 711, To: 718, Line: 66, Col: 5, Construct: "if"},
+	{From: 713, To: 713, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 720, To: 725, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 727, To: 742, Line: 75, Col: 5, Construct: "if"},
+	{From: 729, To: 737, Line: 76, Col: 9, Construct: "if"},
+	{From: 731, To: 737, Line: 78, Col: 13, Construct: "if"},
+	{From: 734, To: 737, Line: 80, Col: 13, Construct: "if"},
+	{From: 745, To: 762, Line: 88, Col: 1, Construct: "macro"},
+	{From: 749, To: 761, Line: 89, Col: 5, Construct: "if"},
+	{From: 751, To: 751, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 755, To: 758, Line: 92, Col: 9, Construct: "if"},
+	{From: 757, To: 757, Line: 93, Col: 13, Construct: "set"},
+	{From: 760, To: 760, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 764, To: 764, Line: 100, Col: 1, Construct: "set"},
+	{From: 766, To: 766, Line: 101, Col: 1, Construct: "set"},
+	{From: 768, To: 768, Line: 102, Col: 1, Construct: "set"},
+	{From: 770, To: 788, Line: 103, Col: 1, Construct: "if"},
+	{From: 772, To: 772, Line: 104, Col: 5, Construct: "set"},
+	{From: 774, To: 774, Line: 105, Col: 5, Construct: "set"},
+	{From: 776, To: 781, Line: 106, Col: 5, Construct: "if"},
+	{From: 778, To: 778, Line: 107, Col: 9, Construct: "set"},
+	{From: 780, To: 780, Line: 108, Col: 9, Construct: "set"},
+	{From: 782, To: 788, Line: 110, Col: 5, Construct: "if"},
+	{From: 785, To: 785, Line: 111, Col: 5, Construct: "set"},
+	{From: 787, To: 787, Line: 112, Col: 5, Construct: "set"},
+	{From: 790, To: 790, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 792, To: 792, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 794, To: 794, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 796, To: 796, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 798, To: 798, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 800, To: 851, Line: 122, Col: 1, Construct: "if"},
+	{From: 802, To: 806, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 808, To: 810, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 812, To: 812, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 814, To: 815, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 817, To: 820, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 822, To: 824, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 826, To: 826, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 828, To: 828, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 830, To: 830, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 832, To: 832, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 834, To: 834, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 836, To: 836, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 838, To: 838, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 840, To: 840, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 842, To: 842, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 844, To: 844, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 846, To: 846, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 848, To: 848, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 850, To: 850, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 853, To: 853, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 855, To: 855, Line: 146, Col: 1, Construct: "set"},
+	{From: 858, To: 1026, Line: 147, Col: 1, Construct: "for"},
+	{From: 864, To: 1025, Line: 148, Col: 5, Construct: "if"},
+	{From: 867, To: 867, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 869, To: 869, Line: 151, Col: 9, Construct: "set"},
+	{From: 871, To: 873, Line: 152, Col: 9, Construct: "set"},
+	{From: 875, To: 888, Line: 153, Col: 9, Construct: "if"},
+	{From: 878, To: 878, Line: 154, Col: 13, Construct: "set"},
+	{From: 882, To: 887, Line: 156, Col: 13, Construct: "if"},
+	{From: 884, To: 884, Line: 157, Col: 17, Construct: "set"},
+	{From: 886, To: 886, Line: 158, Col: 17, Construct: "set"},
+	{From: 890, To: 897, Line: 162, Col: 9, Construct: "if"},
+	{From: 892, To: 892, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 896, To: 896, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 899, To: 902, Line: 170, Col: 9, Construct: "if"},
+	{From: 901, To: 901, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 904, To: 962, Line: 173, Col: 9, Construct: "if"},
+	{From: 907, To: 907, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 910, To: 944, Line: 176, Col: 13, Construct: "for"},
+	{From: 913, To: 917, Line: 177, Col: 17, Construct: "if"},
+	{From: 916, To: 916, Line: 178, Col: 21, Construct: "set"},
+	{From: 919, To: 919, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 921, To: 921, Line: 181, Col: 1, Construct: "set"},
+	{From: 923, To: 941, Line: 182, Col: 1, Construct: "for"},
+	{From: 934, To: 934, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 936, To: 938, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 940, To: 940, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 943, To: 943, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 946, To: 946, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 948, To: 957, Line: 191, Col: 13, Construct: "if"},
+	{From: 952, To: 952, Line: 192, Col: 17, Construct: "set"},
+	{From: 956, To: 956, Line: 194, Col: 17, Construct: "set"},
+	{From: 961, To: 961, Line: 197, Col: 13, Construct: "set"},
+	{From: 964, To: 964, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 965, To: 1025, Line: 201, Col: 9, Construct: "if"},
+	{From: 968, To: 971, Line: 202, Col: 9, Construct: "if"},
+	{From: 970, To: 970, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 973, To: 977, Line: 205, Col: 9, Construct: "if"},
+	{From: 975, To: 975, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 979, To: 1011, Line: 209, Col: 9, Construct: "if"},
+	{From: 982, To: 982, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 986, To: 1009, Line: 212, Col: 13, Construct: "for"},
+	{From: 988, To: 1008, Line: 213, Col: 17, Construct: "if"},
+	{From: 990, To: 990, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 991, To: 1008, Line: 215, Col: 21, Construct: "if"},
+	{From: 994, To: 994, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 998, To: 1007, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 1013, To: 1016, Line: 223, Col: 9, Construct: "if"},
+	{From: 1015, To: 1015, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 1017, To: 1025, Line: 227, Col: 9, Construct: "if"},
+	{From: 1020, To: 1020, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 1022, To: 1022, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 1024, To: 1024, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 1028, To: 1042, Line: 235, Col: 1, Construct: "if"},
+	{From: 1030, To: 1030, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 1032, To: 1041, Line: 237, Col: 1, Construct: "if"},
+	{From: 1034, To: 1034, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 1035, To: 1041, Line: 239, Col: 5, Construct: "if"},
+	{From: 1037, To: 1041, Line: 241, Col: 5, Construct: "if"},
+	{From: 1040, To: 1040, Line: 243, Col: 5, Construct: "{{ }}"},
 }

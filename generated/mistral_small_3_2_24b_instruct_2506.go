@@ -62,7 +62,7 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
 	systemPrompt = defaultSystemMessage
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
@@ -73,17 +73,17 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
-		messages0 := messages.ItemInt(0)
-		messages0Content := messages0.ItemStr("content")
+		messages0 := jinja2.ItemInt(messages, 0)
+		messages0Content := jinja2.ItemStr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
+			systemPrompt = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
@@ -95,11 +95,11 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(message.Attr("role"), "tool") || jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(jinja2.Attr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
@@ -107,33 +107,33 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
-	w.WriteStr(systemPrompt)
+	jinja2.WriteStr(w, systemPrompt)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
 		var content jinja2.Value
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
+				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteJSON(tools, nil, nil)
@@ -141,26 +141,26 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content := message.ItemStr("content")
+			message2Content := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
-				w.Write(message2Content)
+				jinja2.Write(w, message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
-						w.Write(block.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(block, "text"))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
@@ -170,78 +170,78 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
-					w.WriteStr(toolCall.Attr("function").Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := toolCall.Attr("id")
+					toolCallId := jinja2.Attr(toolCall, "id")
 					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
-					w.WriteStr(toolCallId)
+					jinja2.WriteStr(w, toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
-					w.WriteJSON(toolCall.ItemStr("function").ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(jinja2.ItemStr(toolCall, "function"), "arguments"), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
-				w.Write(eosToken)
-			} else if jinja2.IsString(message.ItemStr("content")) {
+				jinja2.Write(w, eosToken)
+			} else if jinja2.IsString(jinja2.ItemStr(message, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				w.WriteAdd(message.ItemStr("content"), eosToken)
+				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, message.ItemStr("content")) {
+				for _, block := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						w.Write(block.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(block, "text"))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
-				w.Write(eosToken)
+				jinja2.Write(w, eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := message.Attr("content")
-			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(message2Content.Attr("content")) {
+			message2Content := jinja2.Attr(message, "content")
+			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(jinja2.Attr(message2Content, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = message2Content.Attr("content")
+				content = jinja2.Attr(message2Content, "content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := message.Attr("tool_call_id")
-			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(message.ItemStr("tool_call_id")), jinja2.Int(9)) {
+			messageToolCallId := jinja2.Attr(message, "tool_call_id")
+			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(jinja2.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
-			w.WriteStr(messageToolCallId)
+			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
-			w.WriteStr(jinja2.FilterString(content))
+			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }
@@ -270,16 +270,16 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		messages0Content := llamacpp.ItemStr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
@@ -291,13 +291,13 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy()) {
+		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -308,41 +308,50 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemPrompt, jinja2.Str("[/SYSTEM_PROMPT]")))
+	w.WriteString("[SYSTEM_PROMPT]")
+	llamacpp.WriteStr(w, systemPrompt)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
+				w.WriteString("[SYSTEM_PROMPT]")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
+				w.WriteString("[SYSTEM_PROMPT]")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]")))
+				w.WriteString("[AVAILABLE_TOOLS]")
+				llamacpp.WriteStr(w, llamacpp.FilterTojson(tools, nil, nil))
+				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
 			message2Content := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", message2Content, nil, nil) {
+			if llamacpp.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				llamacpp.Write(w, message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(message2Content)) {
+				for _, block := range llamacpp.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
@@ -362,32 +371,35 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[TOOL_CALLS]"), llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name")))
+					w.WriteString("[TOOL_CALLS]")
+					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := llamacpp.Attr(toolCall, "id")
-					if (!llamacpp.CallTest("defined", toolCallId, nil, nil) || !llamacpp.CallTest("string", toolCallId, nil, nil)) || jinja2.Ne(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[CALL_ID]"), llamacpp.Attr(toolCall, "id")))
+					w.WriteString("[CALL_ID]")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[ARGS]"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)))
+					w.WriteString("[ARGS]")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				llamacpp.Write(w, eosToken)
-			} else if llamacpp.CallTest("string", llamacpp.ItemStr(message, "content"), nil, nil) {
+			} else if llamacpp.IsString(llamacpp.ItemStr(message, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), eosToken))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
+				for _, block := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
@@ -409,7 +421,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("defined", message2Content, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(message2Content, "content"), nil, nil) {
+			if llamacpp.IsDefined(message2Content) && llamacpp.IsDefined(llamacpp.Attr(message2Content, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
 				content = llamacpp.Attr(message2Content, "content")
 			} else {
@@ -419,12 +431,16 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
-			if (!llamacpp.CallTest("defined", messageToolCallId, nil, nil) || !llamacpp.CallTest("string", messageToolCallId, nil, nil)) || jinja2.Ne(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "tool_call_id"), nil, nil), jinja2.Int(9)) {
+			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || jinja2.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), messageToolCallId), jinja2.Str("[TOOL_CONTENT]")), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			w.WriteString("[TOOL_RESULTS]")
+			llamacpp.WriteStr(w, messageToolCallId)
+			w.WriteString("[TOOL_CONTENT]")
+			llamacpp.WriteStr(w, llamacpp.FilterString(content))
+			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
@@ -515,45 +531,45 @@ var spansMistralSmall3224BInstruct2506 = []jinja2.Span{
 	{From: 302, To: 305, Line: 51, Col: 9, Construct: "if"},
 	{From: 304, To: 304, Line: 52, Col: 13, Construct: "{{ }}"},
 	{From: 307, To: 307, Line: 54, Col: 9, Construct: "set"},
-	{From: 311, To: 311, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 433, Line: 60, Col: 1, Construct: "for"},
-	{From: 317, To: 432, Line: 61, Col: 5, Construct: "if"},
-	{From: 320, To: 328, Line: 62, Col: 9, Construct: "if"},
-	{From: 323, To: 323, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 329, To: 432, Line: 67, Col: 9, Construct: "if"},
-	{From: 332, To: 336, Line: 68, Col: 9, Construct: "if"},
-	{From: 334, To: 334, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 338, To: 361, Line: 72, Col: 9, Construct: "if"},
-	{From: 341, To: 341, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 345, To: 359, Line: 75, Col: 13, Construct: "for"},
-	{From: 347, To: 358, Line: 76, Col: 17, Construct: "if"},
-	{From: 350, To: 350, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 351, To: 358, Line: 78, Col: 21, Construct: "if"},
-	{From: 357, To: 357, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 362, To: 432, Line: 86, Col: 9, Construct: "if"},
-	{From: 365, To: 407, Line: 87, Col: 9, Construct: "if"},
-	{From: 367, To: 380, Line: 88, Col: 13, Construct: "for"},
-	{From: 369, To: 369, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 371, To: 375, Line: 90, Col: 17, Construct: "if"},
-	{From: 374, To: 374, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 379, To: 379, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 382, To: 382, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 383, To: 407, Line: 97, Col: 13, Construct: "if"},
-	{From: 386, To: 386, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 390, To: 404, Line: 100, Col: 13, Construct: "for"},
-	{From: 392, To: 403, Line: 101, Col: 17, Construct: "if"},
-	{From: 395, To: 395, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 396, To: 403, Line: 103, Col: 21, Construct: "if"},
-	{From: 402, To: 402, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 406, To: 406, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 408, To: 432, Line: 111, Col: 9, Construct: "if"},
-	{From: 411, To: 419, Line: 112, Col: 9, Construct: "if"},
-	{From: 414, To: 414, Line: 113, Col: 13, Construct: "set"},
-	{From: 418, To: 418, Line: 115, Col: 13, Construct: "set"},
-	{From: 421, To: 425, Line: 117, Col: 9, Construct: "if"},
-	{From: 424, To: 424, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 427, To: 427, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 431, To: 431, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 311, To: 313, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 316, To: 449, Line: 60, Col: 1, Construct: "for"},
+	{From: 320, To: 448, Line: 61, Col: 5, Construct: "if"},
+	{From: 323, To: 335, Line: 62, Col: 9, Construct: "if"},
+	{From: 326, To: 328, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 332, To: 334, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 336, To: 448, Line: 67, Col: 9, Construct: "if"},
+	{From: 339, To: 345, Line: 68, Col: 9, Construct: "if"},
+	{From: 341, To: 343, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 347, To: 370, Line: 72, Col: 9, Construct: "if"},
+	{From: 350, To: 350, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 354, To: 368, Line: 75, Col: 13, Construct: "for"},
+	{From: 356, To: 367, Line: 76, Col: 17, Construct: "if"},
+	{From: 359, To: 359, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 360, To: 367, Line: 78, Col: 21, Construct: "if"},
+	{From: 366, To: 366, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 371, To: 448, Line: 86, Col: 9, Construct: "if"},
+	{From: 374, To: 419, Line: 87, Col: 9, Construct: "if"},
+	{From: 376, To: 392, Line: 88, Col: 13, Construct: "for"},
+	{From: 378, To: 379, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 381, To: 385, Line: 90, Col: 17, Construct: "if"},
+	{From: 384, To: 384, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 387, To: 388, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 390, To: 391, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 394, To: 394, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 395, To: 419, Line: 97, Col: 13, Construct: "if"},
+	{From: 398, To: 398, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 402, To: 416, Line: 100, Col: 13, Construct: "for"},
+	{From: 404, To: 415, Line: 101, Col: 17, Construct: "if"},
+	{From: 407, To: 407, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 408, To: 415, Line: 103, Col: 21, Construct: "if"},
+	{From: 414, To: 414, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 420, To: 448, Line: 111, Col: 9, Construct: "if"},
+	{From: 423, To: 431, Line: 112, Col: 9, Construct: "if"},
+	{From: 426, To: 426, Line: 113, Col: 13, Construct: "set"},
+	{From: 430, To: 430, Line: 115, Col: 13, Construct: "set"},
+	{From: 433, To: 437, Line: 117, Col: 9, Construct: "if"},
+	{From: 436, To: 436, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 439, To: 443, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 447, To: 447, Line: 122, Col: 9, Construct: "{{ }}"},
 }

@@ -60,19 +60,19 @@ func renderMistralV1(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
 			w.WriteString(" ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("</s>")
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
@@ -88,7 +88,7 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
@@ -99,15 +99,17 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>")))
+			w.WriteString(" ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("</s>")
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -128,13 +130,13 @@ var spansMistralV1 = []jinja2.Span{
 	{From: 74, To: 76, Line: 27, Col: 1, Construct: "{{ }}"},
 	{From: 78, To: 78, Line: 28, Col: 1, Construct: "set"},
 	{From: 89, To: 89, Line: 16, Col: 1, Construct: "set"},
-	{From: 91, To: 114, Line: 17, Col: 1, Construct: "for"},
+	{From: 91, To: 116, Line: 17, Col: 1, Construct: "for"},
 	{From: 93, To: 97, Line: 18, Col: 1, Construct: "if"},
 	{From: 96, To: 96, Line: 20, Col: 1, Construct: "set"},
-	{From: 99, To: 113, Line: 22, Col: 1, Construct: "if"},
+	{From: 99, To: 115, Line: 22, Col: 1, Construct: "if"},
 	{From: 102, To: 102, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 113, Line: 24, Col: 5, Construct: "if"},
+	{From: 103, To: 115, Line: 24, Col: 5, Construct: "if"},
 	{From: 106, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 112, Line: 28, Col: 1, Construct: "set"},
+	{From: 110, To: 112, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 28, Col: 1, Construct: "set"},
 }

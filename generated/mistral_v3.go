@@ -63,19 +63,19 @@ func renderMistralV3(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("[/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.WriteString(" ")
-			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 			w.WriteString("</s>")
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
@@ -94,7 +94,7 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -105,15 +105,17 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("</s>")))
+			w.WriteString(" ")
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			w.WriteString("</s>")
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -136,13 +138,13 @@ var spansMistralV3 = []jinja2.Span{
 	{From: 81, To: 81, Line: 31, Col: 1, Construct: "set"},
 	{From: 93, To: 93, Line: 18, Col: 1, Construct: "set"},
 	{From: 95, To: 95, Line: 19, Col: 1, Construct: "set"},
-	{From: 97, To: 120, Line: 20, Col: 1, Construct: "for"},
+	{From: 97, To: 122, Line: 20, Col: 1, Construct: "for"},
 	{From: 99, To: 103, Line: 21, Col: 1, Construct: "if"},
 	{From: 102, To: 102, Line: 23, Col: 1, Construct: "set"},
-	{From: 105, To: 119, Line: 25, Col: 1, Construct: "if"},
+	{From: 105, To: 121, Line: 25, Col: 1, Construct: "if"},
 	{From: 108, To: 108, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 119, Line: 27, Col: 5, Construct: "if"},
+	{From: 109, To: 121, Line: 27, Col: 5, Construct: "if"},
 	{From: 112, To: 112, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 116, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 118, To: 118, Line: 31, Col: 1, Construct: "set"},
+	{From: 116, To: 118, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 120, Line: 31, Col: 1, Construct: "set"},
 }

@@ -60,18 +60,18 @@ func renderMistralV3Tekken(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("[/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -86,7 +86,7 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v3-tekken.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST]")
@@ -97,15 +97,15 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

@@ -52,23 +52,23 @@ func renderMistralV7(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v7.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT] ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST] ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
 			w.WriteString(" ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("</s>")
 		}
 	}
@@ -80,20 +80,26 @@ func renderMistralV7(w *jinja2.Writer, in *jinja2.Input) {
 func renderMistralV7Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT] "), llamacpp.ItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+			w.WriteString("[SYSTEM_PROMPT] ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST] "), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
+			w.WriteString("[INST] ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>")))
+			w.WriteString(" ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("</s>")
 		}
 	}
 }
@@ -107,10 +113,10 @@ var spansMistralV7 = []jinja2.Span{
 	{From: 61, To: 73, Line: 14, Col: 5, Construct: "if"},
 	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
 	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 98, Line: 11, Col: 1, Construct: "for"},
-	{From: 85, To: 97, Line: 12, Col: 1, Construct: "if"},
-	{From: 88, To: 88, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 97, Line: 14, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 104, Line: 11, Col: 1, Construct: "for"},
+	{From: 85, To: 103, Line: 12, Col: 1, Construct: "if"},
+	{From: 88, To: 90, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 103, Line: 14, Col: 5, Construct: "if"},
+	{From: 94, To: 96, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 102, Line: 17, Col: 1, Construct: "{{ }}"},
 }

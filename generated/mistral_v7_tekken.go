@@ -52,22 +52,22 @@ func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT]")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST]")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
 		}
 	}
 }
@@ -78,20 +78,24 @@ func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
 func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+			w.WriteString("[SYSTEM_PROMPT]")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
+			w.WriteString("[INST]")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
 		}
 	}
 }
@@ -105,10 +109,10 @@ var spansMistralV7Tekken = []jinja2.Span{
 	{From: 61, To: 71, Line: 14, Col: 5, Construct: "if"},
 	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
 	{From: 70, To: 70, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 96, Line: 11, Col: 1, Construct: "for"},
-	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 100, Line: 11, Col: 1, Construct: "for"},
+	{From: 83, To: 99, Line: 12, Col: 1, Construct: "if"},
+	{From: 86, To: 88, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 99, Line: 14, Col: 5, Construct: "if"},
+	{From: 92, To: 94, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 98, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -58,33 +58,33 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
-		messages0Content := messages0.ItemStr("content")
+		messages0Content := jinja2.ItemStr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
-			w.Write(messages0Content)
+			jinja2.Write(w, messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
 			for _, block := range jinja2.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
-				blockType := block.ItemStr("type")
+				blockType := jinja2.ItemStr(block, "type")
 				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
-					w.Write(block.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(block, "text"))
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					w.WriteAdd(jinja2.Str("[THINK]"), block.ItemStr("thinking"), jinja2.Str("[/THINK]"))
+					jinja2.WriteAdd(w, jinja2.Str("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -98,7 +98,7 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			w.WriteAdd(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
+			jinja2.WriteAdd(w, jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
@@ -112,19 +112,19 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
 		toolsDefinition = jinja2.Add(jinja2.Add(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
-		w.Write(toolsDefinition)
+		jinja2.Write(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := message.Attr("role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(message.Attr("tool_calls")) || jinja2.IsNone(message.Attr("tool_calls"))) || jinja2.Eq(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)))) {
+		messageRole := jinja2.Attr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) || jinja2.IsNone(jinja2.Attr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
@@ -135,13 +135,13 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 		var blocks jinja2.Value
 		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteAdd(jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
+				jinja2.WriteAdd(w, jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
 			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
@@ -157,59 +157,59 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
 				for _, block := range jinja2.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						w.Write(block.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(block, "text"))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content := message.ItemStr("content")
-			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(message.ItemStr("tool_calls")) || jinja2.IsNone(message.ItemStr("tool_calls"))) || jinja2.Eq(jinja2.FilterLength(message.ItemStr("tool_calls")), jinja2.Int(0))) {
+			message2Content := jinja2.ItemStr(message, "content")
+			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
-				w.Write(message2Content)
+				jinja2.Write(w, message2Content)
 			} else if jinja2.Gt(jinja2.FilterLength(message2Content), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						w.Write(block.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(block, "text"))
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						w.WriteAdd(jinja2.Str("[THINK]"), block.ItemStr("thinking"), jinja2.Str("[/THINK]"))
+						jinja2.WriteAdd(w, jinja2.Str("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
@@ -217,10 +217,10 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 					var arguments jinja2.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					toolFunction := tool.ItemStr("function")
-					name = toolFunction.ItemStr("name")
+					toolFunction := jinja2.ItemStr(tool, "function")
+					name = jinja2.ItemStr(toolFunction, "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = toolFunction.ItemStr("arguments")
+					arguments = jinja2.ItemStr(toolFunction, "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !jinja2.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
@@ -231,19 +231,19 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 						arguments = jinja2.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					w.WriteAdd(name, jinja2.Str("[ARGS]"), arguments)
+					jinja2.WriteAdd(w, name, jinja2.Str("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			w.WriteAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.FilterString(message.ItemStr("content")), jinja2.Str("[/TOOL_RESULTS]"))
+			jinja2.WriteAdd(w, jinja2.Str("[TOOL_RESULTS]"), jinja2.FilterString(jinja2.ItemStr(message, "content")), jinja2.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }
@@ -269,13 +269,13 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
 		messages0Content := llamacpp.ItemStr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			llamacpp.Write(w, messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
-			for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
+			for _, block := range llamacpp.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
 				blockType := llamacpp.ItemStr(block, "type")
 				if jinja2.EqStr(blockType, "text") {
@@ -284,7 +284,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
+					llamacpp.WriteAdd(w, jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
@@ -302,7 +302,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+			llamacpp.WriteAdd(w, jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
@@ -310,21 +310,21 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (llamacpp.CallTest("defined", tools, nil, nil) && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		llamacpp.Write(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := llamacpp.Attr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) || llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil)) || jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.Attr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -335,31 +335,32 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var blocks jinja2.Value
 	eosToken := eosTokenInput
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
-			} else if llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+				llamacpp.WriteAdd(w, jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
+			} else if llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(2)) {
+				if jinja2.Eq(llamacpp.FilterLength(messageContent), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = llamacpp.CallFilter("sort", messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
+					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
 					blocks = messageContent
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(blocks)) {
+				for _, block := range llamacpp.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
@@ -384,18 +385,18 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := llamacpp.ItemStr(message, "content")
-			if ((llamacpp.CallTest("none", message2Content, nil, nil) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.CallFilter("length", message2Content, nil, nil), jinja2.Int(0))) && ((!llamacpp.CallTest("defined", llamacpp.ItemStr(message, "tool_calls"), nil, nil) || llamacpp.CallTest("none", llamacpp.ItemStr(message, "tool_calls"), nil, nil)) || jinja2.Eq(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "tool_calls"), nil, nil), jinja2.Int(0))) {
+			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.Int(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if llamacpp.CallTest("string", message2Content, nil, nil) && !jinja2.EqStr(message2Content, "") {
+			if llamacpp.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				llamacpp.Write(w, message2Content)
-			} else if llamacpp.Gt(llamacpp.CallFilter("length", message2Content, nil, nil), jinja2.Int(0)) {
+			} else if llamacpp.Gt(llamacpp.FilterLength(message2Content), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(message2Content)) {
+				for _, block := range llamacpp.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
@@ -404,7 +405,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
+						llamacpp.WriteAdd(w, jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
@@ -414,27 +415,28 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var name jinja2.Value
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
 					name = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
-					if !llamacpp.CallTest("string", arguments, nil, nil) {
+					if !llamacpp.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", arguments, nil, nil), nil, nil)
+						arguments = llamacpp.FilterSafe(llamacpp.FilterTojson(arguments, nil, nil))
 					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
 						arguments = jinja2.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					llamacpp.Write(w, llamacpp.Sum(name, jinja2.Str("[ARGS]"), arguments))
+					llamacpp.WriteAdd(w, name, jinja2.Str("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
@@ -442,7 +444,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), llamacpp.CallFilter("string", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			llamacpp.WriteAdd(w, jinja2.Str("[TOOL_RESULTS]"), llamacpp.FilterString(llamacpp.ItemStr(message, "content")), jinja2.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
@@ -547,43 +549,43 @@ var spansMistralaiMinistral314BReasoning2512 = []jinja2.Span{
 	{From: 329, To: 332, Line: 47, Col: 9, Construct: "if"},
 	{From: 331, To: 331, Line: 48, Col: 13, Construct: "{{ }}"},
 	{From: 334, To: 334, Line: 50, Col: 9, Construct: "set"},
-	{From: 338, To: 451, Line: 55, Col: 1, Construct: "for"},
-	{From: 342, To: 450, Line: 58, Col: 5, Construct: "if"},
-	{From: 345, To: 382, Line: 59, Col: 9, Construct: "if"},
-	{From: 348, To: 348, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 382, Line: 61, Col: 13, Construct: "if"},
-	{From: 353, To: 360, Line: 63, Col: 13, Construct: "if"},
-	{From: 355, To: 355, Line: 64, Col: 17, Construct: "set"},
-	{From: 359, To: 359, Line: 66, Col: 17, Construct: "set"},
-	{From: 362, To: 377, Line: 68, Col: 13, Construct: "for"},
-	{From: 364, To: 375, Line: 69, Col: 17, Construct: "if"},
-	{From: 367, To: 367, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 368, To: 375, Line: 71, Col: 21, Construct: "if"},
-	{From: 374, To: 374, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 381, To: 381, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 383, To: 450, Line: 83, Col: 9, Construct: "if"},
-	{From: 386, To: 390, Line: 84, Col: 9, Construct: "if"},
-	{From: 389, To: 389, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 392, To: 414, Line: 88, Col: 9, Construct: "if"},
-	{From: 394, To: 394, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 414, Line: 90, Col: 13, Construct: "if"},
-	{From: 398, To: 413, Line: 91, Col: 13, Construct: "for"},
-	{From: 400, To: 412, Line: 92, Col: 17, Construct: "if"},
-	{From: 403, To: 403, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 404, To: 412, Line: 94, Col: 21, Construct: "if"},
-	{From: 407, To: 407, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 411, To: 411, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 416, To: 439, Line: 102, Col: 9, Construct: "if"},
-	{From: 419, To: 438, Line: 103, Col: 13, Construct: "for"},
-	{From: 424, To: 424, Line: 105, Col: 17, Construct: "set"},
-	{From: 426, To: 426, Line: 106, Col: 17, Construct: "set"},
-	{From: 428, To: 435, Line: 107, Col: 17, Construct: "if"},
-	{From: 430, To: 430, Line: 108, Col: 21, Construct: "set"},
-	{From: 431, To: 435, Line: 109, Col: 21, Construct: "if"},
-	{From: 434, To: 434, Line: 110, Col: 21, Construct: "set"},
-	{From: 437, To: 437, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 441, To: 441, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 442, To: 450, Line: 119, Col: 9, Construct: "if"},
-	{From: 445, To: 445, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 339, To: 453, Line: 55, Col: 1, Construct: "for"},
+	{From: 343, To: 452, Line: 58, Col: 5, Construct: "if"},
+	{From: 346, To: 383, Line: 59, Col: 9, Construct: "if"},
+	{From: 349, To: 349, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 350, To: 383, Line: 61, Col: 13, Construct: "if"},
+	{From: 354, To: 361, Line: 63, Col: 13, Construct: "if"},
+	{From: 356, To: 356, Line: 64, Col: 17, Construct: "set"},
+	{From: 360, To: 360, Line: 66, Col: 17, Construct: "set"},
+	{From: 363, To: 378, Line: 68, Col: 13, Construct: "for"},
+	{From: 365, To: 376, Line: 69, Col: 17, Construct: "if"},
+	{From: 368, To: 368, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 369, To: 376, Line: 71, Col: 21, Construct: "if"},
+	{From: 375, To: 375, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 452, Line: 83, Col: 9, Construct: "if"},
+	{From: 387, To: 391, Line: 84, Col: 9, Construct: "if"},
+	{From: 390, To: 390, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 393, To: 415, Line: 88, Col: 9, Construct: "if"},
+	{From: 395, To: 395, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 415, Line: 90, Col: 13, Construct: "if"},
+	{From: 399, To: 414, Line: 91, Col: 13, Construct: "for"},
+	{From: 401, To: 413, Line: 92, Col: 17, Construct: "if"},
+	{From: 404, To: 404, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 405, To: 413, Line: 94, Col: 21, Construct: "if"},
+	{From: 408, To: 408, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 412, To: 412, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 417, To: 441, Line: 102, Col: 9, Construct: "if"},
+	{From: 421, To: 440, Line: 103, Col: 13, Construct: "for"},
+	{From: 426, To: 426, Line: 105, Col: 17, Construct: "set"},
+	{From: 428, To: 428, Line: 106, Col: 17, Construct: "set"},
+	{From: 430, To: 437, Line: 107, Col: 17, Construct: "if"},
+	{From: 432, To: 432, Line: 108, Col: 21, Construct: "set"},
+	{From: 433, To: 437, Line: 109, Col: 21, Construct: "if"},
+	{From: 436, To: 436, Line: 110, Col: 21, Construct: "set"},
+	{From: 439, To: 439, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 443, To: 443, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 444, To: 452, Line: 119, Col: 9, Construct: "if"},
+	{From: 447, To: 447, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 451, To: 451, Line: 124, Col: 9, Construct: "{{ }}"},
 }

@@ -57,10 +57,10 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 	var ns jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -84,21 +84,21 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := message.Attr("role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(message.Attr("tool_calls")) && !jinja2.IsNone(message.Attr("tool_calls")))) {
+		messageRole := jinja2.Attr(message, "role")
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && !jinja2.IsNone(jinja2.Attr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(ns.Attr("index"), jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			jinja2.SetAttr(ns, "index", jinja2.Add(ns.Attr("index"), jinja2.Int(1)))
+			jinja2.SetAttr(ns, "index", jinja2.Add(jinja2.Attr(ns, "index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
@@ -106,17 +106,17 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 		eosToken := eosTokenInput
 		var content jinja2.Value
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
 				items := jinja2.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = tool.Attr("function")
+					tool = jinja2.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -133,15 +133,15 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 						if jinja2.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\": \"")
-							w.WriteStr(val)
+							jinja2.WriteStr(w, val)
 							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
@@ -165,38 +165,38 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 			if (i == len(items)-1) && jinja2.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
-				w.WriteStr(systemMessage)
+				jinja2.WriteStr(w, systemMessage)
 				w.WriteString("\n\n")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
-				w.WriteStr(message.ItemStr("content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.IsDefined(message.Attr("tool_calls")) && !jinja2.IsNone(message.Attr("tool_calls")) {
+		} else if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && !jinja2.IsNone(jinja2.Attr(message, "tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, message.Attr("tool_calls"))
+			items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(toolCall.Attr("function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
-				w.Write(out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
+				jinja2.Write(w, out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := toolCall.Attr("id")
+				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
-				w.WriteStr(toolCallId)
+				jinja2.WriteStr(w, toolCallId)
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -205,20 +205,20 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
 					w.WriteString("]")
-					w.WriteStr(eosToken)
+					jinja2.WriteStr(w, eosToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			w.WriteAdd(message.ItemStr("content"), eosToken)
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := message.Attr("content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(messageContent.Attr("content")) {
+			messageContent := jinja2.Attr(message, "content")
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.Attr(messageContent, "content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = messageContent.Attr("content")
+				content = jinja2.Attr(messageContent, "content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
@@ -226,22 +226,22 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
-			w.WriteStr(jinja2.FilterString(content))
+			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := message.Attr("tool_call_id")
+			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(messageToolCallId)
+			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -273,12 +273,12 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = jinja2.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
@@ -286,10 +286,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
 	llamacpp.SetAttr(ns, "index", jinja2.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		messageRole := llamacpp.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil))) {
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.Attr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -304,19 +304,20 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+				items := llamacpp.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
@@ -334,13 +335,20 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if llamacpp.CallTest("string", val, nil, nil) {
+						if llamacpp.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
+							w.WriteString("\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\": \"")
+							llamacpp.WriteStr(w, val)
+							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": ")), llamacpp.CallFilter("tojson", val, nil, nil)))
+							w.WriteString("\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\": ")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -359,52 +367,62 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && llamacpp.CallTest("defined", systemMessage, nil, nil) {
+			if (i == len(items)-1) && llamacpp.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("[INST]"), systemMessage, jinja2.Str("\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
+				w.WriteString("[INST]")
+				llamacpp.WriteStr(w, systemMessage)
+				w.WriteString("\n\n")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
+				w.WriteString("[INST]")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				w.WriteString("[/INST]")
 			}
-		} else if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil) {
+		} else if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.Attr(message, "tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var out jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := llamacpp.Attr(toolCall, "id")
-				if !llamacpp.CallTest("defined", toolCallId, nil, nil) || jinja2.Ne(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+				if !llamacpp.IsDefined(toolCallId) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.Attr(toolCall, "id")), jinja2.Str("\"}")))
+				w.WriteString(", \"id\": \"")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
+				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), eosToken))
+					w.WriteString("]")
+					llamacpp.WriteStr(w, eosToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), eosToken))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(messageContent, "content"), nil, nil) {
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.Attr(messageContent, "content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
 				content = llamacpp.Attr(messageContent, "content")
 			} else {
@@ -413,15 +431,19 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]{\"content\": "), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str(", ")))
+			w.WriteString("[TOOL_RESULTS]{\"content\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterString(content))
+			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
-			if !llamacpp.CallTest("defined", messageToolCallId, nil, nil) || jinja2.Ne(llamacpp.CallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
+			if !llamacpp.IsDefined(messageToolCallId) || jinja2.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"call_id\": \""), messageToolCallId), jinja2.Str("\"}[/TOOL_RESULTS]")))
+			w.WriteString("\"call_id\": \"")
+			llamacpp.WriteStr(w, messageToolCallId)
+			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -501,38 +523,38 @@ var spansMistralaiMistralNemoInstruct2407 = []jinja2.Span{
 	{From: 299, To: 299, Line: 18, Col: 13, Construct: "set"},
 	{From: 301, To: 301, Line: 20, Col: 9, Construct: "set"},
 	{From: 305, To: 305, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 307, To: 430, Line: 25, Col: 1, Construct: "for"},
-	{From: 313, To: 429, Line: 26, Col: 5, Construct: "if"},
-	{From: 316, To: 360, Line: 27, Col: 9, Construct: "if"},
-	{From: 319, To: 359, Line: 29, Col: 13, Construct: "for"},
-	{From: 323, To: 324, Line: 30, Col: 17, Construct: "set"},
-	{From: 326, To: 350, Line: 32, Col: 17, Construct: "for"},
-	{From: 337, To: 344, Line: 33, Col: 21, Construct: "if"},
-	{From: 339, To: 339, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 343, To: 343, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 346, To: 348, Line: 38, Col: 21, Construct: "if"},
-	{From: 352, To: 357, Line: 43, Col: 17, Construct: "if"},
-	{From: 362, To: 369, Line: 51, Col: 9, Construct: "if"},
-	{From: 364, To: 364, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 368, To: 368, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 370, To: 429, Line: 56, Col: 9, Construct: "if"},
-	{From: 374, To: 398, Line: 58, Col: 9, Construct: "for"},
-	{From: 379, To: 379, Line: 59, Col: 13, Construct: "set"},
-	{From: 381, To: 381, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 383, To: 387, Line: 61, Col: 13, Construct: "if"},
-	{From: 386, To: 386, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 389, To: 389, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 391, To: 397, Line: 65, Col: 13, Construct: "if"},
-	{From: 396, To: 396, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 399, To: 429, Line: 71, Col: 9, Construct: "if"},
-	{From: 402, To: 402, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 403, To: 429, Line: 73, Col: 9, Construct: "if"},
-	{From: 406, To: 414, Line: 74, Col: 9, Construct: "if"},
-	{From: 409, To: 409, Line: 75, Col: 13, Construct: "set"},
-	{From: 413, To: 413, Line: 77, Col: 13, Construct: "set"},
-	{From: 416, To: 416, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 418, To: 422, Line: 80, Col: 9, Construct: "if"},
-	{From: 421, To: 421, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 424, To: 424, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 428, To: 428, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 308, To: 452, Line: 25, Col: 1, Construct: "for"},
+	{From: 314, To: 451, Line: 26, Col: 5, Construct: "if"},
+	{From: 317, To: 368, Line: 27, Col: 9, Construct: "if"},
+	{From: 320, To: 367, Line: 29, Col: 13, Construct: "for"},
+	{From: 324, To: 325, Line: 30, Col: 17, Construct: "set"},
+	{From: 327, To: 358, Line: 32, Col: 17, Construct: "for"},
+	{From: 338, To: 352, Line: 33, Col: 21, Construct: "if"},
+	{From: 340, To: 344, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 348, To: 351, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 354, To: 356, Line: 38, Col: 21, Construct: "if"},
+	{From: 360, To: 365, Line: 43, Col: 17, Construct: "if"},
+	{From: 370, To: 383, Line: 51, Col: 9, Construct: "if"},
+	{From: 372, To: 376, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 380, To: 382, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 451, Line: 56, Col: 9, Construct: "if"},
+	{From: 389, To: 416, Line: 58, Col: 9, Construct: "for"},
+	{From: 394, To: 394, Line: 59, Col: 13, Construct: "set"},
+	{From: 396, To: 396, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 398, To: 402, Line: 61, Col: 13, Construct: "if"},
+	{From: 401, To: 401, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 404, To: 406, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 408, To: 415, Line: 65, Col: 13, Construct: "if"},
+	{From: 413, To: 414, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 417, To: 451, Line: 71, Col: 9, Construct: "if"},
+	{From: 420, To: 420, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 421, To: 451, Line: 73, Col: 9, Construct: "if"},
+	{From: 424, To: 432, Line: 74, Col: 9, Construct: "if"},
+	{From: 427, To: 427, Line: 75, Col: 13, Construct: "set"},
+	{From: 431, To: 431, Line: 77, Col: 13, Construct: "set"},
+	{From: 434, To: 436, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 438, To: 442, Line: 80, Col: 9, Construct: "if"},
+	{From: 441, To: 441, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 444, To: 446, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 450, To: 450, Line: 85, Col: 9, Construct: "{{ }}"},
 }

@@ -64,12 +64,12 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
-		messages0Content := messages0.ItemStr("content")
+		messages0Content := jinja2.ItemStr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
@@ -78,7 +78,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
+			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
 			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
@@ -109,7 +109,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
-	w.WriteStr(systemMessage)
+	jinja2.WriteStr(w, systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
@@ -119,7 +119,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !jinja2.InStrs(message.ItemStr("role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if !jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = jinja2.Add(filteredMessages2, jinja2.NewList(message))
 		}
@@ -129,9 +129,9 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -140,17 +140,17 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 		eosToken := eosTokenInput
 		var content jinja2.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
 				items := jinja2.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = tool.Attr("function")
+					tool = jinja2.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -167,15 +167,15 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 						if jinja2.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\": \"")
-							w.WriteStr(val)
+							jinja2.WriteStr(w, val)
 							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
-							w.WriteStr(key)
+							jinja2.WriteStr(w, key)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
@@ -196,11 +196,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
@@ -208,32 +208,32 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
-						w.Write(block.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(block, "text"))
 					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(message.Attr("tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = message.Attr("content")
+				toolCalls = jinja2.Attr(message, "content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
@@ -242,18 +242,18 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(toolCall.Attr("function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				w.Write(out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
+				jinja2.Write(w, out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := toolCall.Attr("id")
+				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				w.WriteStr(toolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
+				jinja2.WriteStr(w, toolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -262,28 +262,28 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
 					w.WriteString("]")
-					w.WriteStr(eosToken)
+					jinja2.WriteStr(w, eosToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content := message.ItemStr("content")
+			message3Content := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
-				w.WriteAdd(message3Content, eosToken)
+				jinja2.WriteAdd(w, message3Content, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				w.WriteAdd(message3Content.ItemInt(0).ItemStr("text"), eosToken)
+				jinja2.WriteAdd(w, jinja2.ItemStr(jinja2.ItemInt(message3Content, 0), "text"), eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := message.Attr("content")
-			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(message3Content.Attr("content")) {
+			message3Content := jinja2.Attr(message, "content")
+			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(jinja2.Attr(message3Content, "content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = message3Content.Attr("content")
+				content = jinja2.Attr(message3Content, "content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
@@ -291,22 +291,22 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS] {\"content\": ")
-			w.WriteStr(jinja2.FilterString(content))
+			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := message.Attr("tool_call_id")
+			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(messageToolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
+			jinja2.WriteStr(w, messageToolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -337,7 +337,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
 		messages0Content := llamacpp.ItemStr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
@@ -357,15 +357,15 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
 		tools = jinja2.None()
-	} else if !llamacpp.CallTest("none", tools, nil, nil) {
+	} else if !llamacpp.IsNone(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
-		if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+		if llamacpp.IsDefined(systemMessage) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
 			systemMessage = llamacpp.Sum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
 		} else {
@@ -375,22 +375,25 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+	w.WriteString("[SYSTEM_PROMPT]")
+	llamacpp.WriteStr(w, systemMessage)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	filteredMessages2 := filteredMessages
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(message))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(filteredMessages))
+	items := llamacpp.Iterate(w, filteredMessages)
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
@@ -400,18 +403,19 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCalls jinja2.Value
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+				items := llamacpp.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
@@ -429,13 +433,20 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
-						if llamacpp.CallTest("string", val, nil, nil) {
+						if llamacpp.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
+							w.WriteString("\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\": \"")
+							llamacpp.WriteStr(w, val)
+							w.WriteString("\"")
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": ")), llamacpp.CallFilter("tojson", val, nil, nil)))
+							w.WriteString("\"")
+							llamacpp.WriteStr(w, key)
+							w.WriteString("\": ")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -455,14 +466,16 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+				w.WriteString("[INST]")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, block := range llamacpp.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
@@ -479,11 +492,11 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) {
+			if llamacpp.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
@@ -493,48 +506,52 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var out jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
+			items := llamacpp.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := llamacpp.Attr(toolCall, "id")
-				if !llamacpp.CallTest("defined", toolCallId, nil, nil) || llamacpp.Lt(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+				if !llamacpp.IsDefined(toolCallId) || llamacpp.Lt(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.Slice(llamacpp.Attr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}")))
+				w.WriteString(", \"id\": \"")
+				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.Attr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
+				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), eosToken))
+					w.WriteString("]")
+					llamacpp.WriteStr(w, eosToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
 			message3Content := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", message3Content, nil, nil) {
+			if llamacpp.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
-				llamacpp.Write(w, llamacpp.Add(message3Content, eosToken))
+				llamacpp.WriteAdd(w, message3Content, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(llamacpp.ItemInt(message3Content, 0), "text"), eosToken))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(llamacpp.ItemInt(message3Content, 0), "text"), eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
 			message3Content := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("defined", message3Content, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(message3Content, "content"), nil, nil) {
+			if llamacpp.IsDefined(message3Content) && llamacpp.IsDefined(llamacpp.Attr(message3Content, "content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
 				content = llamacpp.Attr(message3Content, "content")
 			} else {
@@ -543,15 +560,19 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS] {\"content\": "), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str(", ")))
+			w.WriteString("[TOOL_RESULTS] {\"content\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterString(content))
+			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
-			if !llamacpp.CallTest("defined", messageToolCallId, nil, nil) || llamacpp.Lt(llamacpp.CallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
+			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Lt(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"call_id\": \""), llamacpp.Slice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}[/TOOL_RESULTS]")))
+			w.WriteString("\"call_id\": \"")
+			llamacpp.WriteStr(w, llamacpp.Slice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
+			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -651,56 +672,56 @@ var spansMistralaiMistralSmall3124BInstruct2503 = []jinja2.Span{
 	{From: 368, To: 375, Line: 22, Col: 5, Construct: "if"},
 	{From: 370, To: 370, Line: 23, Col: 9, Construct: "set"},
 	{From: 374, To: 374, Line: 25, Col: 9, Construct: "set"},
-	{From: 378, To: 378, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 380, To: 380, Line: 30, Col: 1, Construct: "set"},
-	{From: 382, To: 382, Line: 32, Col: 1, Construct: "set"},
-	{From: 384, To: 391, Line: 33, Col: 1, Construct: "for"},
-	{From: 387, To: 390, Line: 34, Col: 5, Construct: "if"},
-	{From: 389, To: 389, Line: 35, Col: 9, Construct: "set"},
-	{From: 393, To: 401, Line: 39, Col: 1, Construct: "for"},
-	{From: 397, To: 400, Line: 40, Col: 5, Construct: "if"},
-	{From: 399, To: 399, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 403, To: 560, Line: 45, Col: 1, Construct: "for"},
-	{From: 408, To: 559, Line: 46, Col: 5, Construct: "if"},
-	{From: 411, To: 455, Line: 47, Col: 9, Construct: "if"},
-	{From: 414, To: 454, Line: 49, Col: 13, Construct: "for"},
-	{From: 418, To: 419, Line: 50, Col: 17, Construct: "set"},
-	{From: 421, To: 445, Line: 52, Col: 17, Construct: "for"},
-	{From: 432, To: 439, Line: 53, Col: 21, Construct: "if"},
-	{From: 434, To: 434, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 441, To: 443, Line: 58, Col: 21, Construct: "if"},
-	{From: 447, To: 452, Line: 63, Col: 17, Construct: "if"},
-	{From: 457, To: 481, Line: 71, Col: 9, Construct: "if"},
-	{From: 460, To: 460, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 480, Line: 75, Col: 17, Construct: "for"},
-	{From: 467, To: 478, Line: 76, Col: 25, Construct: "if"},
-	{From: 470, To: 470, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 471, To: 478, Line: 78, Col: 29, Construct: "if"},
-	{From: 477, To: 477, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 482, To: 559, Line: 86, Col: 9, Construct: "if"},
-	{From: 485, To: 494, Line: 87, Col: 9, Construct: "if"},
-	{From: 488, To: 488, Line: 88, Col: 13, Construct: "set"},
-	{From: 492, To: 492, Line: 90, Col: 13, Construct: "set"},
-	{From: 496, To: 520, Line: 93, Col: 9, Construct: "for"},
-	{From: 501, To: 501, Line: 94, Col: 13, Construct: "set"},
-	{From: 503, To: 503, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 505, To: 509, Line: 96, Col: 13, Construct: "if"},
-	{From: 508, To: 508, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 511, To: 511, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 513, To: 519, Line: 100, Col: 13, Construct: "if"},
-	{From: 518, To: 518, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 521, To: 559, Line: 106, Col: 9, Construct: "if"},
-	{From: 524, To: 532, Line: 107, Col: 9, Construct: "if"},
-	{From: 527, To: 527, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 531, To: 531, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 533, To: 559, Line: 112, Col: 9, Construct: "if"},
-	{From: 536, To: 544, Line: 113, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 114, Col: 13, Construct: "set"},
-	{From: 543, To: 543, Line: 116, Col: 13, Construct: "set"},
-	{From: 546, To: 546, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 548, To: 552, Line: 119, Col: 9, Construct: "if"},
-	{From: 551, To: 551, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 554, To: 554, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 558, To: 558, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 378, To: 380, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 30, Col: 1, Construct: "set"},
+	{From: 384, To: 384, Line: 32, Col: 1, Construct: "set"},
+	{From: 387, To: 394, Line: 33, Col: 1, Construct: "for"},
+	{From: 390, To: 393, Line: 34, Col: 5, Construct: "if"},
+	{From: 392, To: 392, Line: 35, Col: 9, Construct: "set"},
+	{From: 396, To: 404, Line: 39, Col: 1, Construct: "for"},
+	{From: 400, To: 403, Line: 40, Col: 5, Construct: "if"},
+	{From: 402, To: 402, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 407, To: 581, Line: 45, Col: 1, Construct: "for"},
+	{From: 412, To: 580, Line: 46, Col: 5, Construct: "if"},
+	{From: 415, To: 466, Line: 47, Col: 9, Construct: "if"},
+	{From: 418, To: 465, Line: 49, Col: 13, Construct: "for"},
+	{From: 422, To: 423, Line: 50, Col: 17, Construct: "set"},
+	{From: 425, To: 456, Line: 52, Col: 17, Construct: "for"},
+	{From: 436, To: 450, Line: 53, Col: 21, Construct: "if"},
+	{From: 438, To: 442, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 446, To: 449, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 452, To: 454, Line: 58, Col: 21, Construct: "if"},
+	{From: 458, To: 463, Line: 63, Col: 17, Construct: "if"},
+	{From: 468, To: 494, Line: 71, Col: 9, Construct: "if"},
+	{From: 471, To: 473, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 478, To: 493, Line: 75, Col: 17, Construct: "for"},
+	{From: 480, To: 491, Line: 76, Col: 25, Construct: "if"},
+	{From: 483, To: 483, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 484, To: 491, Line: 78, Col: 29, Construct: "if"},
+	{From: 490, To: 490, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 495, To: 580, Line: 86, Col: 9, Construct: "if"},
+	{From: 498, To: 507, Line: 87, Col: 9, Construct: "if"},
+	{From: 501, To: 501, Line: 88, Col: 13, Construct: "set"},
+	{From: 505, To: 505, Line: 90, Col: 13, Construct: "set"},
+	{From: 510, To: 537, Line: 93, Col: 9, Construct: "for"},
+	{From: 515, To: 515, Line: 94, Col: 13, Construct: "set"},
+	{From: 517, To: 517, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 519, To: 523, Line: 96, Col: 13, Construct: "if"},
+	{From: 522, To: 522, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 525, To: 527, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 529, To: 536, Line: 100, Col: 13, Construct: "if"},
+	{From: 534, To: 535, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 538, To: 580, Line: 106, Col: 9, Construct: "if"},
+	{From: 541, To: 549, Line: 107, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 548, To: 548, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 550, To: 580, Line: 112, Col: 9, Construct: "if"},
+	{From: 553, To: 561, Line: 113, Col: 9, Construct: "if"},
+	{From: 556, To: 556, Line: 114, Col: 13, Construct: "set"},
+	{From: 560, To: 560, Line: 116, Col: 13, Construct: "set"},
+	{From: 563, To: 565, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 567, To: 571, Line: 119, Col: 9, Construct: "if"},
+	{From: 570, To: 570, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 573, To: 575, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 579, To: 579, Line: 124, Col: 9, Construct: "{{ }}"},
 }

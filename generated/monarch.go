@@ -58,7 +58,7 @@ func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		w.WriteAdd(message.ItemStr("role"), jinja2.Str("\n"), message.ItemStr("content"), jinja2.Str("</s>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStr(message, "role"), jinja2.Str("\n"), jinja2.ItemStr(message, "content"), jinja2.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }
@@ -69,7 +69,7 @@ func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
 func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// monarch.jinja:10:1 {%- if not loop.first %}
@@ -77,7 +77,7 @@ func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.ItemStr(message, "role"), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
+		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "role"), jinja2.Str("\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }

@@ -63,11 +63,11 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -83,29 +83,29 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
-			items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				var funcName jinja2.Value
 				var formattedId jinja2.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				toolCallFunction := toolCall.ItemStr("function")
-				funcName = toolCallFunction.ItemStr("name")
+				toolCallFunction := jinja2.ItemStr(toolCall, "function")
+				funcName = jinja2.ItemStr(toolCallFunction, "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = jinja2.Add(jinja2.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), jinja2.FilterString(jinja2.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
-				w.Write(formattedId)
+				jinja2.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -113,25 +113,25 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			w.Write(message.Attr("tool_call_id"))
+			jinja2.Write(w, jinja2.Attr(message, "tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			w.Write(message.ItemStr("content"))
-		} else if jinja2.IsString(message.ItemStr("content")) {
+			jinja2.Write(w, jinja2.ItemStr(message, "content"))
+		} else if jinja2.IsString(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
-			w.Write(message.ItemStr("content"))
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+			jinja2.Write(w, jinja2.ItemStr(message, "content"))
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range jinja2.Iterate(w, message.ItemStr("content")) {
+			for _, content := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
-					w.Write(content.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -154,11 +154,11 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
@@ -181,7 +181,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -190,21 +190,22 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var funcName jinja2.Value
 			var formattedId jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
+			items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), llamacpp.CallFilter("string", jinja2.Int(int64(i)), nil, nil))
+				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), llamacpp.FilterString(jinja2.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -216,14 +217,14 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
-		} else if llamacpp.CallTest("string", llamacpp.ItemStr(message, "content"), nil, nil) {
+		} else if llamacpp.IsString(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
+			for _, content := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
@@ -273,28 +274,28 @@ var spansMoonshotaiKimiK2 = []jinja2.Span{
 	{From: 141, To: 143, Line: 41, Col: 1, Construct: "if"},
 	{From: 154, To: 159, Line: 1, Col: 1, Construct: "if"},
 	{From: 157, To: 158, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 161, To: 238, Line: 4, Col: 1, Construct: "for"},
+	{From: 161, To: 239, Line: 4, Col: 1, Construct: "for"},
 	{From: 165, To: 167, Line: 5, Col: 3, Construct: "if"},
 	{From: 169, To: 181, Line: 8, Col: 3, Construct: "if"},
 	{From: 172, To: 181, Line: 10, Col: 7, Construct: "if"},
 	{From: 175, To: 181, Line: 12, Col: 7, Construct: "if"},
 	{From: 178, To: 181, Line: 14, Col: 7, Construct: "if"},
-	{From: 183, To: 237, Line: 17, Col: 3, Construct: "if"},
+	{From: 183, To: 238, Line: 17, Col: 3, Construct: "if"},
 	{From: 186, To: 191, Line: 18, Col: 5, Construct: "if"},
 	{From: 189, To: 189, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 193, To: 210, Line: 20, Col: 5, Construct: "for"},
-	{From: 199, To: 199, Line: 21, Col: 7, Construct: "set"},
-	{From: 201, To: 202, Line: 22, Col: 7, Construct: "set"},
-	{From: 204, To: 205, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 207, To: 208, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 211, To: 236, Line: 26, Col: 7, Construct: "if"},
-	{From: 215, To: 216, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 218, To: 218, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 219, To: 236, Line: 28, Col: 7, Construct: "if"},
-	{From: 222, To: 222, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 223, To: 236, Line: 30, Col: 7, Construct: "if"},
-	{From: 226, To: 235, Line: 31, Col: 5, Construct: "for"},
-	{From: 228, To: 234, Line: 32, Col: 7, Construct: "if"},
-	{From: 233, To: 233, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 240, To: 242, Line: 41, Col: 1, Construct: "if"},
+	{From: 194, To: 211, Line: 20, Col: 5, Construct: "for"},
+	{From: 200, To: 200, Line: 21, Col: 7, Construct: "set"},
+	{From: 202, To: 203, Line: 22, Col: 7, Construct: "set"},
+	{From: 205, To: 206, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 208, To: 209, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 212, To: 237, Line: 26, Col: 7, Construct: "if"},
+	{From: 216, To: 217, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 219, To: 219, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 220, To: 237, Line: 28, Col: 7, Construct: "if"},
+	{From: 223, To: 223, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 224, To: 237, Line: 30, Col: 7, Construct: "if"},
+	{From: 227, To: 236, Line: 31, Col: 5, Construct: "for"},
+	{From: 229, To: 235, Line: 32, Col: 7, Construct: "if"},
+	{From: 234, To: 234, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 243, Line: 41, Col: 1, Construct: "if"},
 }

@@ -62,18 +62,18 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			w.Write(c)
+			jinja2.Write(w, c)
 		} else if !jinja2.IsNone(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					w.Write(content.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -84,26 +84,26 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
-			return message.ItemStr("role")
+			return jinja2.ItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			w.Write(roleName)
+			jinja2.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
@@ -112,20 +112,20 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+		for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 			var formattedId jinja2.Value
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-			formattedId = toolCall.ItemStr("id")
+			formattedId = jinja2.ItemStr(toolCall, "id")
 			w.WriteString("<|tool_call_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-			w.Write(formattedId)
+			jinja2.Write(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := toolCall.ItemStr("function")
-			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
+			toolCallFunction := jinja2.ItemStr(toolCall, "function")
+			toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
 			if jinja2.IsString(toolCallFunctionArguments) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
-				w.Write(toolCallFunctionArguments)
+				jinja2.Write(w, toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
@@ -140,7 +140,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !jinja2.MethodGet(messages.Item(idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
@@ -158,7 +158,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
@@ -167,7 +167,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
@@ -180,14 +180,14 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = message.Attr("tool_call_id")
+			toolCallId = jinja2.Attr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			renderContent(message)
@@ -201,13 +201,13 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
-			w.Write(rc)
+			jinja2.Write(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message)
@@ -219,14 +219,14 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = message.Attr("tool_call_id")
+			toolCallId = jinja2.Attr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			w.Write(toolCallId)
+			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !jinja2.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			renderContent(message)
@@ -253,15 +253,15 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if llamacpp.CallTest("string", c, nil, nil) {
+		if llamacpp.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			llamacpp.Write(w, c)
-		} else if !llamacpp.CallTest("none", c, nil, nil) {
+		} else if !llamacpp.IsNone(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
+			for _, content := range llamacpp.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
 				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
@@ -278,7 +278,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -307,8 +307,9 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var formattedId jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
+		for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 			formattedId = llamacpp.ItemStr(toolCall, "id")
 			w.WriteString("<|tool_call_begin|>")
@@ -318,13 +319,13 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
 			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
-			if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
+			if llamacpp.IsString(toolCallFunctionArguments) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 				llamacpp.Write(w, toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -333,10 +334,10 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.CallMethod(llamacpp.Item(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -351,34 +352,29 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCallId jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(histMsgs)) {
+	for _, message := range llamacpp.Iterate(w, histMsgs) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		llamacpp.Write(w, w.Capture(func() {
-			setRoles(message)
-		}))
+		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolcalls(message)
-				}))
+				renderToolcalls(message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
@@ -389,45 +385,36 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+			renderContent(message)
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var rc jinja2.Value
 	var toolCallId2 jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(suffixMsgs)) {
+	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		llamacpp.Write(w, w.Capture(func() {
-			setRoles(message)
-		}))
+		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
+			rc = llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolcalls(message)
-				}))
+				renderToolcalls(message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
@@ -438,15 +425,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
-		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
+			renderContent(message)
+		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(message)
-			}))
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -532,47 +515,47 @@ var spansMoonshotaiKimiK2Thinking = []jinja2.Span{
 	{From: 291, To: 303, Line: 20, Col: 7, Construct: "if"},
 	{From: 295, To: 296, Line: 21, Col: 21, Construct: "{{ }}"},
 	{From: 301, To: 302, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 306, To: 332, Line: 28, Col: 1, Construct: "macro"},
-	{From: 310, To: 331, Line: 30, Col: 3, Construct: "for"},
-	{From: 313, To: 314, Line: 31, Col: 5, Construct: "set"},
-	{From: 316, To: 317, Line: 32, Col: 24, Construct: "{{ }}"},
-	{From: 319, To: 329, Line: 32, Col: 70, Construct: "if"},
-	{From: 323, To: 323, Line: 32, Col: 123, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 32, Col: 173, Construct: "{{ }}"},
-	{From: 334, To: 334, Line: 39, Col: 1, Construct: "set"},
-	{From: 336, To: 345, Line: 40, Col: 1, Construct: "for"},
-	{From: 339, To: 344, Line: 41, Col: 5, Construct: "if"},
-	{From: 341, To: 343, Line: 42, Col: 9, Construct: "set"},
-	{From: 347, To: 347, Line: 48, Col: 1, Construct: "set"},
-	{From: 349, To: 349, Line: 49, Col: 1, Construct: "set"},
-	{From: 351, To: 356, Line: 51, Col: 1, Construct: "if"},
-	{From: 354, To: 355, Line: 52, Col: 41, Construct: "{{ }}"},
-	{From: 358, To: 360, Line: 55, Col: 1, Construct: "if"},
-	{From: 362, To: 403, Line: 59, Col: 1, Construct: "for"},
-	{From: 365, To: 367, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 369, To: 402, Line: 61, Col: 3, Construct: "if"},
-	{From: 373, To: 375, Line: 62, Col: 20, Construct: "{{ }}"},
-	{From: 377, To: 382, Line: 63, Col: 5, Construct: "if"},
-	{From: 379, To: 381, Line: 64, Col: 7, Construct: "{{ }}"},
-	{From: 383, To: 401, Line: 66, Col: 7, Construct: "if"},
-	{From: 386, To: 387, Line: 67, Col: 5, Construct: "set"},
-	{From: 389, To: 390, Line: 68, Col: 18, Construct: "{{ }}"},
-	{From: 392, To: 394, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 395, To: 401, Line: 70, Col: 7, Construct: "if"},
-	{From: 398, To: 400, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 405, To: 452, Line: 76, Col: 1, Construct: "for"},
-	{From: 409, To: 411, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 413, To: 451, Line: 78, Col: 3, Construct: "if"},
-	{From: 416, To: 417, Line: 79, Col: 5, Construct: "set"},
-	{From: 419, To: 420, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 422, To: 424, Line: 80, Col: 26, Construct: "{{ }}"},
-	{From: 426, To: 431, Line: 81, Col: 5, Construct: "if"},
-	{From: 428, To: 430, Line: 82, Col: 6, Construct: "{{ }}"},
-	{From: 432, To: 450, Line: 84, Col: 7, Construct: "if"},
-	{From: 435, To: 436, Line: 85, Col: 5, Construct: "set"},
-	{From: 438, To: 439, Line: 86, Col: 18, Construct: "{{ }}"},
-	{From: 441, To: 443, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 444, To: 450, Line: 88, Col: 7, Construct: "if"},
-	{From: 447, To: 449, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 454, To: 456, Line: 95, Col: 1, Construct: "if"},
+	{From: 306, To: 333, Line: 28, Col: 1, Construct: "macro"},
+	{From: 311, To: 332, Line: 30, Col: 3, Construct: "for"},
+	{From: 314, To: 315, Line: 31, Col: 5, Construct: "set"},
+	{From: 317, To: 318, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 320, To: 330, Line: 32, Col: 70, Construct: "if"},
+	{From: 324, To: 324, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 328, To: 328, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 335, To: 335, Line: 39, Col: 1, Construct: "set"},
+	{From: 337, To: 346, Line: 40, Col: 1, Construct: "for"},
+	{From: 340, To: 345, Line: 41, Col: 5, Construct: "if"},
+	{From: 342, To: 344, Line: 42, Col: 9, Construct: "set"},
+	{From: 348, To: 348, Line: 48, Col: 1, Construct: "set"},
+	{From: 350, To: 350, Line: 49, Col: 1, Construct: "set"},
+	{From: 352, To: 357, Line: 51, Col: 1, Construct: "if"},
+	{From: 355, To: 356, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 359, To: 361, Line: 55, Col: 1, Construct: "if"},
+	{From: 364, To: 395, Line: 59, Col: 1, Construct: "for"},
+	{From: 367, To: 367, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 369, To: 394, Line: 61, Col: 3, Construct: "if"},
+	{From: 373, To: 373, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 375, To: 378, Line: 63, Col: 5, Construct: "if"},
+	{From: 377, To: 377, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 379, To: 393, Line: 66, Col: 7, Construct: "if"},
+	{From: 382, To: 383, Line: 67, Col: 5, Construct: "set"},
+	{From: 385, To: 386, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 388, To: 388, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 389, To: 393, Line: 70, Col: 7, Construct: "if"},
+	{From: 392, To: 392, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 398, To: 435, Line: 76, Col: 1, Construct: "for"},
+	{From: 402, To: 402, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 404, To: 434, Line: 78, Col: 3, Construct: "if"},
+	{From: 407, To: 408, Line: 79, Col: 5, Construct: "set"},
+	{From: 410, To: 411, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 413, To: 413, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 415, To: 418, Line: 81, Col: 5, Construct: "if"},
+	{From: 417, To: 417, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 419, To: 433, Line: 84, Col: 7, Construct: "if"},
+	{From: 422, To: 423, Line: 85, Col: 5, Construct: "set"},
+	{From: 425, To: 426, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 428, To: 428, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 429, To: 433, Line: 88, Col: 7, Construct: "if"},
+	{From: 432, To: 432, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 437, To: 439, Line: 95, Col: 1, Construct: "if"},
 }

@@ -63,13 +63,13 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if !jinja2.IsNone(content) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
 			for _, part := range jinja2.Iterate(w, content) {
 				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-				partType := part.ItemStr("type")
+				partType := jinja2.ItemStr(part, "type")
 				if jinja2.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
 				} else if jinja2.EqStr(partType, "video") {
@@ -78,7 +78,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(partType, "text") {
 					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-					w.Write(part.ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(part, "text"))
 				}
 			}
 		}
@@ -88,16 +88,16 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		tc = jinja2.Param(tc, "tc")
 		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := tc.Attr("function")
-		args = tcFunction.Attr("arguments")
+		tcFunction := jinja2.Attr(tc, "function")
+		args = jinja2.Attr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !jinja2.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		w.WriteStr(tcFunction.Attr("name"))
+		jinja2.WriteStr(w, jinja2.Attr(tcFunction, "name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 		keys, values := jinja2.DictItems(args)
@@ -106,7 +106,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			v := values[i]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
 			w.WriteString("<atem:parameter name=\"")
-			w.WriteStr(k)
+			jinja2.WriteStr(w, k)
 			w.WriteString("\">")
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
 			if jinja2.IsBoolean(v) {
@@ -127,7 +127,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
-				w.Write(v)
+				jinja2.Write(w, v)
 			}
 			w.WriteString("</atem:parameter>\n")
 		}
@@ -147,20 +147,20 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			var fn jinja2.Value
 			var tns jinja2.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.MethodSplitSep(fn.Attr("name"), jinja2.Str(".")).ItemInt(0)
+			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Str(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if jinja2.NotIn(tns, nsns.Attr("seen")) {
+			if jinja2.NotIn(tns, jinja2.Attr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
 				jinja2.CheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				jinja2.SetAttr(nsns, "seen", jinja2.Add(nsns.Attr("seen"), jinja2.NewList(tns)))
+				jinja2.SetAttr(nsns, "seen", jinja2.Add(jinja2.Attr(nsns, "seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
@@ -170,13 +170,13 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range jinja2.Iterate(w, nsns.Attr("seen")) {
+		for _, tns := range jinja2.Iterate(w, jinja2.Attr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
 			w.WriteJSON(tns, nil, nil)
 			w.WriteString(", \"description\": ")
 			w.WriteJSON(jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
-				return nd.Item(tns)
+				return jinja2.Item(nd, tns)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			}), nil, nil)
@@ -187,7 +187,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var fn jinja2.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
@@ -195,11 +195,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			w.WriteJSON(fn.Attr("name"), nil, nil)
+			w.WriteJSON(jinja2.Attr(fn, "name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(fn.Attr("description"), nil, nil)
+			w.WriteJSON(jinja2.Attr(fn, "description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			w.WriteJSON(fn.Attr("parameters"), nil, nil)
+			w.WriteJSON(jinja2.Attr(fn, "parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -216,7 +216,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.WriteString("Reasoning strength: ")
-		w.WriteStr(rs)
+		jinja2.WriteStr(w, rs)
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
@@ -232,47 +232,47 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 				var fn jinja2.Value
 				var tns jinja2.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := tool.Attr("function")
+				toolFunction := jinja2.Attr(tool, "function")
 				if jinja2.IsDefined(toolFunction) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = jinja2.MethodSplitSep(fn.Attr("name"), jinja2.Str(".")).ItemInt(0)
+				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Str(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if jinja2.NotIn(tns, rns.Attr("nslist")) {
+				if jinja2.NotIn(tns, jinja2.Attr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
 					jinja2.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					jinja2.SetAttr(rns, "nslist", jinja2.Add(rns.Attr("nslist"), jinja2.NewList(tns)))
+					jinja2.SetAttr(rns, "nslist", jinja2.Add(jinja2.Attr(rns, "nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range jinja2.Iterate(w, rns.Attr("nslist")) {
+			for _, tns := range jinja2.Iterate(w, jinja2.Attr(rns, "nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				jinja2.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				jinja2.SetAttr(rns, "recipients", jinja2.Add(rns.Attr("recipients"), jinja2.NewList(jinja2.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
+				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
 		jinja2.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		jinja2.SetAttr(rns, "recipients", jinja2.Add(rns.Attr("recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
+		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		w.WriteStr(jinja2.FilterJoin(rns.Attr("recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if jinja2.EqStr(m.ItemStr("role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -288,19 +288,19 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.WriteString("\nKnowledge cutoff: ")
-		w.WriteStr(kc)
+		jinja2.WriteStr(w, kc)
 		w.WriteString(".")
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
 		if jinja2.IsDefined(currentDate) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			w.WriteStr(currentDate)
+			jinja2.WriteStr(w, currentDate)
 			w.WriteString(".")
 		} else if jinja2.IsDefined(jinja2.Globals(in, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
@@ -329,9 +329,9 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		var recipient jinja2.Value
 		var endTurn jinja2.Value
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
-		role = message.ItemStr("role")
+		role = jinja2.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && jinja2.Eq(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), role) {
+		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
 			endToken = jinja2.Str("<|eom|>")
 		} else {
 			endToken = jinja2.Str("<|eot|>")
@@ -340,11 +340,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
-				renderContent(message.ItemStr("content"))
+				renderContent(jinja2.ItemStr(message, "content"))
 			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
-			w.Write(sysText)
+			jinja2.Write(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
 			if jinja2.NotIn(jinja2.Str("reasoning strength"), jinja2.FilterLower(sysText)) {
 				w.WriteString("\n\n")
@@ -365,7 +365,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			renderContent(message.ItemStr("content"))
+			renderContent(jinja2.ItemStr(message, "content"))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
@@ -386,11 +386,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
 					if jinja2.MethodGet(m, jinja2.Str("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, m.ItemStr("tool_calls")) {
+						for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(tc.Attr("id"))) && jinja2.Eq(tc.Attr("id"), tcid) {
+							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(jinja2.Attr(tc, "id"))) && jinja2.Eq(jinja2.Attr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = tc.Attr("function").Attr("name")
+								rnsName = jinja2.Attr(jinja2.Attr(tc, "function"), "name")
 							}
 						}
 					}
@@ -400,12 +400,12 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
 			w.WriteString("<|start|>tool ")
-			w.WriteStr(tname)
+			jinja2.WriteStr(w, tname)
 			w.WriteString("<|message|><tool_output name=\"")
-			w.WriteStr(tname)
+			jinja2.WriteStr(w, tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			renderContent(message.ItemStr("content"))
+			renderContent(jinja2.ItemStr(message, "content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
@@ -413,25 +413,25 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			if jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
-				w.WriteStr(message.ItemStr("reasoning_content"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
+				items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					w.WriteStr(tc.Attr("function").Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(tc, "function"), "name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderAtem(tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
-						w.Write(endToken)
+						jinja2.Write(w, endToken)
 					} else {
 						// muse-glimmer.jinja:189:21 {%- else -%}
 						w.WriteString("<|eom|>")
@@ -455,11 +455,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
 					w.WriteString(" to=")
-					w.WriteStr(recipient)
+					jinja2.WriteStr(w, recipient)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				renderContent(message.ItemStr("content"))
+				renderContent(jinja2.ItemStr(message, "content"))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
@@ -494,13 +494,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
 			llamacpp.Write(w, content)
-		} else if !llamacpp.CallTest("none", content, nil, nil) {
+		} else if !llamacpp.IsNone(content) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, part := range llamacpp.Iterate(w, content) {
 				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
 				partType := llamacpp.ItemStr(part, "type")
 				if jinja2.EqStr(partType, "image") {
@@ -524,21 +524,25 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		tcFunction := llamacpp.Attr(tc, "function")
 		args = llamacpp.Attr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !llamacpp.CallTest("mapping", args, nil, nil) {
+		if !llamacpp.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<atem:function_calls>\n<atem:invoke name=\""), llamacpp.Attr(tcFunction, "name")), jinja2.Str("\">\n")))
+		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
+		llamacpp.WriteStr(w, llamacpp.Attr(tcFunction, "name"))
+		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			k := vals[0]
 			v := vals[1]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<atem:parameter name=\""), k, jinja2.Str("\">")))
+			w.WriteString("<atem:parameter name=\"")
+			llamacpp.WriteStr(w, k)
+			w.WriteString("\">")
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if llamacpp.CallTest("boolean", v, nil, nil) {
+			if llamacpp.IsBoolean(v) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -546,13 +550,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if llamacpp.CallTest("none", v, nil, nil) {
+			} else if llamacpp.IsNone(v) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if llamacpp.CallTest("mapping", v, nil, nil) || (llamacpp.CallTest("iterable", v, nil, nil) && !llamacpp.CallTest("string", v, nil, nil)) {
+			} else if llamacpp.IsMapping(v) || (llamacpp.IsIterable(v) && !llamacpp.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(v, nil, nil))
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
@@ -572,18 +576,19 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var fn jinja2.Value
 		var tns jinja2.Value
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := llamacpp.Attr(tool, "function")
-			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+			if llamacpp.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.Attr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
+			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Str(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if llamacpp.NotIn(tns, llamacpp.Attr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -593,33 +598,44 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if llamacpp.CallTest("defined", toolNamespaceDescriptions, nil, nil) {
+		if llamacpp.IsDefined(toolNamespaceDescriptions) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(nsns, "seen"))) {
+		for _, tns := range llamacpp.Iterate(w, llamacpp.Attr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": "), llamacpp.CallFilter("tojson", tns, nil, nil)), jinja2.Str(", \"description\": ")), llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
+			w.WriteString("{\"name\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(tns, nil, nil))
+			w.WriteString(", \"description\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
 				return llamacpp.Item(nd, tns)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
-			}), nil, nil)), jinja2.Str("}\n")))
+			}), nil, nil))
+			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var fn2 jinja2.Value
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := llamacpp.Attr(tool, "function")
-			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+			if llamacpp.IsDefined(toolFunction) {
 				fn2 = toolFunction
 			} else {
 				fn2 = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n{\"name\": "), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "name"), nil, nil)), jinja2.Str(", \"description\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "description"), nil, nil)), jinja2.Str(", \"parameters\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "parameters"), nil, nil)), jinja2.Str("}")))
+			w.WriteString("\n{\"name\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "name"), nil, nil))
+			w.WriteString(", \"description\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "description"), nil, nil))
+			w.WriteString(", \"parameters\": ")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "parameters"), nil, nil))
+			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
@@ -628,13 +644,15 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		reasoningStrength := reasoningStrengthInput
 		var rs jinja2.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if llamacpp.CallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
+		if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = jinja2.Str("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning strength: "), rs, jinja2.Str(".")))
+		w.WriteString("Reasoning strength: ")
+		llamacpp.WriteStr(w, rs)
+		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta := func(tools jinja2.Value) {
@@ -645,18 +663,19 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fn jinja2.Value
 			var tns jinja2.Value
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				toolFunction := llamacpp.Attr(tool, "function")
-				if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+				if llamacpp.IsDefined(toolFunction) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.Attr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
+				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Str(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if llamacpp.NotIn(tns, llamacpp.Attr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -666,7 +685,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(rns, "nslist"))) {
+			for _, tns := range llamacpp.Iterate(w, llamacpp.Attr(rns, "nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				llamacpp.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
@@ -678,14 +697,16 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
 		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("# Valid recipients: "), llamacpp.CallFilter("join", llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(".")))
+		w.WriteString("# Valid recipients: ")
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, m := range llamacpp.Iterate(w, messages) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
@@ -696,43 +717,44 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if llamacpp.CallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
+		if llamacpp.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = jinja2.Str("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\nKnowledge cutoff: "), kc, jinja2.Str(".")))
+		w.WriteString("\nKnowledge cutoff: ")
+		llamacpp.WriteStr(w, kc)
+		w.WriteString(".")
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if llamacpp.CallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
+		if llamacpp.IsDefined(currentDate) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\nCurrent date: "), currentDate, jinja2.Str(".")))
-		} else if llamacpp.CallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
+			w.WriteString("\nCurrent date: ")
+			llamacpp.WriteStr(w, currentDate)
+			w.WriteString(".")
+		} else if llamacpp.IsDefined(jinja2.Globals(in, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
+			w.WriteString("\nCurrent date: ")
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderReasoning()
-		}))
+		renderReasoning()
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderToolDefs(tools)
-			}))
+			renderToolDefs(tools)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			renderSystemMeta(tools)
-		}))
+		renderSystemMeta(tools)
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
 	var endToken jinja2.Value
 	var sysText jinja2.Value
@@ -740,7 +762,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var tcid jinja2.Value
 	var recipient jinja2.Value
 	var endTurn jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
@@ -754,50 +776,42 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", w.Capture(func() {
+			sysText = llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(w.Capture(func() {
 				renderContent(llamacpp.ItemStr(message, "content"))
 			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			llamacpp.Write(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if llamacpp.NotIn(jinja2.Str("reasoning strength"), llamacpp.CallFilter("lower", sysText, nil, nil)) {
+			if llamacpp.NotIn(jinja2.Str("reasoning strength"), llamacpp.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderReasoning()
-				}))
+				renderReasoning()
 			}
 			// muse-glimmer.jinja:149:9 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderToolDefs(tools)
-				}))
+				renderToolDefs(tools)
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderSystemMeta(tools)
-			}))
+			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "user") {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(llamacpp.ItemStr(message, "content"))
-			}))
+			renderContent(llamacpp.ItemStr(message, "content"))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			tname = llamacpp.MethodGet(message, jinja2.Str("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)
+				tcid = llamacpp.MethodGet(message, jinja2.Str("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
@@ -805,13 +819,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 					return jinja2.Str("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
-				for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+				for _, m := range llamacpp.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if llamacpp.CallMethod(m, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+					if llamacpp.MethodGet(m, jinja2.Str("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(m, "tool_calls"))) {
+						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!llamacpp.CallTest("none", tcid, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tc, "id"), nil, nil)) && jinja2.Eq(llamacpp.Attr(tc, "id"), tcid) {
+							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.Attr(tc, "id"))) && jinja2.Eq(llamacpp.Attr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = llamacpp.Attr(llamacpp.Attr(tc, "function"), "name")
 							}
@@ -822,31 +836,35 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				tname = rnsName
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|start|>tool "), tname, jinja2.Str("<|message|><tool_output name=\""), tname, jinja2.Str("\">\n")))
+			w.WriteString("<|start|>tool ")
+			llamacpp.WriteStr(w, tname)
+			w.WriteString("<|message|><tool_output name=\"")
+			llamacpp.WriteStr(w, tname)
+			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				renderContent(llamacpp.ItemStr(message, "content"))
-			}))
+			renderContent(llamacpp.ItemStr(message, "content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant to=self<|message|>"), llamacpp.ItemStr(message, "reasoning_content")), jinja2.Str("<|eom|>")))
+				w.WriteString("<|start|>assistant to=self<|message|>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "reasoning_content"))
+				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
+				items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant to="), llamacpp.Attr(llamacpp.Attr(tc, "function"), "name")), jinja2.Str("<|message|>")))
+					w.WriteString("<|start|>assistant to=")
+					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tc, "function"), "name"))
+					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderAtem(tc)
-					}))
+					renderAtem(tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
@@ -859,13 +877,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("recipient")}, nil), func() jinja2.Value {
+				recipient = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("recipient")), func() jinja2.Value {
 					return jinja2.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("end_turn")}, nil)
+				endTurn = llamacpp.MethodGet(message, jinja2.Str("end_turn"))
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if llamacpp.CallTest("none", endTurn, nil, nil) {
+				if llamacpp.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					endTurn = jinja2.Bool(!(recipient.Truthy() && !jinja2.EqStr(recipient, "user")))
 				}
@@ -873,13 +891,12 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str(" to="), recipient))
+					w.WriteString(" to=")
+					llamacpp.WriteStr(w, recipient)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					renderContent(llamacpp.ItemStr(message, "content"))
-				}))
+				renderContent(llamacpp.ItemStr(message, "content"))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
@@ -1021,109 +1038,109 @@ var spansMuseGlimmer = []jinja2.Span{
 	{From: 508, To: 515, Line: 18, Col: 17, Construct: "if"},
 	{From: 511, To: 515, Line: 20, Col: 17, Construct: "if"},
 	{From: 514, To: 514, Line: 21, Col: 17, Construct: "{{ }}"},
-	{From: 520, To: 564, Line: 26, Col: 1, Construct: "macro"},
+	{From: 520, To: 568, Line: 26, Col: 1, Construct: "macro"},
 	{From: 524, To: 525, Line: 27, Col: 5, Construct: "set"},
 	{From: 527, To: 530, Line: 28, Col: 5, Construct: "if"},
 	{From: 529, To: 529, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 532, To: 532, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 534, To: 563, Line: 32, Col: 5, Construct: "for"},
-	{From: 539, To: 539, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 541, To: 561, Line: 34, Col: 9, Construct: "if"},
-	{From: 543, To: 548, Line: 35, Col: 13, Construct: "if"},
-	{From: 549, To: 560, Line: 40, Col: 13, Construct: "if"},
-	{From: 552, To: 560, Line: 42, Col: 13, Construct: "if"},
-	{From: 555, To: 555, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 559, To: 559, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 566, To: 625, Line: 51, Col: 1, Construct: "macro"},
-	{From: 573, To: 573, Line: 58, Col: 5, Construct: "set"},
-	{From: 575, To: 594, Line: 59, Col: 5, Construct: "for"},
-	{From: 579, To: 584, Line: 60, Col: 9, Construct: "set"},
-	{From: 586, To: 586, Line: 61, Col: 9, Construct: "set"},
-	{From: 588, To: 593, Line: 62, Col: 9, Construct: "if"},
-	{From: 590, To: 590, Line: 62, Col: 9, Construct: "set"},
-	{From: 592, To: 592, Line: 63, Col: 13, Construct: "set"},
-	{From: 596, To: 600, Line: 66, Col: 5, Construct: "set"},
-	{From: 602, To: 610, Line: 67, Col: 5, Construct: "for"},
-	{From: 604, To: 608, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 612, To: 624, Line: 71, Col: 5, Construct: "for"},
-	{From: 615, To: 620, Line: 72, Col: 9, Construct: "set"},
-	{From: 622, To: 622, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 627, To: 638, Line: 83, Col: 1, Construct: "macro"},
-	{From: 631, To: 635, Line: 84, Col: 5, Construct: "set"},
-	{From: 637, To: 637, Line: 85, Col: 5, Construct: "{{ }}"},
-	{From: 640, To: 682, Line: 87, Col: 1, Construct: "macro"},
-	{From: 644, To: 644, Line: 88, Col: 5, Construct: "set"},
-	{From: 646, To: 675, Line: 89, Col: 5, Construct: "if"},
-	{From: 648, To: 667, Line: 90, Col: 9, Construct: "for"},
-	{From: 652, To: 657, Line: 91, Col: 13, Construct: "set"},
-	{From: 659, To: 659, Line: 92, Col: 13, Construct: "set"},
-	{From: 661, To: 666, Line: 93, Col: 13, Construct: "if"},
-	{From: 663, To: 663, Line: 93, Col: 13, Construct: "set"},
-	{From: 665, To: 665, Line: 94, Col: 17, Construct: "set"},
-	{From: 669, To: 674, Line: 97, Col: 9, Construct: "for"},
-	{From: 671, To: 671, Line: 97, Col: 9, Construct: "set"},
-	{From: 673, To: 673, Line: 98, Col: 13, Construct: "set"},
-	{From: 677, To: 677, Line: 98, Col: 13, Construct: "set"},
-	{From: 679, To: 679, Line: 101, Col: 5, Construct: "set"},
-	{From: 681, To: 681, Line: 102, Col: 5, Construct: "{{ }}"},
-	{From: 684, To: 684, Line: 104, Col: 1, Construct: "{{ }}"},
-	{From: 686, To: 686, Line: 105, Col: 1, Construct: "set"},
-	{From: 688, To: 694, Line: 106, Col: 1, Construct: "for"},
-	{From: 690, To: 693, Line: 107, Col: 5, Construct: "if"},
-	{From: 692, To: 692, Line: 108, Col: 9, Construct: "set"},
-	{From: 696, To: 734, Line: 111, Col: 1, Construct: "if"},
-	{From: 699, To: 703, Line: 113, Col: 5, Construct: "set"},
-	{From: 705, To: 705, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 707, To: 715, Line: 115, Col: 5, Construct: "if"},
-	{From: 709, To: 709, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 710, To: 714, Line: 117, Col: 9, Construct: "if"},
-	{From: 713, To: 713, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 717, To: 719, Line: 121, Col: 5, Construct: "{{ }}"},
-	{From: 721, To: 728, Line: 122, Col: 5, Construct: "if"},
-	{From: 724, To: 726, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 730, To: 733, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 736, To: 891, Line: 130, Col: 1, Construct: "for"},
-	{From: 747, To: 747, Line: 131, Col: 5, Construct: "set"},
-	{From: 749, To: 753, Line: 132, Col: 5, Construct: "set"},
-	{From: 755, To: 890, Line: 133, Col: 5, Construct: "if"},
-	{From: 757, To: 760, Line: 138, Col: 9, Construct: "set"},
-	{From: 762, To: 762, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 764, To: 770, Line: 145, Col: 9, Construct: "if"},
-	{From: 767, To: 769, Line: 147, Col: 13, Construct: "{{ }}"},
-	{From: 772, To: 779, Line: 149, Col: 9, Construct: "if"},
-	{From: 775, To: 777, Line: 151, Col: 13, Construct: "{{ }}"},
-	{From: 781, To: 784, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 785, To: 890, Line: 156, Col: 9, Construct: "if"},
-	{From: 789, To: 792, Line: 158, Col: 9, Construct: "{{ }}"},
-	{From: 793, To: 890, Line: 160, Col: 9, Construct: "if"},
-	{From: 796, To: 796, Line: 161, Col: 9, Construct: "set"},
-	{From: 798, To: 823, Line: 162, Col: 9, Construct: "if"},
-	{From: 800, To: 800, Line: 163, Col: 13, Construct: "set"},
-	{From: 802, To: 806, Line: 164, Col: 13, Construct: "set"},
-	{From: 808, To: 820, Line: 165, Col: 13, Construct: "for"},
-	{From: 810, To: 819, Line: 166, Col: 17, Construct: "if"},
-	{From: 812, To: 818, Line: 167, Col: 21, Construct: "for"},
-	{From: 814, To: 817, Line: 168, Col: 25, Construct: "if"},
-	{From: 816, To: 816, Line: 169, Col: 29, Construct: "set"},
-	{From: 822, To: 822, Line: 174, Col: 13, Construct: "set"},
-	{From: 825, To: 825, Line: 176, Col: 9, Construct: "{{ }}"},
-	{From: 827, To: 830, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 831, To: 890, Line: 179, Col: 9, Construct: "if"},
-	{From: 834, To: 837, Line: 180, Col: 9, Construct: "if"},
-	{From: 836, To: 836, Line: 181, Col: 13, Construct: "{{ }}"},
-	{From: 839, To: 889, Line: 183, Col: 9, Construct: "if"},
-	{From: 841, To: 858, Line: 184, Col: 13, Construct: "for"},
-	{From: 845, To: 845, Line: 185, Col: 17, Construct: "{{ }}"},
-	{From: 847, To: 849, Line: 186, Col: 17, Construct: "{{ }}"},
-	{From: 851, To: 857, Line: 187, Col: 17, Construct: "if"},
-	{From: 853, To: 853, Line: 188, Col: 21, Construct: "{{ }}"},
-	{From: 862, To: 864, Line: 194, Col: 13, Construct: "set"},
-	{From: 866, To: 866, Line: 195, Col: 13, Construct: "set"},
-	{From: 868, To: 872, Line: 196, Col: 13, Construct: "if"},
-	{From: 870, To: 870, Line: 197, Col: 17, Construct: "set"},
-	{From: 874, To: 878, Line: 200, Col: 13, Construct: "if"},
-	{From: 876, To: 876, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 880, To: 882, Line: 204, Col: 13, Construct: "{{ }}"},
-	{From: 884, To: 888, Line: 205, Col: 13, Construct: "{{ }}"},
-	{From: 893, To: 895, Line: 209, Col: 1, Construct: "if"},
+	{From: 532, To: 534, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 536, To: 567, Line: 32, Col: 5, Construct: "for"},
+	{From: 541, To: 543, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 545, To: 565, Line: 34, Col: 9, Construct: "if"},
+	{From: 547, To: 552, Line: 35, Col: 13, Construct: "if"},
+	{From: 553, To: 564, Line: 40, Col: 13, Construct: "if"},
+	{From: 556, To: 564, Line: 42, Col: 13, Construct: "if"},
+	{From: 559, To: 559, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 563, To: 563, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 570, To: 641, Line: 51, Col: 1, Construct: "macro"},
+	{From: 577, To: 577, Line: 58, Col: 5, Construct: "set"},
+	{From: 580, To: 599, Line: 59, Col: 5, Construct: "for"},
+	{From: 584, To: 589, Line: 60, Col: 9, Construct: "set"},
+	{From: 591, To: 591, Line: 61, Col: 9, Construct: "set"},
+	{From: 593, To: 598, Line: 62, Col: 9, Construct: "if"},
+	{From: 595, To: 595, Line: 62, Col: 9, Construct: "set"},
+	{From: 597, To: 597, Line: 63, Col: 13, Construct: "set"},
+	{From: 601, To: 605, Line: 66, Col: 5, Construct: "set"},
+	{From: 607, To: 619, Line: 67, Col: 5, Construct: "for"},
+	{From: 609, To: 617, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 622, To: 640, Line: 71, Col: 5, Construct: "for"},
+	{From: 625, To: 630, Line: 72, Col: 9, Construct: "set"},
+	{From: 632, To: 638, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 643, To: 656, Line: 83, Col: 1, Construct: "macro"},
+	{From: 647, To: 651, Line: 84, Col: 5, Construct: "set"},
+	{From: 653, To: 655, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 658, To: 703, Line: 87, Col: 1, Construct: "macro"},
+	{From: 662, To: 662, Line: 88, Col: 5, Construct: "set"},
+	{From: 664, To: 694, Line: 89, Col: 5, Construct: "if"},
+	{From: 667, To: 686, Line: 90, Col: 9, Construct: "for"},
+	{From: 671, To: 676, Line: 91, Col: 13, Construct: "set"},
+	{From: 678, To: 678, Line: 92, Col: 13, Construct: "set"},
+	{From: 680, To: 685, Line: 93, Col: 13, Construct: "if"},
+	{From: 682, To: 682, Line: 93, Col: 13, Construct: "set"},
+	{From: 684, To: 684, Line: 94, Col: 17, Construct: "set"},
+	{From: 688, To: 693, Line: 97, Col: 9, Construct: "for"},
+	{From: 690, To: 690, Line: 97, Col: 9, Construct: "set"},
+	{From: 692, To: 692, Line: 98, Col: 13, Construct: "set"},
+	{From: 696, To: 696, Line: 98, Col: 13, Construct: "set"},
+	{From: 698, To: 698, Line: 101, Col: 5, Construct: "set"},
+	{From: 700, To: 702, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 705, To: 705, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 707, To: 707, Line: 105, Col: 1, Construct: "set"},
+	{From: 709, To: 715, Line: 106, Col: 1, Construct: "for"},
+	{From: 711, To: 714, Line: 107, Col: 5, Construct: "if"},
+	{From: 713, To: 713, Line: 108, Col: 9, Construct: "set"},
+	{From: 717, To: 755, Line: 111, Col: 1, Construct: "if"},
+	{From: 720, To: 724, Line: 113, Col: 5, Construct: "set"},
+	{From: 726, To: 728, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 730, To: 742, Line: 115, Col: 5, Construct: "if"},
+	{From: 732, To: 734, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 735, To: 741, Line: 117, Col: 9, Construct: "if"},
+	{From: 738, To: 740, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 744, To: 744, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 746, To: 751, Line: 122, Col: 5, Construct: "if"},
+	{From: 749, To: 749, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 753, To: 754, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 758, To: 908, Line: 130, Col: 1, Construct: "for"},
+	{From: 769, To: 769, Line: 131, Col: 5, Construct: "set"},
+	{From: 771, To: 775, Line: 132, Col: 5, Construct: "set"},
+	{From: 777, To: 907, Line: 133, Col: 5, Construct: "if"},
+	{From: 779, To: 782, Line: 138, Col: 9, Construct: "set"},
+	{From: 784, To: 784, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 786, To: 790, Line: 145, Col: 9, Construct: "if"},
+	{From: 789, To: 789, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 792, To: 797, Line: 149, Col: 9, Construct: "if"},
+	{From: 795, To: 795, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 799, To: 800, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 801, To: 907, Line: 156, Col: 9, Construct: "if"},
+	{From: 805, To: 806, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 807, To: 907, Line: 160, Col: 9, Construct: "if"},
+	{From: 810, To: 810, Line: 161, Col: 9, Construct: "set"},
+	{From: 812, To: 837, Line: 162, Col: 9, Construct: "if"},
+	{From: 814, To: 814, Line: 163, Col: 13, Construct: "set"},
+	{From: 816, To: 820, Line: 164, Col: 13, Construct: "set"},
+	{From: 822, To: 834, Line: 165, Col: 13, Construct: "for"},
+	{From: 824, To: 833, Line: 166, Col: 17, Construct: "if"},
+	{From: 826, To: 832, Line: 167, Col: 21, Construct: "for"},
+	{From: 828, To: 831, Line: 168, Col: 25, Construct: "if"},
+	{From: 830, To: 830, Line: 169, Col: 29, Construct: "set"},
+	{From: 836, To: 836, Line: 174, Col: 13, Construct: "set"},
+	{From: 839, To: 843, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 845, To: 846, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 847, To: 907, Line: 179, Col: 9, Construct: "if"},
+	{From: 850, To: 855, Line: 180, Col: 9, Construct: "if"},
+	{From: 852, To: 854, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 857, To: 906, Line: 183, Col: 9, Construct: "if"},
+	{From: 859, To: 876, Line: 184, Col: 13, Construct: "for"},
+	{From: 863, To: 865, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 867, To: 867, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 869, To: 875, Line: 187, Col: 17, Construct: "if"},
+	{From: 871, To: 871, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 880, To: 882, Line: 194, Col: 13, Construct: "set"},
+	{From: 884, To: 884, Line: 195, Col: 13, Construct: "set"},
+	{From: 886, To: 890, Line: 196, Col: 13, Construct: "if"},
+	{From: 888, To: 888, Line: 197, Col: 17, Construct: "set"},
+	{From: 892, To: 897, Line: 200, Col: 13, Construct: "if"},
+	{From: 894, To: 895, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 899, To: 899, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 901, To: 905, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 910, To: 912, Line: 209, Col: 1, Construct: "if"},
 }

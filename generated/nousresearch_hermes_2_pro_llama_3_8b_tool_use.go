@@ -60,25 +60,25 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
+		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if jinja2.EqStr(jsonSpec.Attr("type"), "array") {
+			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
-			w.WriteStr(w.Capture(func() {
+			jinja2.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(jinja2.FilterItems(jsonSpec))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
+			jsonSpecAdditionalProperties := jinja2.Attr(jsonSpec, "additionalProperties")
 			if jinja2.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
-				w.WriteStr(w.Capture(func() {
+				jinja2.WriteStr(w, w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
 				}))
 				w.WriteString("]")
@@ -86,15 +86,15 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if jinja2.IsIterable(jsonSpec.Attr("type")) {
+		} else if jinja2.IsIterable(jinja2.Attr(jsonSpec, "type")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jsonSpec.Attr("type"))
+			items := jinja2.Iterate(w, jinja2.Attr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
-				w.Write(w.Capture(func() {
+				jinja2.Write(w, w.Capture(func() {
 					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
@@ -109,37 +109,37 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 		}
 	}
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
 	items := jinja2.Iterate(w, tools)
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := tool.Attr("function")
+		toolFunction := jinja2.Attr(tool, "function")
 		if jinja2.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		toolName := tool.Attr("name")
+		toolName := jinja2.Attr(tool, "name")
 		w.WriteString("{\"name\": \"")
-		w.WriteStr(toolName)
+		jinja2.WriteStr(w, toolName)
 		w.WriteString("\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
 		w.WriteString("\"description\": \"")
-		w.WriteStr(toolName)
+		jinja2.WriteStr(w, toolName)
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := tool.Attr("parameters")
-		toolParametersProperties := toolParameters.Attr("properties")
+		toolParameters := jinja2.Attr(tool, "parameters")
+		toolParametersProperties := jinja2.Attr(toolParameters, "properties")
 		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
 			paramFields := values[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			w.WriteAdd(paramName, jinja2.Str(": "), w.Capture(func() {
+			jinja2.WriteAdd(w, paramName, jinja2.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
@@ -149,17 +149,17 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
-		toolReturn := tool.Attr("return")
+		toolReturn := jinja2.Attr(tool, "return")
 		if jinja2.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
-			w.WriteStr(w.Capture(func() {
+			jinja2.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(toolReturn)
 			}))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
-		w.WriteStr(tool.Attr("description"))
+		jinja2.WriteStr(w, jinja2.Attr(tool, "description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := jinja2.ItemsFilterPairs(toolParametersProperties)
@@ -172,19 +172,19 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			w.WriteString("        ")
-			w.WriteStr(paramName)
+			jinja2.WriteStr(w, paramName)
 			w.WriteString("(")
-			w.WriteStr(w.Capture(func() {
+			jinja2.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			w.WriteString("): ")
-			w.WriteStr(jinja2.FilterTrim(paramFields.Attr("description"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.Attr(paramFields, "description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(toolReturn.Attr("description")) {
+		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.Attr(toolReturn, "description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
-			w.WriteStr(toolReturn.Attr("description"))
+			jinja2.WriteStr(w, jinja2.Attr(toolReturn, "description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
@@ -207,41 +207,41 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := message.Attr("role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(message.Attr("tool_calls"))) {
+		messageRole := jinja2.Attr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				w.Write(toolCall.Attr("name"))
+				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := toolCall.Attr("arguments")
+				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
 					if jinja2.IsString(toolCallArguments) {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
-						w.Write(toolCallArguments)
+						jinja2.Write(w, toolCallArguments)
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
@@ -254,12 +254,12 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -268,7 +268,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -298,33 +298,37 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.CallTest("defined", llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")), nil, nil) {
+		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
 			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
 		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("list["), w.Capture(func() {
-				jsonToPythonType(llamacpp.CallFilter("items", jsonSpec, nil, nil))
-			})), jinja2.Str("]")))
+			w.WriteString("list[")
+			llamacpp.WriteStr(w, w.Capture(func() {
+				jsonToPythonType(llamacpp.FilterItems(jsonSpec))
+			}))
+			w.WriteString("]")
 		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 			jsonSpecAdditionalProperties := llamacpp.Attr(jsonSpec, "additionalProperties")
-			if llamacpp.CallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
+			if llamacpp.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("dict[str, "), w.Capture(func() {
+				w.WriteString("dict[str, ")
+				llamacpp.WriteStr(w, w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
-				})), jinja2.Str("]")))
+				}))
+				w.WriteString("]")
 			} else {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if llamacpp.CallTest("iterable", llamacpp.Attr(jsonSpec, "type"), nil, nil) {
+		} else if llamacpp.IsIterable(llamacpp.Attr(jsonSpec, "type")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(jsonSpec, "type")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
@@ -346,30 +350,34 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 	llamacpp.Write(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+	items := llamacpp.Iterate(w, tools)
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := llamacpp.Attr(tool, "function")
-		if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+		if llamacpp.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(tool, "name")), jinja2.Str("\", ")))
+		w.WriteString("{\"name\": \"")
+		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+		w.WriteString("\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"description\": \""), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
+		w.WriteString("\"description\": \"")
+		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items2 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"), nil, nil)))
+		items2 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
 		for i := range items2 {
 			vals := jinja2.Unpack(items2[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(paramName, jinja2.Str(": ")), w.Capture(func() {
+			llamacpp.WriteAdd(w, paramName, jinja2.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})))
+			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
 			if !(i == len(items2)-1) {
 				w.WriteString(", ")
@@ -378,16 +386,19 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
 		toolReturn := llamacpp.Attr(tool, "return")
-		if llamacpp.CallTest("defined", toolReturn, nil, nil) {
+		if llamacpp.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str(" -> "), w.Capture(func() {
+			w.WriteString(" -> ")
+			llamacpp.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(toolReturn)
-			})))
+			}))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" - "), llamacpp.Attr(tool, "description")), jinja2.Str("\n\n")))
+		w.WriteString(" - ")
+		llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
+		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items3 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"), nil, nil)))
+		items3 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
 		for i := range items3 {
 			vals := jinja2.Unpack(items3[i], 2)
 			paramName := vals[0]
@@ -397,25 +408,31 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("        "), paramName, jinja2.Str("(")), w.Capture(func() {
+			w.WriteString("        ")
+			llamacpp.WriteStr(w, paramName)
+			w.WriteString("(")
+			llamacpp.WriteStr(w, w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})), jinja2.Str("): ")), llamacpp.CallFilter("trim", llamacpp.Attr(paramFields, "description"), nil, nil)))
+			}))
+			w.WriteString("): ")
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.Attr(paramFields, "description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := llamacpp.Attr(tool, "return")
-		if llamacpp.CallTest("defined", toolReturn2, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(toolReturn2, "description"), nil, nil) {
+		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.Attr(toolReturn2, "description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n    Returns:\n        "), llamacpp.Attr(toolReturn2, "description")))
+			w.WriteString("\n    Returns:\n        ")
+			llamacpp.WriteStr(w, llamacpp.Attr(toolReturn2, "description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
 		toolParameters := llamacpp.Attr(tool, "parameters")
-		if jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(toolParameters, "properties"), nil, nil), jinja2.Int(0)) {
+		if jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(toolParameters, "properties")), jinja2.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", toolParameters, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(toolParameters, nil, nil))
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -430,19 +447,25 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		messageRole := llamacpp.Attr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) {
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -452,16 +475,16 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+				if llamacpp.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+					if llamacpp.IsString(toolCallArguments) {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
 					}
 				}
 				w.WriteString("}\n</tool_call>")
@@ -554,57 +577,57 @@ var spansNousResearchHermes2ProLlama38BToolUse = []jinja2.Span{
 	{From: 271, To: 276, Line: 142, Col: 9, Construct: "if"},
 	{From: 273, To: 276, Line: 144, Col: 13, Construct: "if"},
 	{From: 280, To: 282, Line: 149, Col: 1, Construct: "if"},
-	{From: 294, To: 344, Line: 1, Col: 1, Construct: "macro"},
+	{From: 294, To: 348, Line: 1, Col: 1, Construct: "macro"},
 	{From: 299, To: 299, Line: 2, Col: 1, Construct: "set"},
-	{From: 301, To: 343, Line: 9, Col: 1, Construct: "if"},
+	{From: 301, To: 347, Line: 9, Col: 1, Construct: "if"},
 	{From: 303, To: 303, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 304, To: 343, Line: 11, Col: 5, Construct: "if"},
-	{From: 307, To: 309, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 310, To: 343, Line: 13, Col: 5, Construct: "if"},
-	{From: 313, To: 322, Line: 14, Col: 5, Construct: "if"},
-	{From: 316, To: 318, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 323, To: 343, Line: 19, Col: 5, Construct: "if"},
-	{From: 327, To: 339, Line: 21, Col: 5, Construct: "for"},
-	{From: 331, To: 333, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 335, To: 337, Line: 23, Col: 7, Construct: "if"},
-	{From: 346, To: 347, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 349, To: 426, Line: 38, Col: 1, Construct: "for"},
-	{From: 353, To: 358, Line: 39, Col: 5, Construct: "if"},
-	{From: 356, To: 356, Line: 40, Col: 9, Construct: "set"},
-	{From: 360, To: 360, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 362, To: 362, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 364, To: 378, Line: 45, Col: 5, Construct: "for"},
-	{From: 370, To: 372, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 374, To: 376, Line: 47, Col: 9, Construct: "if"},
-	{From: 380, To: 386, Line: 52, Col: 5, Construct: "if"},
-	{From: 383, To: 385, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 388, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 390, To: 403, Line: 58, Col: 5, Construct: "for"},
-	{From: 396, To: 398, Line: 59, Col: 9, Construct: "if"},
-	{From: 400, To: 402, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 405, To: 410, Line: 65, Col: 5, Construct: "if"},
-	{From: 408, To: 408, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 420, Line: 72, Col: 5, Construct: "if"},
-	{From: 418, To: 418, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 422, To: 424, Line: 78, Col: 5, Construct: "if"},
-	{From: 428, To: 494, Line: 94, Col: 1, Construct: "for"},
-	{From: 432, To: 493, Line: 95, Col: 5, Construct: "if"},
-	{From: 435, To: 435, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 436, To: 493, Line: 99, Col: 9, Construct: "if"},
-	{From: 439, To: 439, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 441, To: 469, Line: 101, Col: 5, Construct: "for"},
-	{From: 444, To: 449, Line: 104, Col: 16, Construct: "if"},
-	{From: 447, To: 447, Line: 105, Col: 17, Construct: "set"},
-	{From: 451, To: 452, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 454, To: 467, Line: 112, Col: 13, Construct: "if"},
-	{From: 458, To: 465, Line: 114, Col: 17, Construct: "if"},
-	{From: 460, To: 460, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 464, To: 464, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 470, To: 493, Line: 126, Col: 9, Construct: "if"},
-	{From: 473, To: 476, Line: 127, Col: 9, Construct: "if"},
-	{From: 478, To: 478, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 480, To: 485, Line: 134, Col: 9, Construct: "if"},
-	{From: 487, To: 492, Line: 142, Col: 9, Construct: "if"},
-	{From: 489, To: 492, Line: 144, Col: 13, Construct: "if"},
-	{From: 496, To: 498, Line: 149, Col: 1, Construct: "if"},
+	{From: 304, To: 347, Line: 11, Col: 5, Construct: "if"},
+	{From: 307, To: 311, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 312, To: 347, Line: 13, Col: 5, Construct: "if"},
+	{From: 315, To: 326, Line: 14, Col: 5, Construct: "if"},
+	{From: 318, To: 322, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 327, To: 347, Line: 19, Col: 5, Construct: "if"},
+	{From: 331, To: 343, Line: 21, Col: 5, Construct: "for"},
+	{From: 335, To: 337, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 339, To: 341, Line: 23, Col: 7, Construct: "if"},
+	{From: 350, To: 351, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 353, To: 443, Line: 38, Col: 1, Construct: "for"},
+	{From: 357, To: 362, Line: 39, Col: 5, Construct: "if"},
+	{From: 360, To: 360, Line: 40, Col: 9, Construct: "set"},
+	{From: 364, To: 366, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 368, To: 370, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 372, To: 386, Line: 45, Col: 5, Construct: "for"},
+	{From: 378, To: 380, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 382, To: 384, Line: 47, Col: 9, Construct: "if"},
+	{From: 388, To: 395, Line: 52, Col: 5, Construct: "if"},
+	{From: 391, To: 394, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 397, To: 399, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 401, To: 419, Line: 58, Col: 5, Construct: "for"},
+	{From: 407, To: 409, Line: 59, Col: 9, Construct: "if"},
+	{From: 411, To: 418, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 421, To: 427, Line: 65, Col: 5, Construct: "if"},
+	{From: 424, To: 425, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 429, To: 437, Line: 72, Col: 5, Construct: "if"},
+	{From: 435, To: 435, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 439, To: 441, Line: 78, Col: 5, Construct: "if"},
+	{From: 445, To: 517, Line: 94, Col: 1, Construct: "for"},
+	{From: 449, To: 516, Line: 95, Col: 5, Construct: "if"},
+	{From: 452, To: 457, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 458, To: 516, Line: 99, Col: 9, Construct: "if"},
+	{From: 461, To: 462, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 464, To: 492, Line: 101, Col: 5, Construct: "for"},
+	{From: 467, To: 472, Line: 104, Col: 16, Construct: "if"},
+	{From: 470, To: 470, Line: 105, Col: 17, Construct: "set"},
+	{From: 474, To: 475, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 477, To: 490, Line: 112, Col: 13, Construct: "if"},
+	{From: 481, To: 488, Line: 114, Col: 17, Construct: "if"},
+	{From: 483, To: 483, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 487, To: 487, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 493, To: 516, Line: 126, Col: 9, Construct: "if"},
+	{From: 496, To: 499, Line: 127, Col: 9, Construct: "if"},
+	{From: 501, To: 501, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 503, To: 508, Line: 134, Col: 9, Construct: "if"},
+	{From: 510, To: 515, Line: 142, Col: 9, Construct: "if"},
+	{From: 512, To: 515, Line: 144, Col: 13, Construct: "if"},
+	{From: 519, To: 521, Line: 149, Col: 1, Construct: "if"},
 }

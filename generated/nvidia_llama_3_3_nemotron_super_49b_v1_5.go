@@ -86,15 +86,15 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = jinja2.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	w.Write(bos)
-	w.Write(systemStartHeader)
-	w.Write(systemToken)
-	w.Write(systemEndHeader)
+	jinja2.Write(w, bos)
+	jinja2.Write(w, systemStartHeader)
+	jinja2.Write(w, systemToken)
+	jinja2.Write(w, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.Attr("role"), "system") && !jinja2.EqStr(messages0.Attr("content"), "") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.Attr(messages0, "content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = messages0.Attr("content")
+		systemContent = jinja2.Attr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if jinja2.In(jinja2.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
@@ -109,7 +109,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		w.WriteAdd(systemContent, jinja2.Str("\n\n"))
+		jinja2.WriteAdd(w, systemContent, jinja2.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
@@ -119,7 +119,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -135,43 +135,43 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
-	w.Write(eot)
+	jinja2.Write(w, eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		var content jinja2.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
-			w.Write(startHeader)
-			w.Write(userToken)
-			w.Write(endHeader)
+			jinja2.Write(w, startHeader)
+			jinja2.Write(w, userToken)
+			jinja2.Write(w, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
-			w.Write(eot)
+			jinja2.Write(w, eot)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.In(jinja2.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = jinja2.MethodLstrip(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1))
+				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
-			w.Write(startHeader)
-			w.Write(assistantToken)
-			w.Write(endHeader)
+			jinja2.Write(w, startHeader)
+			jinja2.Write(w, assistantToken)
+			jinja2.Write(w, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
-			w.Write(content)
+			jinja2.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
@@ -180,7 +180,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 					call := items[i]
 					var fn jinja2.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := call.Attr("function")
+					callFunction := jinja2.Attr(call, "function")
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -188,13 +188,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(fn.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := fn.Attr("arguments")
+					fnArguments := jinja2.Attr(fn, "arguments")
 					if jinja2.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
-						w.Write(fnArguments)
+						jinja2.Write(w, fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
@@ -202,7 +202,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
@@ -211,39 +211,39 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
-			w.Write(eot)
+			jinja2.Write(w, eot)
 		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
+			if (i == 0) || jinja2.Ne(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
-				w.Write(startHeader)
-				w.Write(toolToken)
-				w.Write(endHeader)
+				jinja2.Write(w, startHeader)
+				jinja2.Write(w, toolToken)
+				jinja2.Write(w, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
-				w.Write(eot)
+				jinja2.Write(w, eot)
 			}
 		}
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
-		w.Write(startHeader)
-		w.Write(assistantToken)
-		w.Write(endHeader)
+		jinja2.Write(w, startHeader)
+		jinja2.Write(w, assistantToken)
+		jinja2.Write(w, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
@@ -302,29 +302,29 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if llamacpp.In(jinja2.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = llamacpp.CallFilter("trim", llamacpp.CallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), nil, nil)
+			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Str("/no_think"), jinja2.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = jinja2.Bool(false)
 		} else if llamacpp.In(jinja2.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = llamacpp.CallFilter("trim", llamacpp.CallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), nil, nil)
+			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Str("/think"), jinja2.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		llamacpp.Write(w, llamacpp.Add(systemContent, jinja2.Str("\n\n")))
+		llamacpp.WriteAdd(w, systemContent, jinja2.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := llamacpp.Attr(tool, "function")
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.CallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -341,8 +341,9 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
 	llamacpp.Write(w, eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
@@ -360,7 +361,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 			messageContent := llamacpp.Attr(message, "content")
 			if llamacpp.In(jinja2.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", nil, nil)
+				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -375,35 +376,39 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var fn jinja2.Value
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					call := items[i]
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := llamacpp.Attr(call, "function")
-					if llamacpp.CallTest("defined", callFunction, nil, nil) {
+					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+					w.WriteString("{\"name\": \"")
+					llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := llamacpp.Attr(fn, "arguments")
-					if llamacpp.CallTest("string", fnArguments, nil, nil) {
+					if llamacpp.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					w.WriteString("}")
+					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
-					})))
+					}))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -529,34 +534,34 @@ var spansNvidiaLlama33NemotronSuper49BV15 = []jinja2.Span{
 	{From: 326, To: 331, Line: 8, Col: 49, Construct: "{{ }}"},
 	{From: 333, To: 337, Line: 8, Col: 119, Construct: "{{ }}"},
 	{From: 342, To: 342, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 344, To: 435, Line: 16, Col: 205, Construct: "for"},
-	{From: 349, To: 434, Line: 16, Col: 236, Construct: "if"},
-	{From: 352, To: 352, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 356, To: 356, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 357, To: 434, Line: 16, Col: 355, Construct: "if"},
-	{From: 360, To: 368, Line: 16, Col: 395, Construct: "if"},
-	{From: 363, To: 363, Line: 16, Col: 435, Construct: "set"},
-	{From: 367, To: 367, Line: 16, Col: 515, Construct: "set"},
-	{From: 370, To: 370, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 372, To: 372, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 374, To: 409, Line: 16, Col: 630, Construct: "if"},
-	{From: 378, To: 408, Line: 16, Col: 680, Construct: "for"},
-	{From: 383, To: 388, Line: 16, Col: 718, Construct: "set"},
-	{From: 390, To: 390, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 392, To: 400, Line: 16, Col: 837, Construct: "if"},
-	{From: 395, To: 395, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 399, To: 399, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 402, To: 406, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 411, To: 411, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 412, To: 434, Line: 16, Col: 1053, Construct: "if"},
-	{From: 415, To: 419, Line: 16, Col: 1088, Construct: "if"},
-	{From: 417, To: 418, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 421, To: 421, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 423, To: 427, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 429, To: 433, Line: 16, Col: 1354, Construct: "if"},
-	{From: 432, To: 432, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 437, To: 444, Line: 16, Col: 1501, Construct: "if"},
-	{From: 439, To: 439, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 441, To: 443, Line: 16, Col: 1584, Construct: "if"},
+	{From: 345, To: 440, Line: 16, Col: 205, Construct: "for"},
+	{From: 350, To: 439, Line: 16, Col: 236, Construct: "if"},
+	{From: 353, To: 353, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 355, To: 355, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 357, To: 357, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 358, To: 439, Line: 16, Col: 355, Construct: "if"},
+	{From: 361, To: 369, Line: 16, Col: 395, Construct: "if"},
+	{From: 364, To: 364, Line: 16, Col: 435, Construct: "set"},
+	{From: 368, To: 368, Line: 16, Col: 515, Construct: "set"},
+	{From: 371, To: 371, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 373, To: 373, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 375, To: 414, Line: 16, Col: 630, Construct: "if"},
+	{From: 380, To: 413, Line: 16, Col: 680, Construct: "for"},
+	{From: 385, To: 390, Line: 16, Col: 718, Construct: "set"},
+	{From: 392, To: 394, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 396, To: 404, Line: 16, Col: 837, Construct: "if"},
+	{From: 399, To: 399, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 403, To: 403, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 406, To: 411, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 416, To: 416, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 417, To: 439, Line: 16, Col: 1053, Construct: "if"},
+	{From: 420, To: 424, Line: 16, Col: 1088, Construct: "if"},
+	{From: 422, To: 423, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 426, To: 426, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 428, To: 432, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 434, To: 438, Line: 16, Col: 1354, Construct: "if"},
+	{From: 437, To: 437, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 442, To: 449, Line: 16, Col: 1501, Construct: "if"},
+	{From: 444, To: 444, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 446, To: 448, Line: 16, Col: 1584, Construct: "if"},
 }

@@ -70,24 +70,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.IsMapping(jsonDict.Item(jsonKey)) || (jinja2.IsSequence(jsonDict.Item(jsonKey)) && !jinja2.IsString(jsonDict.Item(jsonKey))) {
+				if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
-					w.Write(jinja2.FilterSafe(jinja2.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
+					jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
 					w.WriteString("</")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
-					w.Write(jinja2.FilterString(jsonDict.Item(jsonKey)))
+					jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
 					w.WriteString("</")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
 				}
 			}
@@ -110,7 +110,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -118,10 +118,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -143,7 +143,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -153,7 +153,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		w.WriteAdd(jinja2.Str("<|im_start|>system\n"), systemMessage)
+		jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
@@ -172,29 +172,29 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			w.Write(tool.Attr("name"))
+			jinja2.Write(w, jinja2.Attr(tool, "name"))
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := tool.Attr("description")
+			toolDescription := jinja2.Attr(tool, "description")
 			if jinja2.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
-				w.Write(jinja2.FilterTrim(toolDescription, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := tool.Attr("parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(toolParameters.Attr("properties"))) && jinja2.IsMapping(toolParameters.Attr("properties")) {
+			toolParameters := jinja2.Attr(tool, "parameters")
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.Attr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.Attr(toolParameters, "properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(toolParameters.Attr("properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -202,30 +202,30 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
-					w.Write(paramName)
+					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := paramFields.Attr("type")
+					paramFieldsType := jinja2.Attr(paramFields, "type")
 					if jinja2.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
-						w.Write(jinja2.FilterString(paramFieldsType))
+						jinja2.Write(w, jinja2.FilterString(paramFieldsType))
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := paramFields.Attr("description")
+					paramFieldsDescription := jinja2.Attr(paramFields, "description")
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
-						w.Write(jinja2.FilterTrim(paramFieldsDescription, nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := paramFields.Attr("enum")
+					paramFieldsEnum := jinja2.Attr(paramFields, "enum")
 					if jinja2.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
-						w.Write(jinja2.FilterSafe(jinja2.FilterTojson(paramFieldsEnum, nil, nil)))
+						jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(paramFieldsEnum, nil, nil)))
 						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
@@ -240,10 +240,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(toolParameters.Attr("required")) {
+			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.Attr(toolParameters, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				w.Write(jinja2.FilterSafe(jinja2.FilterTojson(toolParameters.Attr("required"), nil, nil)))
+				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Attr(toolParameters, "required"), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
@@ -273,17 +273,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 		var includeContent jinja2.Value
 		var c jinja2.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = jinja2.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = jinja2.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
+				content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if jinja2.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -297,17 +297,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), ns.Attr("last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.Attr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if jinja2.IsString(content) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(content, nil, nil)), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						w.Write(jinja2.FilterTrim(content, nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(content, nil, nil))
 						w.WriteString("\n")
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
@@ -316,18 +316,18 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if jinja2.In(jinja2.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = jinja2.MethodSplitSep(c, jinja2.Str("</think>")).ItemInt(-1)
+							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("</think>")), -1)
 						} else if jinja2.In(jinja2.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = jinja2.MethodSplitSep(c, jinja2.Str("<think>")).ItemInt(0)
+							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("<think>")), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if jinja2.Gt(jinja2.FilterLength(c), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
-							w.Write(c)
+							jinja2.Write(w, c)
 							w.WriteString("\n")
 						}
 					}
@@ -338,17 +338,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
-					w.Write(toolCall.Attr("name"))
+					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -357,7 +357,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 							argsValue := values[i]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.WriteString("<parameter=")
-							w.Write(argsName)
+							jinja2.Write(w, argsName)
 							w.WriteString(">\n")
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
@@ -366,7 +366,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
-							w.Write(argsValue)
+							jinja2.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -376,10 +376,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), ns.Attr("last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.Attr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
-					w.Write(jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
@@ -388,7 +388,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if jinja2.In(jinja2.Str("<think>"), c) && jinja2.In(jinja2.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.MethodSplitSep(c, jinja2.Str("</think>")).ItemInt(-1))
+						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("</think>")), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = jinja2.FilterTrim(c, nil, nil)
@@ -396,7 +396,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.Gt(jinja2.FilterLength(c), jinja2.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						w.WriteString("<|im_start|>assistant\n")
-						w.Write(c)
+						jinja2.Write(w, c)
 						w.WriteString("<|im_end|>\n")
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
@@ -407,24 +407,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = jinja2.FilterString(message.Attr("content"))
+			content = jinja2.FilterString(jinja2.Attr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -433,7 +433,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -467,7 +467,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
 		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if llamacpp.CallTest("mapping", jsonDict, nil, nil) {
+		if llamacpp.IsMapping(jsonDict) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop jinja2.Loop
 			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
@@ -476,23 +476,35 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if llamacpp.CallTest("mapping", llamacpp.Item(jsonDict, jsonKey), nil, nil) || (llamacpp.CallTest("sequence", llamacpp.Item(jsonDict, jsonKey), nil, nil) && !llamacpp.CallTest("string", llamacpp.Item(jsonDict, jsonKey), nil, nil)) {
+				if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Item(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					w.WriteString("\n<")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
+					llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("string", llamacpp.Item(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					w.WriteString("\n<")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
+					llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
 				}
 			}
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	if !(llamacpp.CallTest("defined", enableThinking, nil, nil)) {
+	if !(llamacpp.IsDefined(enableThinking)) {
 		enableThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	if !(llamacpp.CallTest("defined", truncateHistoryThinking, nil, nil)) {
+	if !(llamacpp.IsDefined(truncateHistoryThinking)) {
 		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
@@ -500,7 +512,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
@@ -526,14 +538,14 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items2 := llamacpp.Iterate(w, loopMessages)
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
@@ -545,114 +557,125 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>system\n"), systemMessage))
+		llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if llamacpp.CallTest("defined", systemMessage, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", systemMessage, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsDefined(systemMessage) && llamacpp.Gt(llamacpp.FilterLength(systemMessage), jinja2.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		handledKeys := jinja2.Undefined("handled_keys")
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
 			toolFunction := llamacpp.Attr(tool, "function")
-			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+			if llamacpp.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<function>\n<name>"), llamacpp.Attr(tool, "name"), jinja2.Str("</name>")))
+			w.WriteString("\n<function>\n<name>")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := llamacpp.Attr(tool, "description")
-			if llamacpp.CallTest("defined", toolDescription, nil, nil) {
+			if llamacpp.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
+				w.WriteString("\n<description>")
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(toolDescription, nil, nil))
+				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := llamacpp.Attr(tool, "parameters")
-			if ((llamacpp.CallTest("defined", toolParameters, nil, nil) && llamacpp.CallTest("mapping", toolParameters, nil, nil)) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters, "properties"), nil, nil)) && llamacpp.CallTest("mapping", llamacpp.Attr(toolParameters, "properties"), nil, nil) {
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.Attr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.Attr(toolParameters, "properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties"))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
+					w.WriteString("\n<name>")
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := llamacpp.Attr(paramFields, "type")
-					if llamacpp.CallTest("defined", paramFieldsType, nil, nil) {
+					if llamacpp.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<type>"), llamacpp.CallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
+						w.WriteString("\n<type>")
+						llamacpp.WriteStr(w, llamacpp.FilterString(paramFieldsType))
+						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
-					if llamacpp.CallTest("defined", paramFieldsDescription, nil, nil) {
+					if llamacpp.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
+						w.WriteString("\n<description>")
+						llamacpp.WriteStr(w, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
+						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := llamacpp.Attr(paramFields, "enum")
-					if llamacpp.CallTest("defined", paramFieldsEnum, nil, nil) {
+					if llamacpp.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<enum>"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), jinja2.Str("</enum>")))
+						w.WriteString("\n<enum>")
+						llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(paramFieldsEnum, nil, nil)))
+						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderExtraKeys(paramFields, handledKeys)
-					}))
+					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
-			}))
+			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			toolParameters2 := llamacpp.Attr(tool, "parameters")
-			if llamacpp.CallTest("defined", toolParameters2, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters2, "required"), nil, nil) {
+			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.Attr(toolParameters2, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<required>"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Attr(toolParameters2, "required"), nil, nil), nil, nil), jinja2.Str("</required>")))
+				w.WriteString("\n<required>")
+				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Attr(toolParameters2, "required"), nil, nil)))
+				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderExtraKeys(tool, handledKeys)
-			}))
+			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var includeContent jinja2.Value
 	var c jinja2.Value
@@ -664,15 +687,15 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = llamacpp.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = llamacpp.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
+				content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
-				if llamacpp.CallTest("string", content, nil, nil) {
+				if llamacpp.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
 					if llamacpp.NotIn(jinja2.Str("<think>"), content) && llamacpp.NotIn(jinja2.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
@@ -685,33 +708,33 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && llamacpp.CallTest("iterable", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if llamacpp.CallTest("string", content, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", content, nil, nil), nil, nil), jinja2.Int(0)) {
+				if llamacpp.IsString(content) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(content, nil, nil)), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("trim", content, nil, nil), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTrim(content, nil, nil), jinja2.Str("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
-						c = llamacpp.CallFilter("string", content, nil, nil)
+						c = llamacpp.FilterString(content)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if llamacpp.In(jinja2.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("</think>")), -1)
 						} else if llamacpp.In(jinja2.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), 0)
+							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("<think>")), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.CallFilter("trim", c, nil, nil))
+						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if llamacpp.Gt(llamacpp.CallFilter("length", c, nil, nil), jinja2.Int(0)) {
+						if llamacpp.Gt(llamacpp.FilterLength(c), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Str("\n")))
 						}
@@ -721,30 +744,34 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
-					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+					if llamacpp.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n")))
+					w.WriteString("<tool_call>\n<function=")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+					if llamacpp.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							w.WriteString("<parameter=")
+							llamacpp.WriteStr(w, argsName)
+							w.WriteString(">\n")
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
-								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
+								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
 							} else {
-								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
 							llamacpp.Write(w, llamacpp.Concat(argsValue, jinja2.Str("\n</parameter>\n")))
@@ -758,22 +785,26 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<|im_start|>assistant\n"), llamacpp.CallFilter("trim", llamacpp.CallFilter("string", llamacpp.CallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil), nil, nil), jinja2.Str("<|im_end|>\n")))
+					w.WriteString("<|im_start|>assistant\n")
+					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
+					w.WriteString("<|im_end|>\n")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = llamacpp.CallFilter("string", llamacpp.CallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+					c = llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if llamacpp.In(jinja2.Str("<think>"), c) && llamacpp.In(jinja2.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1))
+						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("</think>")), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = llamacpp.CallFilter("trim", c, nil, nil)
+					c = llamacpp.FilterTrim(c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if llamacpp.Gt(llamacpp.CallFilter("length", c, nil, nil), jinja2.Int(0)) {
+					if llamacpp.Gt(llamacpp.FilterLength(c), jinja2.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<|im_start|>assistant\n"), c, jinja2.Str("<|im_end|>\n")))
+						w.WriteString("<|im_start|>assistant\n")
+						llamacpp.WriteStr(w, c)
+						w.WriteString("<|im_end|>\n")
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
@@ -783,9 +814,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = llamacpp.CallFilter("string", llamacpp.Attr(message, "content"), nil, nil)
+			content = llamacpp.FilterString(llamacpp.Attr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			llamacpp.Write(w, content)
 			w.WriteString("<|im_end|>\n")
@@ -809,7 +840,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -933,110 +964,110 @@ var spansNVIDIANemotron3Nano30BA3BBF16 = []jinja2.Span{
 	{From: 436, To: 436, Line: 194, Col: 9, Construct: "{{ }}"},
 	{From: 440, To: 448, Line: 198, Col: 1, Construct: "if"},
 	{From: 442, To: 447, Line: 199, Col: 5, Construct: "if"},
-	{From: 466, To: 489, Line: 1, Col: 1, Construct: "macro"},
-	{From: 470, To: 488, Line: 2, Col: 5, Construct: "if"},
-	{From: 472, To: 487, Line: 3, Col: 9, Construct: "for"},
-	{From: 479, To: 486, Line: 4, Col: 13, Construct: "if"},
-	{From: 481, To: 481, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 485, To: 485, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 491, To: 493, Line: 12, Col: 1, Construct: "set"},
-	{From: 495, To: 497, Line: 13, Col: 1, Construct: "set"},
-	{From: 499, To: 499, Line: 15, Col: 1, Construct: "set"},
-	{From: 501, To: 501, Line: 16, Col: 1, Construct: "set"},
-	{From: 503, To: 513, Line: 17, Col: 1, Construct: "for"},
-	{From: 507, To: 512, Line: 18, Col: 3, Construct: "if"},
-	{From: 509, To: 509, Line: 18, Col: 3, Construct: "set"},
-	{From: 511, To: 511, Line: 19, Col: 5, Construct: "set"},
-	{From: 515, To: 527, Line: 23, Col: 1, Construct: "if"},
-	{From: 518, To: 518, Line: 24, Col: 5, Construct: "set"},
-	{From: 520, To: 520, Line: 25, Col: 5, Construct: "set"},
-	{From: 524, To: 524, Line: 27, Col: 5, Construct: "set"},
-	{From: 526, To: 526, Line: 28, Col: 5, Construct: "set"},
-	{From: 529, To: 532, Line: 30, Col: 1, Construct: "if"},
-	{From: 531, To: 531, Line: 31, Col: 5, Construct: "set"},
-	{From: 534, To: 534, Line: 34, Col: 1, Construct: "set"},
-	{From: 536, To: 546, Line: 35, Col: 1, Construct: "for"},
-	{From: 540, To: 545, Line: 36, Col: 3, Construct: "if"},
-	{From: 542, To: 542, Line: 36, Col: 3, Construct: "set"},
-	{From: 544, To: 544, Line: 37, Col: 5, Construct: "set"},
-	{From: 548, To: 557, Line: 40, Col: 1, Construct: "if"},
-	{From: 550, To: 550, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 554, To: 556, Line: 43, Col: 5, Construct: "if"},
-	{From: 559, To: 644, Line: 47, Col: 1, Construct: "if"},
-	{From: 561, To: 564, Line: 48, Col: 5, Construct: "if"},
-	{From: 566, To: 643, Line: 53, Col: 5, Construct: "for"},
-	{From: 569, To: 573, Line: 54, Col: 9, Construct: "if"},
-	{From: 572, To: 572, Line: 55, Col: 13, Construct: "set"},
-	{From: 575, To: 575, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 577, To: 582, Line: 58, Col: 9, Construct: "if"},
-	{From: 580, To: 580, Line: 59, Col: 13, Construct: "{{ }}"},
-	{From: 584, To: 621, Line: 62, Col: 9, Construct: "if"},
-	{From: 587, To: 620, Line: 63, Col: 13, Construct: "for"},
-	{From: 594, To: 594, Line: 65, Col: 17, Construct: "{{ }}"},
-	{From: 596, To: 600, Line: 66, Col: 17, Construct: "if"},
-	{From: 599, To: 599, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 602, To: 606, Line: 69, Col: 17, Construct: "if"},
-	{From: 605, To: 605, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 608, To: 612, Line: 72, Col: 17, Construct: "if"},
-	{From: 611, To: 611, Line: 73, Col: 21, Construct: "{{ }}"},
-	{From: 614, To: 614, Line: 75, Col: 17, Construct: "set"},
-	{From: 616, To: 619, Line: 76, Col: 17, Construct: "{{ }}"},
-	{From: 623, To: 623, Line: 80, Col: 9, Construct: "set"},
-	{From: 625, To: 627, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 629, To: 634, Line: 82, Col: 9, Construct: "if"},
-	{From: 632, To: 632, Line: 83, Col: 13, Construct: "{{ }}"},
-	{From: 636, To: 636, Line: 86, Col: 9, Construct: "set"},
-	{From: 638, To: 641, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 646, To: 654, Line: 96, Col: 1, Construct: "if"},
-	{From: 651, To: 653, Line: 99, Col: 5, Construct: "if"},
-	{From: 656, To: 814, Line: 104, Col: 1, Construct: "for"},
-	{From: 663, To: 813, Line: 105, Col: 5, Construct: "if"},
-	{From: 666, To: 685, Line: 107, Col: 9, Construct: "if"},
-	{From: 669, To: 669, Line: 108, Col: 13, Construct: "set"},
-	{From: 673, To: 673, Line: 110, Col: 13, Construct: "set"},
-	{From: 675, To: 684, Line: 111, Col: 13, Construct: "if"},
-	{From: 677, To: 680, Line: 113, Col: 17, Construct: "if"},
-	{From: 679, To: 679, Line: 114, Col: 21, Construct: "set"},
-	{From: 687, To: 782, Line: 120, Col: 9, Construct: "if"},
-	{From: 691, To: 691, Line: 123, Col: 17, Construct: "set"},
-	{From: 693, To: 722, Line: 124, Col: 17, Construct: "if"},
-	{From: 695, To: 718, Line: 125, Col: 21, Construct: "if"},
-	{From: 697, To: 697, Line: 126, Col: 25, Construct: "{{ }}"},
-	{From: 701, To: 701, Line: 128, Col: 25, Construct: "set"},
-	{From: 703, To: 710, Line: 129, Col: 25, Construct: "if"},
-	{From: 705, To: 705, Line: 131, Col: 29, Construct: "set"},
-	{From: 706, To: 710, Line: 132, Col: 29, Construct: "if"},
-	{From: 709, To: 709, Line: 134, Col: 29, Construct: "set"},
-	{From: 712, To: 712, Line: 136, Col: 25, Construct: "set"},
-	{From: 714, To: 717, Line: 137, Col: 25, Construct: "if"},
-	{From: 716, To: 716, Line: 138, Col: 29, Construct: "{{ }}"},
-	{From: 724, To: 755, Line: 144, Col: 17, Construct: "for"},
-	{From: 726, To: 730, Line: 145, Col: 21, Construct: "if"},
-	{From: 729, To: 729, Line: 146, Col: 25, Construct: "set"},
-	{From: 732, To: 732, Line: 148, Col: 21, Construct: "{{ }}"},
-	{From: 734, To: 753, Line: 149, Col: 25, Construct: "if"},
-	{From: 737, To: 751, Line: 150, Col: 29, Construct: "for"},
-	{From: 742, To: 742, Line: 151, Col: 33, Construct: "{{ }}"},
-	{From: 744, To: 748, Line: 152, Col: 37, Construct: "set"},
-	{From: 750, To: 750, Line: 153, Col: 33, Construct: "{{ }}"},
-	{From: 759, To: 781, Line: 161, Col: 13, Construct: "if"},
-	{From: 761, To: 761, Line: 162, Col: 17, Construct: "{{ }}"},
-	{From: 765, To: 765, Line: 164, Col: 17, Construct: "set"},
-	{From: 767, To: 770, Line: 165, Col: 17, Construct: "if"},
-	{From: 769, To: 769, Line: 166, Col: 21, Construct: "set"},
-	{From: 772, To: 772, Line: 168, Col: 17, Construct: "set"},
-	{From: 774, To: 780, Line: 169, Col: 17, Construct: "if"},
-	{From: 776, To: 776, Line: 170, Col: 21, Construct: "{{ }}"},
-	{From: 783, To: 813, Line: 176, Col: 9, Construct: "if"},
-	{From: 786, To: 786, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 788, To: 788, Line: 178, Col: 9, Construct: "set"},
-	{From: 790, To: 791, Line: 179, Col: 9, Construct: "{{ }}"},
-	{From: 792, To: 813, Line: 181, Col: 9, Construct: "if"},
-	{From: 795, To: 798, Line: 182, Col: 9, Construct: "if"},
-	{From: 800, To: 801, Line: 186, Col: 9, Construct: "{{ }}"},
-	{From: 803, To: 808, Line: 188, Col: 9, Construct: "if"},
-	{From: 805, To: 808, Line: 190, Col: 13, Construct: "if"},
-	{From: 812, To: 812, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 816, To: 824, Line: 198, Col: 1, Construct: "if"},
-	{From: 818, To: 823, Line: 199, Col: 5, Construct: "if"},
+	{From: 466, To: 501, Line: 1, Col: 1, Construct: "macro"},
+	{From: 470, To: 500, Line: 2, Col: 5, Construct: "if"},
+	{From: 472, To: 499, Line: 3, Col: 9, Construct: "for"},
+	{From: 479, To: 498, Line: 4, Col: 13, Construct: "if"},
+	{From: 481, To: 487, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 491, To: 497, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 503, To: 505, Line: 12, Col: 1, Construct: "set"},
+	{From: 507, To: 509, Line: 13, Col: 1, Construct: "set"},
+	{From: 511, To: 511, Line: 15, Col: 1, Construct: "set"},
+	{From: 513, To: 513, Line: 16, Col: 1, Construct: "set"},
+	{From: 515, To: 525, Line: 17, Col: 1, Construct: "for"},
+	{From: 519, To: 524, Line: 18, Col: 3, Construct: "if"},
+	{From: 521, To: 521, Line: 18, Col: 3, Construct: "set"},
+	{From: 523, To: 523, Line: 19, Col: 5, Construct: "set"},
+	{From: 527, To: 539, Line: 23, Col: 1, Construct: "if"},
+	{From: 530, To: 530, Line: 24, Col: 5, Construct: "set"},
+	{From: 532, To: 532, Line: 25, Col: 5, Construct: "set"},
+	{From: 536, To: 536, Line: 27, Col: 5, Construct: "set"},
+	{From: 538, To: 538, Line: 28, Col: 5, Construct: "set"},
+	{From: 541, To: 544, Line: 30, Col: 1, Construct: "if"},
+	{From: 543, To: 543, Line: 31, Col: 5, Construct: "set"},
+	{From: 546, To: 546, Line: 34, Col: 1, Construct: "set"},
+	{From: 548, To: 558, Line: 35, Col: 1, Construct: "for"},
+	{From: 552, To: 557, Line: 36, Col: 3, Construct: "if"},
+	{From: 554, To: 554, Line: 36, Col: 3, Construct: "set"},
+	{From: 556, To: 556, Line: 37, Col: 5, Construct: "set"},
+	{From: 560, To: 569, Line: 40, Col: 1, Construct: "if"},
+	{From: 562, To: 562, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 566, To: 568, Line: 43, Col: 5, Construct: "if"},
+	{From: 571, To: 666, Line: 47, Col: 1, Construct: "if"},
+	{From: 573, To: 576, Line: 48, Col: 5, Construct: "if"},
+	{From: 579, To: 665, Line: 53, Col: 5, Construct: "for"},
+	{From: 582, To: 586, Line: 54, Col: 9, Construct: "if"},
+	{From: 585, To: 585, Line: 55, Col: 13, Construct: "set"},
+	{From: 588, To: 590, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 592, To: 599, Line: 58, Col: 9, Construct: "if"},
+	{From: 595, To: 597, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 601, To: 645, Line: 62, Col: 9, Construct: "if"},
+	{From: 605, To: 644, Line: 63, Col: 13, Construct: "for"},
+	{From: 612, To: 614, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 616, To: 622, Line: 66, Col: 17, Construct: "if"},
+	{From: 619, To: 621, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 624, To: 630, Line: 69, Col: 17, Construct: "if"},
+	{From: 627, To: 629, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 632, To: 638, Line: 72, Col: 17, Construct: "if"},
+	{From: 635, To: 637, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 640, To: 640, Line: 75, Col: 17, Construct: "set"},
+	{From: 642, To: 643, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 647, To: 647, Line: 80, Col: 9, Construct: "set"},
+	{From: 649, To: 649, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 651, To: 658, Line: 82, Col: 9, Construct: "if"},
+	{From: 654, To: 656, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 660, To: 660, Line: 86, Col: 9, Construct: "set"},
+	{From: 662, To: 663, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 668, To: 676, Line: 96, Col: 1, Construct: "if"},
+	{From: 673, To: 675, Line: 99, Col: 5, Construct: "if"},
+	{From: 679, To: 845, Line: 104, Col: 1, Construct: "for"},
+	{From: 686, To: 844, Line: 105, Col: 5, Construct: "if"},
+	{From: 689, To: 708, Line: 107, Col: 9, Construct: "if"},
+	{From: 692, To: 692, Line: 108, Col: 13, Construct: "set"},
+	{From: 696, To: 696, Line: 110, Col: 13, Construct: "set"},
+	{From: 698, To: 707, Line: 111, Col: 13, Construct: "if"},
+	{From: 700, To: 703, Line: 113, Col: 17, Construct: "if"},
+	{From: 702, To: 702, Line: 114, Col: 21, Construct: "set"},
+	{From: 710, To: 813, Line: 120, Col: 9, Construct: "if"},
+	{From: 714, To: 714, Line: 123, Col: 17, Construct: "set"},
+	{From: 716, To: 745, Line: 124, Col: 17, Construct: "if"},
+	{From: 718, To: 741, Line: 125, Col: 21, Construct: "if"},
+	{From: 720, To: 720, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 724, To: 724, Line: 128, Col: 25, Construct: "set"},
+	{From: 726, To: 733, Line: 129, Col: 25, Construct: "if"},
+	{From: 728, To: 728, Line: 131, Col: 29, Construct: "set"},
+	{From: 729, To: 733, Line: 132, Col: 29, Construct: "if"},
+	{From: 732, To: 732, Line: 134, Col: 29, Construct: "set"},
+	{From: 735, To: 735, Line: 136, Col: 25, Construct: "set"},
+	{From: 737, To: 740, Line: 137, Col: 25, Construct: "if"},
+	{From: 739, To: 739, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 747, To: 782, Line: 144, Col: 17, Construct: "for"},
+	{From: 749, To: 753, Line: 145, Col: 21, Construct: "if"},
+	{From: 752, To: 752, Line: 146, Col: 25, Construct: "set"},
+	{From: 755, To: 757, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 759, To: 780, Line: 149, Col: 25, Construct: "if"},
+	{From: 762, To: 778, Line: 150, Col: 29, Construct: "for"},
+	{From: 767, To: 769, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 771, To: 775, Line: 152, Col: 37, Construct: "set"},
+	{From: 777, To: 777, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 786, To: 812, Line: 161, Col: 13, Construct: "if"},
+	{From: 788, To: 790, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 794, To: 794, Line: 164, Col: 17, Construct: "set"},
+	{From: 796, To: 799, Line: 165, Col: 17, Construct: "if"},
+	{From: 798, To: 798, Line: 166, Col: 21, Construct: "set"},
+	{From: 801, To: 801, Line: 168, Col: 17, Construct: "set"},
+	{From: 803, To: 811, Line: 169, Col: 17, Construct: "if"},
+	{From: 805, To: 807, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 814, To: 844, Line: 176, Col: 9, Construct: "if"},
+	{From: 817, To: 817, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 819, To: 819, Line: 178, Col: 9, Construct: "set"},
+	{From: 821, To: 822, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 823, To: 844, Line: 181, Col: 9, Construct: "if"},
+	{From: 826, To: 829, Line: 182, Col: 9, Construct: "if"},
+	{From: 831, To: 832, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 834, To: 839, Line: 188, Col: 9, Construct: "if"},
+	{From: 836, To: 839, Line: 190, Col: 13, Construct: "if"},
+	{From: 843, To: 843, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 847, To: 855, Line: 198, Col: 1, Construct: "if"},
+	{From: 849, To: 854, Line: 199, Col: 5, Construct: "if"},
 }

@@ -59,9 +59,9 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
-		content = message.ItemStr("content")
+		content = jinja2.ItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if jinja2.In(jinja2.Str("/think"), content) {
@@ -79,8 +79,8 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
-	messages0 := messages.ItemInt(0)
-	messages0Role := messages0.ItemStr("role")
+	messages0 := jinja2.ItemInt(messages, 0)
+	messages0Role := jinja2.ItemStr(messages0, "role")
 	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
@@ -92,15 +92,15 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(messages0.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
-		w.WriteStr(ns.Attr("non_tool_system_content"))
+		jinja2.WriteStr(w, jinja2.Attr(ns, "non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if jinja2.IsDefined(ns.Attr("non_tool_system_content")) && !jinja2.EqStr(ns.Attr("non_tool_system_content"), "") {
+		if jinja2.IsDefined(jinja2.Attr(ns, "non_tool_system_content")) && !jinja2.EqStr(jinja2.Attr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -109,7 +109,7 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -130,17 +130,17 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
-	messagesMinus1 := messages.ItemInt(-1)
-	if jinja2.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
+	messagesMinus1 := jinja2.ItemInt(messages, -1)
+	if jinja2.EqStr(jinja2.ItemStr(messagesMinus1, "role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(messagesMinus1.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
+		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
-			return messagesMinus1.ItemStr("tool_calls")
+			return jinja2.ItemStr(messagesMinus1, "tool_calls")
 		}, func() jinja2.Value {
 			return jinja2.NewList()
 		}))
@@ -153,33 +153,33 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		messageContent := message.ItemStr("content")
+		messageContent := jinja2.ItemStr(message, "content")
 		content = messageContent
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			w.WriteStr(jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+			jinja2.WriteStr(w, jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			w.Write(messageContent)
+			jinja2.Write(w, messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -187,17 +187,17 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
 			if content.Truthy() && jinja2.In(jinja2.Str("</think>"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
-			w.WriteStr(jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
 				return jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), "") {
@@ -210,7 +210,7 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 					call := items[i]
 					var fn jinja2.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := call.Attr("function")
+					callFunction := jinja2.Attr(call, "function")
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -218,13 +218,13 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(fn.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := fn.Attr("arguments")
+					fnArguments := jinja2.Attr(fn, "arguments")
 					if jinja2.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
-						w.Write(fnArguments)
+						jinja2.Write(w, fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
@@ -232,7 +232,7 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
@@ -247,31 +247,31 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if jinja2.IsDefined(ns.Attr("enable_thinking")) && jinja2.IsFalse(ns.Attr("enable_thinking")) {
+		if jinja2.IsDefined(jinja2.Attr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.Attr(ns, "enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.IsDefined(ns.Attr("last_turn_assistant_content")) && !jinja2.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.Attr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
-			w.Write(ns.Attr("last_turn_assistant_content"))
+			jinja2.Write(w, jinja2.Attr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.IsDefined(ns.Attr("last_turn_assistant_content")) && !jinja2.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.Attr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if jinja2.IsDefined(ns.Attr("enable_thinking")) && jinja2.IsFalse(ns.Attr("enable_thinking")) {
+			if jinja2.IsDefined(jinja2.Attr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.Attr(ns, "enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
-			w.Write(ns.Attr("last_turn_assistant_content"))
+			jinja2.Write(w, jinja2.Attr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
 			if jinja2.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
@@ -284,15 +284,15 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if jinja2.IsDefined(ns.Attr("last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(ns.Attr("last_turn_assistant_tool_calls")), jinja2.Int(0)) {
+		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			items := jinja2.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
+			items := jinja2.Iterate(w, jinja2.Attr(ns, "last_turn_assistant_tool_calls"))
 			for i := range items {
 				call := items[i]
 				var fn jinja2.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := call.Attr("function")
+				callFunction := jinja2.Attr(call, "function")
 				if jinja2.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
@@ -300,13 +300,13 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				w.WriteStr(fn.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := fn.Attr("arguments")
+				fnArguments := jinja2.Attr(fn, "arguments")
 				if jinja2.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
-					w.Write(fnArguments)
+					jinja2.Write(w, fnArguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
@@ -314,7 +314,7 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
-				w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+				jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 					return jinja2.Str(", ")
 				}, func() jinja2.Value {
 					return jinja2.Str("")
@@ -339,8 +339,9 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
 		content = llamacpp.ItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
@@ -375,24 +376,25 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil))
+		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_10>System\n"), llamacpp.Attr(ns, "non_tool_system_content")))
+		w.WriteString("<SPECIAL_10>System\n")
+		llamacpp.WriteStr(w, llamacpp.Attr(ns, "non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "non_tool_system_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "non_tool_system_content"), "") {
+		if llamacpp.IsDefined(llamacpp.Attr(ns, "non_tool_system_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := llamacpp.Attr(tool, "function")
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.CallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -417,7 +419,7 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil))
+		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
@@ -430,8 +432,9 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messages = llamacpp.Slice(messages, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content2 jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
@@ -440,13 +443,16 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<SPECIAL_11>User\n"), llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil)), jinja2.Str("\n")))
+			w.WriteString("<SPECIAL_11>User\n")
+			llamacpp.WriteStr(w, llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_11>User\n"), jinja2.Str("<TOOL_RESPONSE>[")))
+				w.WriteString("<SPECIAL_11>User\n")
+				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
@@ -465,52 +471,57 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
 			if content2.Truthy() && llamacpp.In(jinja2.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
+				content2 = llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_11>Assistant\n"), jinja2.IfElse(!llamacpp.CallTest("none", content2, nil, nil), func() jinja2.Value {
-				return llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
+			w.WriteString("<SPECIAL_11>Assistant\n")
+			llamacpp.WriteStr(w, jinja2.IfElse(!llamacpp.IsNone(content2), func() jinja2.Value {
+				return llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
 				return jinja2.Str("")
-			})))
+			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !jinja2.EqStr(llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil), "") {
+				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var fn jinja2.Value
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					call := items[i]
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := llamacpp.Attr(call, "function")
-					if llamacpp.CallTest("defined", callFunction, nil, nil) {
+					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+					w.WriteString("{\"name\": \"")
+					llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := llamacpp.Attr(fn, "arguments")
-					if llamacpp.CallTest("string", fnArguments, nil, nil) {
+					if llamacpp.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
-					llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					w.WriteString("}")
+					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
-					})))
+					}))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -521,24 +532,24 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "enable_thinking"), nil, nil) && llamacpp.CallTest("false", llamacpp.Attr(ns, "enable_thinking"), nil, nil) {
+		if llamacpp.IsDefined(llamacpp.Attr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.Attr(ns, "enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
 			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if llamacpp.CallTest("defined", llamacpp.Attr(ns, "enable_thinking"), nil, nil) && llamacpp.CallTest("false", llamacpp.Attr(ns, "enable_thinking"), nil, nil) {
+			if llamacpp.IsDefined(llamacpp.Attr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.Attr(ns, "enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
@@ -547,9 +558,9 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
 			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if llamacpp.CallTest("defined", continueFinalMessage, nil, nil) {
+			if llamacpp.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if llamacpp.CallTest("false", continueFinalMessage, nil, nil) {
+				if llamacpp.IsFalse(continueFinalMessage) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -558,38 +569,42 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_tool_calls"), nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(ns, "last_turn_assistant_tool_calls"), nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fn jinja2.Value
-			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")))
+			items := llamacpp.Iterate(w, llamacpp.Attr(ns, "last_turn_assistant_tool_calls"))
 			for i := range items {
 				call := items[i]
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
 				callFunction := llamacpp.Attr(call, "function")
-				if llamacpp.CallTest("defined", callFunction, nil, nil) {
+				if llamacpp.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
 					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+				w.WriteString("{\"name\": \"")
+				llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fnArguments := llamacpp.Attr(fn, "arguments")
-				if llamacpp.CallTest("string", fnArguments, nil, nil) {
+				if llamacpp.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					llamacpp.Write(w, fnArguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+				w.WriteString("}")
+				llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 					return jinja2.Str(", ")
 				}, func() jinja2.Value {
 					return jinja2.Str("")
-				})))
+				}))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
 		}
@@ -668,71 +683,71 @@ var spansNVIDIANemotronNanoV2 = []jinja2.Span{
 	{From: 313, To: 313, Line: 153, Col: 9, Construct: "{{ }}"},
 	{From: 316, To: 321, Line: 155, Col: 7, Construct: "{{ }}"},
 	{From: 340, To: 340, Line: 1, Col: 1, Construct: "set"},
-	{From: 342, To: 363, Line: 2, Col: 1, Construct: "for"},
-	{From: 345, To: 345, Line: 3, Col: 3, Construct: "set"},
-	{From: 347, To: 362, Line: 4, Col: 3, Construct: "if"},
-	{From: 350, To: 361, Line: 5, Col: 5, Construct: "if"},
-	{From: 352, To: 352, Line: 5, Col: 5, Construct: "set"},
-	{From: 354, To: 354, Line: 6, Col: 7, Construct: "set"},
-	{From: 355, To: 361, Line: 7, Col: 9, Construct: "if"},
-	{From: 358, To: 358, Line: 7, Col: 9, Construct: "set"},
-	{From: 360, To: 360, Line: 8, Col: 7, Construct: "set"},
-	{From: 365, To: 381, Line: 13, Col: 1, Construct: "if"},
-	{From: 369, To: 369, Line: 13, Col: 1, Construct: "set"},
-	{From: 371, To: 372, Line: 14, Col: 3, Construct: "set"},
-	{From: 376, To: 376, Line: 14, Col: 3, Construct: "set"},
-	{From: 378, To: 378, Line: 18, Col: 3, Construct: "set"},
-	{From: 380, To: 380, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 383, To: 409, Line: 23, Col: 1, Construct: "if"},
-	{From: 385, To: 388, Line: 24, Col: 3, Construct: "if"},
-	{From: 390, To: 407, Line: 32, Col: 3, Construct: "for"},
-	{From: 394, To: 399, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 401, To: 405, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 411, To: 413, Line: 55, Col: 1, Construct: "set"},
-	{From: 415, To: 431, Line: 56, Col: 1, Construct: "if"},
-	{From: 418, To: 418, Line: 56, Col: 1, Construct: "set"},
-	{From: 420, To: 420, Line: 57, Col: 3, Construct: "set"},
+	{From: 343, To: 364, Line: 2, Col: 1, Construct: "for"},
+	{From: 346, To: 346, Line: 3, Col: 3, Construct: "set"},
+	{From: 348, To: 363, Line: 4, Col: 3, Construct: "if"},
+	{From: 351, To: 362, Line: 5, Col: 5, Construct: "if"},
+	{From: 353, To: 353, Line: 5, Col: 5, Construct: "set"},
+	{From: 355, To: 355, Line: 6, Col: 7, Construct: "set"},
+	{From: 356, To: 362, Line: 7, Col: 9, Construct: "if"},
+	{From: 359, To: 359, Line: 7, Col: 9, Construct: "set"},
+	{From: 361, To: 361, Line: 8, Col: 7, Construct: "set"},
+	{From: 366, To: 383, Line: 13, Col: 1, Construct: "if"},
+	{From: 370, To: 370, Line: 13, Col: 1, Construct: "set"},
+	{From: 372, To: 373, Line: 14, Col: 3, Construct: "set"},
+	{From: 377, To: 377, Line: 14, Col: 3, Construct: "set"},
+	{From: 379, To: 379, Line: 18, Col: 3, Construct: "set"},
+	{From: 381, To: 382, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 385, To: 411, Line: 23, Col: 1, Construct: "if"},
+	{From: 387, To: 390, Line: 24, Col: 3, Construct: "if"},
+	{From: 392, To: 409, Line: 32, Col: 3, Construct: "for"},
+	{From: 396, To: 401, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 403, To: 407, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 413, To: 415, Line: 55, Col: 1, Construct: "set"},
+	{From: 417, To: 433, Line: 56, Col: 1, Construct: "if"},
+	{From: 420, To: 420, Line: 56, Col: 1, Construct: "set"},
 	{From: 422, To: 422, Line: 57, Col: 3, Construct: "set"},
-	{From: 424, To: 428, Line: 58, Col: 3, Construct: "set"},
-	{From: 430, To: 430, Line: 59, Col: 3, Construct: "set"},
-	{From: 433, To: 519, Line: 62, Col: 1, Construct: "for"},
-	{From: 438, To: 438, Line: 63, Col: 3, Construct: "set"},
-	{From: 440, To: 518, Line: 64, Col: 3, Construct: "if"},
-	{From: 443, To: 443, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 444, To: 518, Line: 68, Col: 7, Construct: "if"},
-	{From: 447, To: 450, Line: 69, Col: 5, Construct: "if"},
-	{From: 449, To: 449, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 454, To: 458, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 460, To: 462, Line: 75, Col: 5, Construct: "if"},
-	{From: 463, To: 518, Line: 78, Col: 7, Construct: "if"},
-	{From: 466, To: 469, Line: 79, Col: 5, Construct: "if"},
-	{From: 468, To: 468, Line: 80, Col: 7, Construct: "set"},
-	{From: 471, To: 475, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 477, To: 517, Line: 84, Col: 5, Construct: "if"},
-	{From: 480, To: 483, Line: 85, Col: 7, Construct: "if"},
-	{From: 485, To: 515, Line: 90, Col: 7, Construct: "for"},
-	{From: 490, To: 495, Line: 91, Col: 9, Construct: "set"},
-	{From: 497, To: 497, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 499, To: 507, Line: 93, Col: 9, Construct: "if"},
-	{From: 502, To: 502, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 509, To: 513, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 521, To: 596, Line: 108, Col: 1, Construct: "if"},
-	{From: 524, To: 529, Line: 111, Col: 3, Construct: "if"},
-	{From: 531, To: 534, Line: 117, Col: 3, Construct: "if"},
-	{From: 533, To: 533, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 538, To: 559, Line: 121, Col: 3, Construct: "if"},
-	{From: 541, To: 546, Line: 124, Col: 5, Construct: "if"},
-	{From: 548, To: 548, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 550, To: 558, Line: 131, Col: 5, Construct: "if"},
-	{From: 552, To: 554, Line: 132, Col: 7, Construct: "if"},
-	{From: 561, To: 595, Line: 143, Col: 3, Construct: "if"},
-	{From: 564, To: 594, Line: 147, Col: 5, Construct: "for"},
-	{From: 569, To: 574, Line: 148, Col: 7, Construct: "set"},
-	{From: 576, To: 576, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 578, To: 586, Line: 150, Col: 7, Construct: "if"},
-	{From: 581, To: 581, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 585, To: 585, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 588, To: 592, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 57, Col: 3, Construct: "set"},
+	{From: 426, To: 430, Line: 58, Col: 3, Construct: "set"},
+	{From: 432, To: 432, Line: 59, Col: 3, Construct: "set"},
+	{From: 436, To: 530, Line: 62, Col: 1, Construct: "for"},
+	{From: 441, To: 441, Line: 63, Col: 3, Construct: "set"},
+	{From: 443, To: 529, Line: 64, Col: 3, Construct: "if"},
+	{From: 446, To: 448, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 449, To: 529, Line: 68, Col: 7, Construct: "if"},
+	{From: 452, To: 456, Line: 69, Col: 5, Construct: "if"},
+	{From: 454, To: 455, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 458, To: 458, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 460, To: 464, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 466, To: 468, Line: 75, Col: 5, Construct: "if"},
+	{From: 469, To: 529, Line: 78, Col: 7, Construct: "if"},
+	{From: 472, To: 475, Line: 79, Col: 5, Construct: "if"},
+	{From: 474, To: 474, Line: 80, Col: 7, Construct: "set"},
+	{From: 477, To: 482, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 484, To: 528, Line: 84, Col: 5, Construct: "if"},
+	{From: 487, To: 490, Line: 85, Col: 7, Construct: "if"},
+	{From: 493, To: 526, Line: 90, Col: 7, Construct: "for"},
+	{From: 498, To: 503, Line: 91, Col: 9, Construct: "set"},
+	{From: 505, To: 507, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 509, To: 517, Line: 93, Col: 9, Construct: "if"},
+	{From: 512, To: 512, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 516, To: 516, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 519, To: 524, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 532, To: 611, Line: 108, Col: 1, Construct: "if"},
+	{From: 535, To: 540, Line: 111, Col: 3, Construct: "if"},
+	{From: 542, To: 545, Line: 117, Col: 3, Construct: "if"},
+	{From: 544, To: 544, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 549, To: 570, Line: 121, Col: 3, Construct: "if"},
+	{From: 552, To: 557, Line: 124, Col: 5, Construct: "if"},
+	{From: 559, To: 559, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 561, To: 569, Line: 131, Col: 5, Construct: "if"},
+	{From: 563, To: 565, Line: 132, Col: 7, Construct: "if"},
+	{From: 572, To: 610, Line: 143, Col: 3, Construct: "if"},
+	{From: 576, To: 609, Line: 147, Col: 5, Construct: "for"},
+	{From: 581, To: 586, Line: 148, Col: 7, Construct: "set"},
+	{From: 588, To: 590, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 592, To: 600, Line: 150, Col: 7, Construct: "if"},
+	{From: 595, To: 595, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 599, To: 599, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 602, To: 607, Line: 155, Col: 7, Construct: "{{ }}"},
 }

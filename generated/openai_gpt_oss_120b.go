@@ -64,13 +64,13 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		var innerType jinja2.Value
 		var hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := paramSpec.Attr("type")
+		paramSpecType := jinja2.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
-			paramSpecItems := paramSpec.ItemStr("items")
+			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := paramSpecItems.ItemStr("type")
+				paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
 				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
 				} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -94,41 +94,41 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						w.WriteAdd(innerType, jinja2.Str("[]"))
+						jinja2.WriteAdd(w, innerType, jinja2.Str("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(paramSpecType.ItemInt(0)) {
+		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
 			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				w.Write(jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
-				w.Write(paramSpecType.ItemInt(0))
+				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
 			}
-		} else if paramSpec.Attr("oneOf").Truthy() {
+		} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := paramSpec.Attr("oneOf")
+			paramSpecOneOf := jinja2.Attr(paramSpec, "oneOf")
 			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(variant.Attr("type"), "object") {
+				if jinja2.EqStr(jinja2.Attr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -143,18 +143,18 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				for i := range items {
 					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := variant.Attr("description")
+					variantDescription := jinja2.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
-						w.WriteStr(variantDescription)
+						jinja2.WriteStr(w, variantDescription)
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := variant.Attr("default")
+					variantDefault := jinja2.Attr(variant, "default")
 					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
@@ -170,17 +170,17 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := paramSpec.Attr("enum")
+			paramSpecEnum := jinja2.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				w.WriteStr(jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if paramSpec.Attr("nullable").Truthy() {
+				if jinja2.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -196,7 +196,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := paramSpec.Attr("properties")
+			paramSpecProperties := jinja2.Attr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -205,9 +205,9 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 					propName := keys[i]
 					propSpec := values[i]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
-					w.Write(propName)
+					jinja2.Write(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := paramSpec.Attr("required")
+					paramSpecRequired := jinja2.Attr(paramSpec, "required")
 					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -215,7 +215,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
@@ -241,45 +241,45 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
 		w.WriteString("## ")
-		w.WriteStr(namespaceName)
+		jinja2.WriteStr(w, namespaceName)
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
 		w.WriteString("namespace ")
-		w.WriteStr(namespaceName)
+		jinja2.WriteStr(w, namespaceName)
 		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = tool.Attr("function")
+			tool = jinja2.Attr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 			w.WriteString("// ")
-			w.WriteStr(tool.Attr("description"))
+			jinja2.WriteStr(w, jinja2.Attr(tool, "description"))
 			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 			w.WriteString("type ")
-			w.WriteStr(tool.Attr("name"))
+			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
 			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := tool.Attr("parameters")
-			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
+			toolParameters := jinja2.Attr(tool, "parameters")
+			if toolParameters.Truthy() && jinja2.Attr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(toolParameters.Attr("properties"))
+				keys, values := jinja2.DictItems(jinja2.Attr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := paramSpec.Attr("description")
+					paramSpecDescription := jinja2.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
-						w.WriteStr(paramSpecDescription)
+						jinja2.WriteStr(w, paramSpecDescription)
 						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
-					w.Write(paramName)
+					jinja2.Write(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					toolParametersRequired := toolParameters.Attr("required")
+					toolParametersRequired := jinja2.Attr(toolParameters, "required")
 					if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -287,24 +287,24 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					w.Write(w.Capture(func() {
+					jinja2.Write(w, w.Capture(func() {
 						renderTypescriptType(paramSpec, jinja2.Or(toolParametersRequired, func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := paramSpec.Attr("default")
+					paramSpecDefault := jinja2.Attr(paramSpec, "default")
 					if jinja2.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if paramSpec.Attr("enum").Truthy() {
+						if jinja2.Attr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpecDefault)
-						} else if paramSpec.Attr("oneOf").Truthy() {
+							jinja2.WriteStr(w, paramSpecDefault)
+						} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpecDefault)
+							jinja2.WriteStr(w, paramSpecDefault)
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -328,7 +328,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
 		w.WriteString("} // namespace ")
-		w.WriteStr(namespaceName)
+		jinja2.WriteStr(w, namespaceName)
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
@@ -355,11 +355,11 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		w.WriteAdd(modelIdentity, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, modelIdentity, jinja2.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !jinja2.IsDefined(reasoningEffort) {
@@ -368,7 +368,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.WriteString("Reasoning: ")
-		w.WriteStr(reasoningEffort)
+		jinja2.WriteStr(w, reasoningEffort)
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 		if builtinTools.Truthy() {
@@ -392,7 +392,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			renderBuiltinTools(availableBuiltinTools.Attr("browser"), availableBuiltinTools.Attr("python"))
+			renderBuiltinTools(jinja2.Attr(availableBuiltinTools, "browser"), jinja2.Attr(availableBuiltinTools, "python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
@@ -405,11 +405,11 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 	buildSystemMessage()
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
-	messages0 := messages.ItemInt(0)
-	messages0Role := messages0.Attr("role")
+	messages0 := jinja2.ItemInt(messages, 0)
+	messages0Role := jinja2.Attr(messages0, "role")
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = messages0.Attr("content")
+		developerMessage = jinja2.Attr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -426,7 +426,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		if developerMessage.Truthy() {
 			w.WriteString("# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
-			w.Write(developerMessage)
+			jinja2.Write(w, developerMessage)
 			w.WriteString("\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
@@ -445,24 +445,24 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var toolCall jinja2.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if jinja2.In(jinja2.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := message.Attr("content")
+				messageContent := jinja2.Attr(message, "content")
 				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					w.Write(jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
 			if jinja2.In(jinja2.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				messageThinking := message.Attr("thinking")
+				messageThinking := jinja2.Attr(message, "thinking")
 				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					w.Write(jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
@@ -472,72 +472,72 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range jinja2.Iterate(w, loopMessages.Slice(jinja2.Int(int64(i+1)), jinja2.None(), jinja2.None())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(futureMessage.Attr("role"), "assistant") && jinja2.NotIn(jinja2.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.Attr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = message.Attr("tool_calls").ItemInt(0)
+				toolCall = jinja2.ItemInt(jinja2.Attr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := message.Attr("content")
-				if messageContent.Truthy() && message.Attr("thinking").Truthy() {
+				messageContent := jinja2.Attr(message, "content")
+				if messageContent.Truthy() && jinja2.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					w.WriteStr(messageContent)
+					jinja2.WriteStr(w, messageContent)
 					w.WriteString("<|end|>")
-				} else if message.Attr("thinking").Truthy() && !futureFinalMessageFound {
+				} else if jinja2.Attr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					w.WriteStr(message.Attr("thinking"))
+					jinja2.WriteStr(w, jinja2.Attr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
-				w.WriteStr(toolCall.Attr("name"))
+				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				toolCallContentType := toolCall.Attr("content_type")
-				w.WriteAdd(jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
+				toolCallContentType := jinja2.Attr(toolCall, "content_type")
+				jinja2.WriteAdd(w, jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
 					return jinja2.Str("json")
 				}), jinja2.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = toolCall.Attr("name")
+				lastToolCallName = jinja2.Attr(toolCall, "name")
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if jinja2.In(jinja2.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					w.WriteStr(message.Attr("thinking"))
+					jinja2.WriteStr(w, jinja2.Attr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				w.WriteStr(message.Attr("content"))
+				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				w.WriteStr(message.Attr("content"))
+				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
@@ -547,20 +547,20 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if jinja2.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")
-			w.WriteStr(lastToolCallName)
+			jinja2.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			w.WriteJSON(message.Attr("content"), nil, nil)
+			w.WriteJSON(jinja2.Attr(message, "content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|end|>")
 		}
 	}
@@ -617,12 +617,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.CallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						llamacpp.Write(w, llamacpp.Add(innerType, jinja2.Str("[]")))
+						llamacpp.WriteAdd(w, innerType, jinja2.Str("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
@@ -637,12 +637,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((llamacpp.CallTest("defined", paramSpecType, nil, nil) && llamacpp.CallTest("iterable", paramSpecType, nil, nil)) && !llamacpp.CallTest("string", paramSpecType, nil, nil)) && !llamacpp.CallTest("mapping", paramSpecType, nil, nil)) && llamacpp.CallTest("defined", llamacpp.ItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if llamacpp.Gt(llamacpp.CallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
+			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.CallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
@@ -654,7 +654,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf)) {
+			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
 				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
@@ -662,12 +662,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
+			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf))
+				items := llamacpp.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
@@ -678,14 +678,16 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 					variantDescription := llamacpp.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// "), variantDescription))
+						w.WriteString("// ")
+						llamacpp.WriteStr(w, variantDescription)
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 					variantDefault := llamacpp.Attr(variant, "default")
-					if llamacpp.CallTest("defined", variantDefault, nil, nil) {
+					if llamacpp.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), llamacpp.CallFilter("tojson", variantDefault, nil, nil)))
+						w.WriteString("// default: ")
+						llamacpp.WriteStr(w, llamacpp.FilterTojson(variantDefault, nil, nil))
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -699,7 +701,9 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\""), llamacpp.CallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
+				w.WriteString("\"")
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				w.WriteString("\"")
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
@@ -724,7 +728,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.CallMethod(paramSpecProperties, "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
@@ -764,23 +768,31 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		namespaceName = jinja2.Param(namespaceName, "namespace_name")
 		tools = jinja2.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("## "), namespaceName, jinja2.Str("\n\n")))
+		w.WriteString("## ")
+		llamacpp.WriteStr(w, namespaceName)
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {\n\n")))
+		w.WriteString("namespace ")
+		llamacpp.WriteStr(w, namespaceName)
+		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 			tool = llamacpp.Attr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), llamacpp.Attr(tool, "description")), jinja2.Str("\n")))
+			w.WriteString("// ")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
+			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("type "), llamacpp.Attr(tool, "name")), jinja2.Str(" = ")))
+			w.WriteString("type ")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
 			toolParameters := llamacpp.Attr(tool, "parameters")
 			if toolParameters.Truthy() && llamacpp.Attr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(toolParameters, "properties"), "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(toolParameters, "properties"), "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -789,7 +801,9 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
+						w.WriteString("// ")
+						llamacpp.WriteStr(w, paramSpecDescription)
+						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 					llamacpp.Write(w, paramName)
@@ -808,19 +822,22 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
-					if llamacpp.CallTest("defined", paramSpecDefault, nil, nil) {
+					if llamacpp.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 						if llamacpp.Attr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), paramSpecDefault))
+							w.WriteString(", // default: ")
+							llamacpp.WriteStr(w, paramSpecDefault)
 						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), paramSpecDefault))
+							w.WriteString("// default: ")
+							llamacpp.WriteStr(w, paramSpecDefault)
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), llamacpp.CallFilter("tojson", paramSpecDefault, nil, nil)))
+							w.WriteString(", // default: ")
+							llamacpp.WriteStr(w, llamacpp.FilterTojson(paramSpecDefault, nil, nil))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
@@ -838,7 +855,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("} // namespace "), namespaceName))
+		w.WriteString("} // namespace ")
+		llamacpp.WriteStr(w, namespaceName)
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
@@ -860,29 +878,33 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		builtinTools := builtinToolsInput
 		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
+		if !llamacpp.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		llamacpp.Write(w, llamacpp.Add(modelIdentity, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, modelIdentity, jinja2.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Current date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str("\n\n")))
+		w.WriteString("Current date: ")
+		llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
+		if !llamacpp.IsDefined(reasoningEffort) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 			reasoningEffort = jinja2.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+		w.WriteString("Reasoning: ")
+		llamacpp.WriteStr(w, reasoningEffort)
+		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
 			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(builtinTools)) {
+			for _, tool := range llamacpp.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
 				if jinja2.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
@@ -898,9 +920,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderBuiltinTools(llamacpp.Attr(availableBuiltinTools, "browser"), llamacpp.Attr(availableBuiltinTools, "python"))
-			}))
+			renderBuiltinTools(llamacpp.Attr(availableBuiltinTools, "browser"), llamacpp.Attr(availableBuiltinTools, "python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
@@ -910,9 +930,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
-	llamacpp.Write(w, w.Capture(func() {
-		buildSystemMessage()
-	}))
+	buildSystemMessage()
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
@@ -943,17 +961,16 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderToolNamespace(jinja2.Str("functions"), tools)
-			}))
+			renderToolNamespace(jinja2.Str("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
 	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
 	lastToolCallName := jinja2.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolCall jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
+	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
@@ -982,7 +999,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing()))) {
+				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if jinja2.EqStr(llamacpp.Attr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
@@ -1005,24 +1022,30 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), jinja2.Str("<|end|>")))
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					llamacpp.WriteStr(w, messageContent)
+					w.WriteString("<|end|>")
 				} else if llamacpp.Attr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), llamacpp.Attr(message, "thinking")), jinja2.Str("<|end|>")))
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					llamacpp.WriteStr(w, llamacpp.Attr(message, "thinking"))
+					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.Attr(toolCall, "name")), jinja2.Str("<|channel|>commentary ")))
+				w.WriteString("functions.")
+				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := llamacpp.Attr(toolCall, "content_type")
-				llamacpp.Write(w, llamacpp.Add(jinja2.IfElse(llamacpp.CallTest("defined", toolCallContentType, nil, nil), func() jinja2.Value {
+				llamacpp.WriteAdd(w, jinja2.IfElse(llamacpp.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
 					return jinja2.Str("json")
-				}), jinja2.Str("<|message|>")))
+				}), jinja2.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = llamacpp.Attr(toolCall, "name")
@@ -1031,32 +1054,43 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if llamacpp.In(jinja2.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), llamacpp.Attr(message, "thinking")), jinja2.Str("<|end|>")))
+					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
+					llamacpp.WriteStr(w, llamacpp.Attr(message, "thinking"))
+					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|return|>")))
+				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
+				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
+				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
+				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|start|>functions."), lastToolCallName))
+			w.WriteString("<|start|>functions.")
+			llamacpp.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" to=assistant<|channel|>commentary<|message|>"), llamacpp.CallFilter("tojson", llamacpp.Attr(message, "content"), nil, nil)), jinja2.Str("<|end|>")))
+			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
+			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(message, "content"), nil, nil))
+			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>user<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
+			w.WriteString("<|start|>user<|message|>")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|end|>")
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
@@ -1207,8 +1241,8 @@ var spansOpenaiGptOss120b = []jinja2.Span{
 	{From: 559, To: 565, Line: 323, Col: 9, Construct: "if"},
 	{From: 562, To: 564, Line: 324, Col: 9, Construct: "{{ }}"},
 	{From: 568, To: 570, Line: 329, Col: 1, Construct: "if"},
-	{From: 588, To: 761, Line: 10, Col: 1, Construct: "macro"},
-	{From: 595, To: 760, Line: 11, Col: 5, Construct: "if"},
+	{From: 588, To: 765, Line: 10, Col: 1, Construct: "macro"},
+	{From: 595, To: 764, Line: 11, Col: 5, Construct: "if"},
 	{From: 598, To: 639, Line: 12, Col: 9, Construct: "if"},
 	{From: 601, To: 627, Line: 13, Col: 13, Construct: "if"},
 	{From: 604, To: 627, Line: 15, Col: 17, Construct: "if"},
@@ -1219,131 +1253,131 @@ var spansOpenaiGptOss120b = []jinja2.Span{
 	{From: 625, To: 625, Line: 26, Col: 21, Construct: "{{ }}"},
 	{From: 629, To: 631, Line: 29, Col: 13, Construct: "if"},
 	{From: 636, To: 638, Line: 34, Col: 13, Construct: "if"},
-	{From: 640, To: 760, Line: 38, Col: 9, Construct: "if"},
+	{From: 640, To: 764, Line: 38, Col: 9, Construct: "if"},
 	{From: 643, To: 650, Line: 40, Col: 9, Construct: "if"},
 	{From: 645, To: 645, Line: 41, Col: 13, Construct: "{{ }}"},
 	{From: 649, To: 649, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 651, To: 760, Line: 45, Col: 9, Construct: "if"},
+	{From: 651, To: 764, Line: 45, Col: 9, Construct: "if"},
 	{From: 654, To: 654, Line: 47, Col: 9, Construct: "set"},
 	{From: 656, To: 663, Line: 48, Col: 9, Construct: "for"},
 	{From: 659, To: 662, Line: 49, Col: 13, Construct: "if"},
 	{From: 661, To: 661, Line: 50, Col: 17, Construct: "set"},
-	{From: 665, To: 695, Line: 53, Col: 9, Construct: "if"},
-	{From: 670, To: 694, Line: 56, Col: 13, Construct: "for"},
+	{From: 665, To: 697, Line: 53, Col: 9, Construct: "if"},
+	{From: 670, To: 696, Line: 56, Col: 13, Construct: "for"},
 	{From: 674, To: 676, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 678, To: 682, Line: 58, Col: 17, Construct: "if"},
-	{From: 681, To: 681, Line: 59, Col: 21, Construct: "{{ }}"},
-	{From: 684, To: 689, Line: 61, Col: 17, Construct: "if"},
-	{From: 688, To: 688, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 691, To: 693, Line: 64, Col: 17, Construct: "if"},
-	{From: 696, To: 760, Line: 69, Col: 9, Construct: "if"},
-	{From: 699, To: 710, Line: 70, Col: 9, Construct: "if"},
-	{From: 702, To: 702, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 707, To: 709, Line: 74, Col: 13, Construct: "if"},
-	{From: 711, To: 760, Line: 78, Col: 9, Construct: "if"},
-	{From: 714, To: 760, Line: 80, Col: 9, Construct: "if"},
-	{From: 717, To: 760, Line: 82, Col: 9, Construct: "if"},
-	{From: 720, To: 760, Line: 85, Col: 9, Construct: "if"},
-	{From: 723, To: 756, Line: 86, Col: 9, Construct: "if"},
-	{From: 727, To: 752, Line: 88, Col: 13, Construct: "for"},
-	{From: 733, To: 733, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 735, To: 740, Line: 90, Col: 17, Construct: "if"},
-	{From: 742, To: 746, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 748, To: 750, Line: 95, Col: 17, Construct: "if"},
-	{From: 763, To: 842, Line: 108, Col: 1, Construct: "macro"},
-	{From: 767, To: 767, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 769, To: 769, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 771, To: 839, Line: 111, Col: 5, Construct: "for"},
-	{From: 773, To: 773, Line: 112, Col: 9, Construct: "set"},
-	{From: 775, To: 775, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 777, To: 777, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 779, To: 838, Line: 115, Col: 9, Construct: "if"},
-	{From: 783, To: 834, Line: 117, Col: 13, Construct: "for"},
-	{From: 789, To: 793, Line: 118, Col: 17, Construct: "if"},
-	{From: 792, To: 792, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 795, To: 795, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 797, To: 802, Line: 122, Col: 17, Construct: "if"},
-	{From: 804, To: 808, Line: 126, Col: 17, Construct: "{{ }}"},
-	{From: 810, To: 825, Line: 127, Col: 17, Construct: "if"},
-	{From: 813, To: 824, Line: 128, Col: 21, Construct: "if"},
-	{From: 815, To: 815, Line: 129, Col: 25, Construct: "{{ }}"},
-	{From: 816, To: 824, Line: 130, Col: 25, Construct: "if"},
-	{From: 819, To: 819, Line: 131, Col: 25, Construct: "{{ }}"},
-	{From: 823, To: 823, Line: 133, Col: 25, Construct: "{{ }}"},
-	{From: 827, To: 832, Line: 136, Col: 17, Construct: "if"},
-	{From: 841, To: 841, Line: 147, Col: 5, Construct: "{{ }}"},
-	{From: 844, To: 855, Line: 150, Col: 1, Construct: "macro"},
-	{From: 848, To: 850, Line: 151, Col: 5, Construct: "if"},
-	{From: 852, To: 854, Line: 188, Col: 5, Construct: "if"},
-	{From: 857, To: 911, Line: 196, Col: 1, Construct: "macro"},
-	{From: 863, To: 866, Line: 197, Col: 5, Construct: "if"},
-	{From: 865, To: 865, Line: 198, Col: 9, Construct: "set"},
-	{From: 868, To: 869, Line: 200, Col: 5, Construct: "{{ }}"},
-	{From: 871, To: 871, Line: 202, Col: 5, Construct: "{{ }}"},
-	{From: 873, To: 876, Line: 203, Col: 5, Construct: "if"},
-	{From: 875, To: 875, Line: 204, Col: 9, Construct: "set"},
-	{From: 878, To: 878, Line: 206, Col: 5, Construct: "{{ }}"},
-	{From: 880, To: 905, Line: 207, Col: 5, Construct: "if"},
-	{From: 883, To: 883, Line: 209, Col: 9, Construct: "set"},
-	{From: 885, To: 899, Line: 210, Col: 9, Construct: "for"},
-	{From: 887, To: 898, Line: 211, Col: 13, Construct: "if"},
-	{From: 889, To: 889, Line: 211, Col: 13, Construct: "set"},
-	{From: 891, To: 891, Line: 212, Col: 17, Construct: "set"},
-	{From: 892, To: 898, Line: 213, Col: 17, Construct: "if"},
-	{From: 895, To: 895, Line: 213, Col: 17, Construct: "set"},
-	{From: 897, To: 897, Line: 214, Col: 17, Construct: "set"},
-	{From: 901, To: 903, Line: 217, Col: 9, Construct: "{{ }}"},
-	{From: 907, To: 909, Line: 220, Col: 5, Construct: "if"},
-	{From: 913, To: 916, Line: 230, Col: 1, Construct: "{{ }}"},
-	{From: 918, To: 931, Line: 234, Col: 1, Construct: "if"},
-	{From: 922, To: 922, Line: 235, Col: 5, Construct: "set"},
-	{From: 924, To: 924, Line: 236, Col: 5, Construct: "set"},
-	{From: 928, To: 928, Line: 238, Col: 5, Construct: "set"},
-	{From: 930, To: 930, Line: 239, Col: 5, Construct: "set"},
-	{From: 933, To: 951, Line: 243, Col: 1, Construct: "if"},
-	{From: 936, To: 941, Line: 245, Col: 5, Construct: "if"},
-	{From: 939, To: 940, Line: 247, Col: 9, Construct: "{{ }}"},
-	{From: 943, To: 950, Line: 250, Col: 5, Construct: "if"},
-	{From: 946, To: 948, Line: 252, Col: 9, Construct: "{{ }}"},
-	{From: 953, To: 953, Line: 258, Col: 1, Construct: "set"},
-	{From: 955, To: 1061, Line: 259, Col: 1, Construct: "for"},
-	{From: 960, To: 1060, Line: 261, Col: 5, Construct: "if"},
-	{From: 963, To: 970, Line: 263, Col: 9, Construct: "if"},
-	{From: 965, To: 969, Line: 264, Col: 13, Construct: "if"},
-	{From: 968, To: 968, Line: 265, Col: 17, Construct: "{{ }}"},
-	{From: 972, To: 979, Line: 268, Col: 9, Construct: "if"},
-	{From: 974, To: 978, Line: 269, Col: 13, Construct: "if"},
-	{From: 977, To: 977, Line: 270, Col: 17, Construct: "{{ }}"},
-	{From: 981, To: 1044, Line: 273, Col: 9, Construct: "if"},
-	{From: 983, To: 983, Line: 277, Col: 13, Construct: "set"},
-	{From: 985, To: 991, Line: 278, Col: 13, Construct: "for"},
-	{From: 987, To: 990, Line: 279, Col: 17, Construct: "if"},
-	{From: 989, To: 989, Line: 280, Col: 21, Construct: "set"},
-	{From: 993, To: 993, Line: 285, Col: 13, Construct: "set"},
-	{From: 995, To: 999, Line: 286, Col: 13, Construct: "if"},
-	{From: 998, To: 998, Line: 287, Col: 17, Construct: "set"},
-	{From: 1001, To: 1014, Line: 289, Col: 13, Construct: "if"},
-	{From: 1004, To: 1004, Line: 290, Col: 17, Construct: "{{ }}"},
-	{From: 1005, To: 1013, Line: 291, Col: 17, Construct: "if"},
-	{From: 1008, To: 1008, Line: 292, Col: 17, Construct: "{{ }}"},
-	{From: 1009, To: 1013, Line: 293, Col: 17, Construct: "if"},
-	{From: 1012, To: 1012, Line: 294, Col: 17, Construct: "{{ }}"},
-	{From: 1016, To: 1016, Line: 297, Col: 13, Construct: "{{ }}"},
-	{From: 1018, To: 1023, Line: 298, Col: 13, Construct: "{{ }}"},
-	{From: 1025, To: 1026, Line: 299, Col: 13, Construct: "{{ }}"},
-	{From: 1028, To: 1028, Line: 301, Col: 13, Construct: "set"},
-	{From: 1029, To: 1044, Line: 302, Col: 13, Construct: "if"},
-	{From: 1032, To: 1035, Line: 305, Col: 13, Construct: "if"},
-	{From: 1034, To: 1034, Line: 306, Col: 17, Construct: "{{ }}"},
-	{From: 1037, To: 1037, Line: 311, Col: 13, Construct: "{{ }}"},
-	{From: 1041, To: 1041, Line: 314, Col: 13, Construct: "{{ }}"},
-	{From: 1043, To: 1043, Line: 315, Col: 13, Construct: "set"},
-	{From: 1045, To: 1060, Line: 317, Col: 9, Construct: "if"},
-	{From: 1048, To: 1051, Line: 318, Col: 9, Construct: "if"},
-	{From: 1050, To: 1050, Line: 319, Col: 13, Construct: "{{ }}"},
-	{From: 1053, To: 1053, Line: 321, Col: 9, Construct: "{{ }}"},
-	{From: 1055, To: 1055, Line: 322, Col: 9, Construct: "{{ }}"},
-	{From: 1056, To: 1060, Line: 323, Col: 9, Construct: "if"},
-	{From: 1059, To: 1059, Line: 324, Col: 9, Construct: "{{ }}"},
-	{From: 1063, To: 1065, Line: 329, Col: 1, Construct: "if"},
+	{From: 678, To: 683, Line: 58, Col: 17, Construct: "if"},
+	{From: 681, To: 682, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 685, To: 691, Line: 61, Col: 17, Construct: "if"},
+	{From: 689, To: 690, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 693, To: 695, Line: 64, Col: 17, Construct: "if"},
+	{From: 698, To: 764, Line: 69, Col: 9, Construct: "if"},
+	{From: 701, To: 714, Line: 70, Col: 9, Construct: "if"},
+	{From: 704, To: 706, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 711, To: 713, Line: 74, Col: 13, Construct: "if"},
+	{From: 715, To: 764, Line: 78, Col: 9, Construct: "if"},
+	{From: 718, To: 764, Line: 80, Col: 9, Construct: "if"},
+	{From: 721, To: 764, Line: 82, Col: 9, Construct: "if"},
+	{From: 724, To: 764, Line: 85, Col: 9, Construct: "if"},
+	{From: 727, To: 760, Line: 86, Col: 9, Construct: "if"},
+	{From: 731, To: 756, Line: 88, Col: 13, Construct: "for"},
+	{From: 737, To: 737, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 739, To: 744, Line: 90, Col: 17, Construct: "if"},
+	{From: 746, To: 750, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 752, To: 754, Line: 95, Col: 17, Construct: "if"},
+	{From: 767, To: 860, Line: 108, Col: 1, Construct: "macro"},
+	{From: 771, To: 773, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 775, To: 777, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 779, To: 856, Line: 111, Col: 5, Construct: "for"},
+	{From: 781, To: 781, Line: 112, Col: 9, Construct: "set"},
+	{From: 783, To: 785, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 787, To: 789, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 791, To: 855, Line: 115, Col: 9, Construct: "if"},
+	{From: 795, To: 851, Line: 117, Col: 13, Construct: "for"},
+	{From: 801, To: 807, Line: 118, Col: 17, Construct: "if"},
+	{From: 804, To: 806, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 809, To: 809, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 811, To: 816, Line: 122, Col: 17, Construct: "if"},
+	{From: 818, To: 822, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 824, To: 842, Line: 127, Col: 17, Construct: "if"},
+	{From: 827, To: 841, Line: 128, Col: 21, Construct: "if"},
+	{From: 829, To: 830, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 831, To: 841, Line: 130, Col: 25, Construct: "if"},
+	{From: 834, To: 835, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 839, To: 840, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 844, To: 849, Line: 136, Col: 17, Construct: "if"},
+	{From: 858, To: 859, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 862, To: 873, Line: 150, Col: 1, Construct: "macro"},
+	{From: 866, To: 868, Line: 151, Col: 5, Construct: "if"},
+	{From: 870, To: 872, Line: 188, Col: 5, Construct: "if"},
+	{From: 875, To: 931, Line: 196, Col: 1, Construct: "macro"},
+	{From: 881, To: 884, Line: 197, Col: 5, Construct: "if"},
+	{From: 883, To: 883, Line: 198, Col: 9, Construct: "set"},
+	{From: 886, To: 887, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 889, To: 891, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 893, To: 896, Line: 203, Col: 5, Construct: "if"},
+	{From: 895, To: 895, Line: 204, Col: 9, Construct: "set"},
+	{From: 898, To: 900, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 902, To: 925, Line: 207, Col: 5, Construct: "if"},
+	{From: 905, To: 905, Line: 209, Col: 9, Construct: "set"},
+	{From: 907, To: 921, Line: 210, Col: 9, Construct: "for"},
+	{From: 909, To: 920, Line: 211, Col: 13, Construct: "if"},
+	{From: 911, To: 911, Line: 211, Col: 13, Construct: "set"},
+	{From: 913, To: 913, Line: 212, Col: 17, Construct: "set"},
+	{From: 914, To: 920, Line: 213, Col: 17, Construct: "if"},
+	{From: 917, To: 917, Line: 213, Col: 17, Construct: "set"},
+	{From: 919, To: 919, Line: 214, Col: 17, Construct: "set"},
+	{From: 923, To: 923, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 927, To: 929, Line: 220, Col: 5, Construct: "if"},
+	{From: 933, To: 934, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 936, To: 949, Line: 234, Col: 1, Construct: "if"},
+	{From: 940, To: 940, Line: 235, Col: 5, Construct: "set"},
+	{From: 942, To: 942, Line: 236, Col: 5, Construct: "set"},
+	{From: 946, To: 946, Line: 238, Col: 5, Construct: "set"},
+	{From: 948, To: 948, Line: 239, Col: 5, Construct: "set"},
+	{From: 951, To: 967, Line: 243, Col: 1, Construct: "if"},
+	{From: 954, To: 959, Line: 245, Col: 5, Construct: "if"},
+	{From: 957, To: 958, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 961, To: 966, Line: 250, Col: 5, Construct: "if"},
+	{From: 964, To: 964, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 969, To: 969, Line: 258, Col: 1, Construct: "set"},
+	{From: 972, To: 1095, Line: 259, Col: 1, Construct: "for"},
+	{From: 977, To: 1094, Line: 261, Col: 5, Construct: "if"},
+	{From: 980, To: 987, Line: 263, Col: 9, Construct: "if"},
+	{From: 982, To: 986, Line: 264, Col: 13, Construct: "if"},
+	{From: 985, To: 985, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 989, To: 996, Line: 268, Col: 9, Construct: "if"},
+	{From: 991, To: 995, Line: 269, Col: 13, Construct: "if"},
+	{From: 994, To: 994, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 998, To: 1073, Line: 273, Col: 9, Construct: "if"},
+	{From: 1000, To: 1000, Line: 277, Col: 13, Construct: "set"},
+	{From: 1002, To: 1008, Line: 278, Col: 13, Construct: "for"},
+	{From: 1004, To: 1007, Line: 279, Col: 17, Construct: "if"},
+	{From: 1006, To: 1006, Line: 280, Col: 21, Construct: "set"},
+	{From: 1010, To: 1010, Line: 285, Col: 13, Construct: "set"},
+	{From: 1012, To: 1016, Line: 286, Col: 13, Construct: "if"},
+	{From: 1015, To: 1015, Line: 287, Col: 17, Construct: "set"},
+	{From: 1018, To: 1035, Line: 289, Col: 13, Construct: "if"},
+	{From: 1021, To: 1021, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 1022, To: 1034, Line: 291, Col: 17, Construct: "if"},
+	{From: 1025, To: 1027, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 1028, To: 1034, Line: 293, Col: 17, Construct: "if"},
+	{From: 1031, To: 1033, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 1037, To: 1039, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 1041, To: 1046, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 1048, To: 1049, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 1051, To: 1051, Line: 301, Col: 13, Construct: "set"},
+	{From: 1052, To: 1073, Line: 302, Col: 13, Construct: "if"},
+	{From: 1055, To: 1060, Line: 305, Col: 13, Construct: "if"},
+	{From: 1057, To: 1059, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 1062, To: 1064, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 1068, To: 1070, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 1072, To: 1072, Line: 315, Col: 13, Construct: "set"},
+	{From: 1074, To: 1094, Line: 317, Col: 9, Construct: "if"},
+	{From: 1077, To: 1080, Line: 318, Col: 9, Construct: "if"},
+	{From: 1079, To: 1079, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 1082, To: 1083, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 1085, To: 1087, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 1088, To: 1094, Line: 323, Col: 9, Construct: "if"},
+	{From: 1091, To: 1093, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 1097, To: 1099, Line: 329, Col: 1, Construct: "if"},
 }

@@ -57,7 +57,7 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -74,32 +74,32 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 		toolDefinitions = w.Cut(mark)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := messages0.Attr("content")
+			messages0Content := jinja2.Attr(messages0, "content")
 			if jinja2.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.Write(jinja2.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
+				jinja2.Write(w, jinja2.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				w.WriteAdd(messages0Content, jinja2.Str("\n\n"), toolDefinitions)
+				jinja2.WriteAdd(w, messages0Content, jinja2.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			w.Write(jinja2.MethodLstrip(toolDefinitions))
+			jinja2.Write(w, jinja2.MethodLstrip(toolDefinitions))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages0.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -114,7 +114,7 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(message.Attr("content"))) && !(jinja2.MethodStartswith(message.Attr("content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(message.Attr("content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(jinja2.Attr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -133,7 +133,7 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 		var toolSepCount jinja2.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
@@ -143,13 +143,13 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 			content = jinja2.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -157,7 +157,7 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -166,18 +166,18 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = jinja2.MethodSplitSep(content, jinja2.Str("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
-				processedContent = contentParts.ItemInt(0)
+				processedContent = jinja2.ItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
 				toolCallsCount = jinja2.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
@@ -195,9 +195,9 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
 					if jinja2.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
-						toolCall = messageToolCalls.Item(toolIndex)
+						toolCall = jinja2.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := toolCall.Attr("function")
+						toolCallFunction := jinja2.Attr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -207,10 +207,10 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						w.Write(toolCall.Attr("name"))
+						jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := toolCall.Attr("arguments")
+						toolCallArguments := jinja2.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -221,18 +221,18 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
-								w.Write(paramName)
+								jinja2.Write(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
-									w.WriteStr(paramValue)
+									jinja2.WriteStr(w, paramValue)
 									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
-									w.Write(paramValue)
+									jinja2.Write(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -241,11 +241,11 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						singleToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						processedContent2 = jinja2.Add(jinja2.Add(processedContent2, singleToolXml), contentParts.Item(i))
+						processedContent2 = jinja2.Add(jinja2.Add(processedContent2, singleToolXml), jinja2.Item(contentParts, i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
-						processedContent2 = jinja2.Add(processedContent2, contentParts.Item(i))
+						processedContent2 = jinja2.Add(processedContent2, jinja2.Item(contentParts, i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
@@ -256,9 +256,9 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 						remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 						processedContent2 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
-						toolCall = messageToolCalls.Item(remainingIndex)
+						toolCall = jinja2.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := toolCall.Attr("function")
+						toolCallFunction := jinja2.Attr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -268,10 +268,10 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						w.Write(toolCall.Attr("name"))
+						jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := toolCall.Attr("arguments")
+						toolCallArguments := jinja2.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -282,18 +282,18 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
-								w.Write(paramName)
+								jinja2.Write(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
-									w.WriteStr(paramValue)
+									jinja2.WriteStr(w, paramValue)
 									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
-									w.Write(paramValue)
+									jinja2.Write(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -314,26 +314,26 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
-					w.WriteStr(messageRole)
+					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
-					w.WriteStr(messageRole)
+					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n")
-					w.WriteStr(content)
+					jinja2.WriteStr(w, content)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
-				w.WriteStr(messageRole)
+				jinja2.WriteStr(w, messageRole)
 				w.WriteString("\n")
-				w.WriteStr(content)
+				jinja2.WriteStr(w, content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
@@ -347,17 +347,17 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					w.Write(toolCall.Attr("name"))
+					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
@@ -368,18 +368,18 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 							paramValue := values[i]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
 							w.WriteString("<param name=\"")
-							w.Write(paramName)
+							jinja2.Write(w, paramName)
 							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
-								w.WriteStr(paramValue)
+								jinja2.WriteStr(w, paramValue)
 								w.WriteString("]]>")
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
-								w.Write(paramValue)
+								jinja2.Write(w, paramValue)
 							}
 							w.WriteString("</param>")
 						}
@@ -391,14 +391,14 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
 			if jinja2.IsString(messageContent) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
-				w.Write(content)
+				jinja2.Write(w, content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
@@ -406,7 +406,7 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -447,10 +447,10 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -463,16 +463,16 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			messages0Content := llamacpp.Attr(messages0, "content")
 			if llamacpp.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				llamacpp.Write(w, llamacpp.CallMethod(messages0Content, "replace", []jinja2.Value{jinja2.Str("<tool_def_sep>"), toolDefinitions}, nil))
+				llamacpp.Write(w, llamacpp.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				llamacpp.Write(w, llamacpp.Sum(messages0Content, jinja2.Str("\n\n"), toolDefinitions))
+				llamacpp.WriteAdd(w, messages0Content, jinja2.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			llamacpp.Write(w, llamacpp.CallMethod(toolDefinitions, "lstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.MethodLstrip(toolDefinitions))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
@@ -481,21 +481,24 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>system\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(messages0, "content"))
+			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", llamacpp.Attr(message, "content"), nil, nil)) && !(llamacpp.CallMethod(llamacpp.Attr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(llamacpp.Attr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(llamacpp.Attr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -503,6 +506,7 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var reasoningContent jinja2.Value
 	var contentParts jinja2.Value
@@ -510,12 +514,12 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolCallsCount jinja2.Value
 	var toolSepCount jinja2.Value
 	hasToolSep := hasToolSepInput
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
 		} else {
@@ -527,14 +531,19 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -542,30 +551,31 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("<tool_sep>")}, nil)
+				contentParts = llamacpp.MethodSplitSep(content, jinja2.Str("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = llamacpp.ItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = llamacpp.CallFilter("length", messageToolCalls, nil, nil)
+				toolCallsCount = llamacpp.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = llamacpp.Sub(llamacpp.CallFilter("length", contentParts, nil, nil), jinja2.Int(1))
+				toolSepCount = llamacpp.Sub(llamacpp.FilterLength(contentParts), jinja2.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = llamacpp.CallFilter("min", jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = llamacpp.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var toolIndex jinja2.Value
 				var toolCall jinja2.Value
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
-				for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, jinja2.Int(1), llamacpp.CallFilter("length", contentParts, nil, nil)))) {
+				for _, i := range llamacpp.Iterate(w, jinja2.Range(in, jinja2.Int(1), llamacpp.FilterLength(contentParts))) {
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
 					toolIndex = llamacpp.Sub(i, jinja2.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
@@ -582,23 +592,29 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
+						w.WriteString("<function name=\"")
+						llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
+							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
-								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+								w.WriteString("<param name=\"")
+								llamacpp.WriteStr(w, paramName)
+								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+									w.WriteString("<![CDATA[")
+									llamacpp.WriteStr(w, paramValue)
+									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
@@ -621,10 +637,11 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
 				if llamacpp.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
+					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var toolCall jinja2.Value
 					remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 					processedContent2 := processedContent
-					for _, remainingIndex := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, toolSepCount, toolCallsCount))) {
+					for _, remainingIndex := range llamacpp.Iterate(w, jinja2.Range(in, toolSepCount, toolCallsCount)) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
@@ -637,23 +654,29 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
+						w.WriteString("<function name=\"")
+						llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
+							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
-								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+								w.WriteString("<param name=\"")
+								llamacpp.WriteStr(w, paramName)
+								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+									w.WriteString("<![CDATA[")
+									llamacpp.WriteStr(w, paramValue)
+									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
@@ -677,22 +700,34 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
+					w.WriteString("<|im_start|>")
+					llamacpp.WriteStr(w, messageRole)
+					w.WriteString("\n<think>\n")
+					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					w.WriteString("\n</think>\n\n")
+					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+					w.WriteString("<|im_start|>")
+					llamacpp.WriteStr(w, messageRole)
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, content)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				w.WriteString("<|im_start|>")
+				llamacpp.WriteStr(w, messageRole)
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var argsDict jinja2.Value
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -706,23 +741,29 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
+					w.WriteString("<function name=\"")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							paramName := vals[0]
 							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
-							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+							w.WriteString("<param name=\"")
+							llamacpp.WriteStr(w, paramName)
+							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+							if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
-								llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+								w.WriteString("<![CDATA[")
+								llamacpp.WriteStr(w, paramValue)
+								w.WriteString("]]>")
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
@@ -744,13 +785,13 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
 			message2Content := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("string", message2Content, nil, nil) {
+			if llamacpp.IsString(message2Content) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				llamacpp.Write(w, content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.FilterTojson(message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
@@ -763,11 +804,11 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) {
 			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
-			if llamacpp.CallTest("false", enableThinking, nil, nil) {
+			if llamacpp.IsFalse(enableThinking) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if llamacpp.CallTest("true", enableThinking, nil, nil) {
+			} else if llamacpp.IsTrue(enableThinking) {
 				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
@@ -880,7 +921,7 @@ var spansOpenbmbMiniCPM51B = []jinja2.Span{
 	{From: 420, To: 425, Line: 173, Col: 9, Construct: "if"},
 	{From: 422, To: 425, Line: 175, Col: 13, Construct: "if"},
 	{From: 443, To: 443, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 445, To: 486, Line: 1, Col: 17, Construct: "if"},
+	{From: 445, To: 488, Line: 1, Col: 17, Construct: "if"},
 	{From: 447, To: 448, Line: 2, Col: 5, Construct: "set"},
 	{From: 450, To: 455, Line: 4, Col: 9, Construct: "for"},
 	{From: 453, To: 453, Line: 6, Col: 13, Construct: "{{ }}"},
@@ -890,94 +931,94 @@ var spansOpenbmbMiniCPM51B = []jinja2.Span{
 	{From: 466, To: 466, Line: 14, Col: 13, Construct: "{{ }}"},
 	{From: 470, To: 470, Line: 16, Col: 13, Construct: "{{ }}"},
 	{From: 475, To: 475, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 481, To: 485, Line: 23, Col: 5, Construct: "if"},
-	{From: 484, To: 484, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 488, To: 489, Line: 27, Col: 1, Construct: "set"},
-	{From: 491, To: 504, Line: 28, Col: 1, Construct: "for"},
-	{From: 496, To: 496, Line: 29, Col: 5, Construct: "set"},
-	{From: 498, To: 503, Line: 30, Col: 5, Construct: "if"},
-	{From: 500, To: 500, Line: 31, Col: 9, Construct: "set"},
-	{From: 502, To: 502, Line: 32, Col: 9, Construct: "set"},
-	{From: 506, To: 761, Line: 35, Col: 1, Construct: "for"},
-	{From: 517, To: 525, Line: 36, Col: 5, Construct: "if"},
-	{From: 520, To: 520, Line: 37, Col: 9, Construct: "set"},
-	{From: 524, To: 524, Line: 39, Col: 9, Construct: "set"},
-	{From: 527, To: 760, Line: 41, Col: 5, Construct: "if"},
-	{From: 530, To: 530, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 531, To: 760, Line: 43, Col: 9, Construct: "if"},
-	{From: 534, To: 534, Line: 44, Col: 9, Construct: "set"},
-	{From: 536, To: 549, Line: 45, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 46, Col: 13, Construct: "set"},
-	{From: 543, To: 548, Line: 48, Col: 13, Construct: "if"},
-	{From: 545, To: 545, Line: 49, Col: 17, Construct: "set"},
-	{From: 547, To: 547, Line: 50, Col: 17, Construct: "set"},
-	{From: 551, To: 674, Line: 54, Col: 9, Construct: "if"},
-	{From: 554, To: 554, Line: 55, Col: 13, Construct: "set"},
-	{From: 556, To: 556, Line: 56, Col: 13, Construct: "set"},
-	{From: 558, To: 558, Line: 57, Col: 13, Construct: "set"},
-	{From: 560, To: 560, Line: 58, Col: 13, Construct: "set"},
-	{From: 562, To: 562, Line: 59, Col: 13, Construct: "set"},
-	{From: 564, To: 620, Line: 61, Col: 13, Construct: "for"},
-	{From: 570, To: 570, Line: 62, Col: 17, Construct: "set"},
-	{From: 572, To: 619, Line: 63, Col: 17, Construct: "if"},
-	{From: 574, To: 574, Line: 64, Col: 21, Construct: "set"},
-	{From: 576, To: 580, Line: 65, Col: 21, Construct: "if"},
-	{From: 579, To: 579, Line: 66, Col: 25, Construct: "set"},
-	{From: 582, To: 583, Line: 68, Col: 21, Construct: "set"},
-	{From: 585, To: 585, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 587, To: 610, Line: 70, Col: 25, Construct: "if"},
-	{From: 590, To: 590, Line: 71, Col: 29, Construct: "set"},
-	{From: 592, To: 608, Line: 72, Col: 29, Construct: "for"},
-	{From: 597, To: 597, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 599, To: 607, Line: 74, Col: 33, Construct: "if"},
-	{From: 601, To: 601, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 605, To: 605, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 612, To: 612, Line: 68, Col: 21, Construct: "set"},
-	{From: 614, To: 614, Line: 84, Col: 21, Construct: "set"},
-	{From: 618, To: 618, Line: 86, Col: 21, Construct: "set"},
-	{From: 622, To: 671, Line: 90, Col: 13, Construct: "if"},
-	{From: 624, To: 670, Line: 91, Col: 17, Construct: "for"},
-	{From: 629, To: 629, Line: 92, Col: 21, Construct: "set"},
-	{From: 631, To: 635, Line: 93, Col: 21, Construct: "if"},
-	{From: 634, To: 634, Line: 94, Col: 25, Construct: "set"},
-	{From: 637, To: 638, Line: 96, Col: 21, Construct: "set"},
-	{From: 640, To: 640, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 642, To: 665, Line: 98, Col: 25, Construct: "if"},
-	{From: 645, To: 645, Line: 99, Col: 29, Construct: "set"},
-	{From: 647, To: 663, Line: 100, Col: 29, Construct: "for"},
-	{From: 652, To: 652, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 654, To: 662, Line: 102, Col: 33, Construct: "if"},
-	{From: 656, To: 656, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 660, To: 660, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 667, To: 667, Line: 96, Col: 21, Construct: "set"},
-	{From: 669, To: 669, Line: 112, Col: 21, Construct: "set"},
-	{From: 673, To: 673, Line: 116, Col: 13, Construct: "set"},
-	{From: 676, To: 690, Line: 119, Col: 9, Construct: "if"},
-	{From: 678, To: 685, Line: 120, Col: 13, Construct: "if"},
-	{From: 680, To: 680, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 684, To: 684, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 689, To: 689, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 692, To: 737, Line: 129, Col: 9, Construct: "if"},
-	{From: 694, To: 735, Line: 130, Col: 13, Construct: "for"},
-	{From: 699, To: 701, Line: 131, Col: 17, Construct: "if"},
-	{From: 703, To: 707, Line: 134, Col: 17, Construct: "if"},
-	{From: 706, To: 706, Line: 135, Col: 21, Construct: "set"},
-	{From: 709, To: 709, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 711, To: 734, Line: 138, Col: 17, Construct: "if"},
-	{From: 714, To: 714, Line: 139, Col: 21, Construct: "set"},
-	{From: 716, To: 732, Line: 140, Col: 21, Construct: "for"},
-	{From: 721, To: 721, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 723, To: 731, Line: 142, Col: 25, Construct: "if"},
-	{From: 725, To: 725, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 729, To: 729, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 738, To: 760, Line: 154, Col: 9, Construct: "if"},
-	{From: 741, To: 744, Line: 155, Col: 9, Construct: "if"},
-	{From: 746, To: 755, Line: 159, Col: 9, Construct: "if"},
-	{From: 749, To: 749, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 753, To: 753, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 757, To: 759, Line: 165, Col: 9, Construct: "if"},
-	{From: 763, To: 775, Line: 170, Col: 1, Construct: "if"},
-	{From: 766, To: 774, Line: 172, Col: 5, Construct: "if"},
-	{From: 768, To: 773, Line: 173, Col: 9, Construct: "if"},
-	{From: 770, To: 773, Line: 175, Col: 13, Construct: "if"},
+	{From: 481, To: 487, Line: 23, Col: 5, Construct: "if"},
+	{From: 484, To: 486, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 490, To: 491, Line: 27, Col: 1, Construct: "set"},
+	{From: 494, To: 507, Line: 28, Col: 1, Construct: "for"},
+	{From: 499, To: 499, Line: 29, Col: 5, Construct: "set"},
+	{From: 501, To: 506, Line: 30, Col: 5, Construct: "if"},
+	{From: 503, To: 503, Line: 31, Col: 9, Construct: "set"},
+	{From: 505, To: 505, Line: 32, Col: 9, Construct: "set"},
+	{From: 510, To: 802, Line: 35, Col: 1, Construct: "for"},
+	{From: 521, To: 529, Line: 36, Col: 5, Construct: "if"},
+	{From: 524, To: 524, Line: 37, Col: 9, Construct: "set"},
+	{From: 528, To: 528, Line: 39, Col: 9, Construct: "set"},
+	{From: 531, To: 801, Line: 41, Col: 5, Construct: "if"},
+	{From: 534, To: 539, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 540, To: 801, Line: 43, Col: 9, Construct: "if"},
+	{From: 543, To: 543, Line: 44, Col: 9, Construct: "set"},
+	{From: 545, To: 558, Line: 45, Col: 9, Construct: "if"},
+	{From: 548, To: 548, Line: 46, Col: 13, Construct: "set"},
+	{From: 552, To: 557, Line: 48, Col: 13, Construct: "if"},
+	{From: 554, To: 554, Line: 49, Col: 17, Construct: "set"},
+	{From: 556, To: 556, Line: 50, Col: 17, Construct: "set"},
+	{From: 560, To: 697, Line: 54, Col: 9, Construct: "if"},
+	{From: 563, To: 563, Line: 55, Col: 13, Construct: "set"},
+	{From: 565, To: 565, Line: 56, Col: 13, Construct: "set"},
+	{From: 567, To: 567, Line: 57, Col: 13, Construct: "set"},
+	{From: 569, To: 569, Line: 58, Col: 13, Construct: "set"},
+	{From: 571, To: 571, Line: 59, Col: 13, Construct: "set"},
+	{From: 574, To: 636, Line: 61, Col: 13, Construct: "for"},
+	{From: 580, To: 580, Line: 62, Col: 17, Construct: "set"},
+	{From: 582, To: 635, Line: 63, Col: 17, Construct: "if"},
+	{From: 584, To: 584, Line: 64, Col: 21, Construct: "set"},
+	{From: 586, To: 590, Line: 65, Col: 21, Construct: "if"},
+	{From: 589, To: 589, Line: 66, Col: 25, Construct: "set"},
+	{From: 592, To: 593, Line: 68, Col: 21, Construct: "set"},
+	{From: 595, To: 597, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 599, To: 626, Line: 70, Col: 25, Construct: "if"},
+	{From: 602, To: 602, Line: 71, Col: 29, Construct: "set"},
+	{From: 604, To: 624, Line: 72, Col: 29, Construct: "for"},
+	{From: 609, To: 611, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 613, To: 623, Line: 74, Col: 33, Construct: "if"},
+	{From: 615, To: 617, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 621, To: 621, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 628, To: 628, Line: 68, Col: 21, Construct: "set"},
+	{From: 630, To: 630, Line: 84, Col: 21, Construct: "set"},
+	{From: 634, To: 634, Line: 86, Col: 21, Construct: "set"},
+	{From: 638, To: 694, Line: 90, Col: 13, Construct: "if"},
+	{From: 641, To: 693, Line: 91, Col: 17, Construct: "for"},
+	{From: 646, To: 646, Line: 92, Col: 21, Construct: "set"},
+	{From: 648, To: 652, Line: 93, Col: 21, Construct: "if"},
+	{From: 651, To: 651, Line: 94, Col: 25, Construct: "set"},
+	{From: 654, To: 655, Line: 96, Col: 21, Construct: "set"},
+	{From: 657, To: 659, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 661, To: 688, Line: 98, Col: 25, Construct: "if"},
+	{From: 664, To: 664, Line: 99, Col: 29, Construct: "set"},
+	{From: 666, To: 686, Line: 100, Col: 29, Construct: "for"},
+	{From: 671, To: 673, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 675, To: 685, Line: 102, Col: 33, Construct: "if"},
+	{From: 677, To: 679, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 683, To: 683, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 690, To: 690, Line: 96, Col: 21, Construct: "set"},
+	{From: 692, To: 692, Line: 112, Col: 21, Construct: "set"},
+	{From: 696, To: 696, Line: 116, Col: 13, Construct: "set"},
+	{From: 699, To: 724, Line: 119, Col: 9, Construct: "if"},
+	{From: 701, To: 716, Line: 120, Col: 13, Construct: "if"},
+	{From: 703, To: 708, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 712, To: 715, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 720, To: 723, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 726, To: 778, Line: 129, Col: 9, Construct: "if"},
+	{From: 729, To: 776, Line: 130, Col: 13, Construct: "for"},
+	{From: 734, To: 736, Line: 131, Col: 17, Construct: "if"},
+	{From: 738, To: 742, Line: 134, Col: 17, Construct: "if"},
+	{From: 741, To: 741, Line: 135, Col: 21, Construct: "set"},
+	{From: 744, To: 746, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 748, To: 775, Line: 138, Col: 17, Construct: "if"},
+	{From: 751, To: 751, Line: 139, Col: 21, Construct: "set"},
+	{From: 753, To: 773, Line: 140, Col: 21, Construct: "for"},
+	{From: 758, To: 760, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 762, To: 772, Line: 142, Col: 25, Construct: "if"},
+	{From: 764, To: 766, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 770, To: 770, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 779, To: 801, Line: 154, Col: 9, Construct: "if"},
+	{From: 782, To: 785, Line: 155, Col: 9, Construct: "if"},
+	{From: 787, To: 796, Line: 159, Col: 9, Construct: "if"},
+	{From: 790, To: 790, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 794, To: 794, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 798, To: 800, Line: 165, Col: 9, Construct: "if"},
+	{From: 804, To: 816, Line: 170, Col: 1, Construct: "if"},
+	{From: 807, To: 815, Line: 172, Col: 5, Construct: "if"},
+	{From: 809, To: 814, Line: 173, Col: 9, Construct: "if"},
+	{From: 811, To: 814, Line: 175, Col: 13, Construct: "if"},
 }

@@ -52,18 +52,18 @@ func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_turn|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			w.WriteStr(jinja2.FilterUpper(messageRole.Slice(jinja2.None(), jinja2.Int(1), jinja2.None())))
-			w.WriteStr(messageRole.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()))
+			jinja2.WriteStr(w, jinja2.FilterUpper(messageRole.Slice(jinja2.None(), jinja2.Int(1), jinja2.None())))
+			jinja2.WriteStr(w, messageRole.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()))
 			w.WriteString(": ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end_of_turn|>")
 		}
 	}
@@ -76,16 +76,21 @@ func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("GPT4 Correct "), llamacpp.CallFilter("upper", llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing()), nil, nil)), llamacpp.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())), jinja2.Str(": ")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end_of_turn|>")))
+			w.WriteString("GPT4 Correct ")
+			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing())))
+			llamacpp.WriteStr(w, llamacpp.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()))
+			w.WriteString(": ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<|end_of_turn|>")
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
@@ -98,8 +103,8 @@ var spansOpenchat = []jinja2.Span{
 	{From: 55, To: 68, Line: 13, Col: 1, Construct: "if"},
 	{From: 58, To: 58, Line: 14, Col: 1, Construct: "{{ }}"},
 	{From: 62, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 91, Line: 12, Col: 1, Construct: "for"},
-	{From: 81, To: 89, Line: 13, Col: 1, Construct: "if"},
+	{From: 79, To: 96, Line: 12, Col: 1, Construct: "for"},
+	{From: 81, To: 94, Line: 13, Col: 1, Construct: "if"},
 	{From: 84, To: 84, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -54,26 +54,26 @@ func renderOrion(w *jinja2.Writer, in *jinja2.Input) {
 	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = jinja2.Add(nsSystemPrompt, message.ItemStr("content"))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				w.WriteAdd(nsSystemPrompt, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\nAssistant: </s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
 		}
 	}
 }
@@ -86,7 +86,7 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
@@ -98,16 +98,16 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				llamacpp.Write(w, llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")))
+				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
 		}
 	}
 }

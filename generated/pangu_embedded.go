@@ -57,17 +57,17 @@ func renderPanguEmbedded(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !jinja2.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.WriteString("[unused9]")
-			w.WriteStr(names.Item(messageRole))
+			jinja2.WriteStr(w, jinja2.Item(names, messageRole))
 			w.WriteString("：")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("[unused10]")
 		}
 	}
@@ -83,7 +83,7 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
@@ -94,7 +94,11 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if llamacpp.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("[unused9]"), llamacpp.Item(names, messageRole)), jinja2.Str("：")), llamacpp.ItemStr(message, "content")), jinja2.Str("[unused10]")))
+			w.WriteString("[unused9]")
+			llamacpp.WriteStr(w, llamacpp.Item(names, messageRole))
+			w.WriteString("：")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("[unused10]")
 		}
 	}
 	w.WriteString("[unused9]助手：")
@@ -109,8 +113,8 @@ var spansPanguEmbedded = []jinja2.Span{
 	{From: 64, To: 72, Line: 18, Col: 1, Construct: "if"},
 	{From: 67, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
 	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
-	{From: 86, To: 100, Line: 14, Col: 1, Construct: "for"},
+	{From: 86, To: 104, Line: 14, Col: 1, Construct: "for"},
 	{From: 90, To: 92, Line: 15, Col: 1, Construct: "if"},
-	{From: 94, To: 98, Line: 18, Col: 1, Construct: "if"},
-	{From: 97, To: 97, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 102, Line: 18, Col: 1, Construct: "if"},
+	{From: 97, To: 101, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -65,9 +65,9 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = messages.ItemInt(0).Attr("content")
+		systemMessage = jinja2.Attr(jinja2.ItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -81,7 +81,7 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			w.Write(jinja2.MethodRstrip(systemMessage))
+			jinja2.Write(w, jinja2.MethodRstrip(systemMessage))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -104,18 +104,18 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("</user>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
@@ -126,20 +126,20 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
 				reasoningContent = jinja2.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
-				messageReasoning := message.Attr("reasoning")
+				messageReasoning := jinja2.Attr(message, "reasoning")
 				if jinja2.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if jinja2.IsString(message.Attr("reasoning_content")) {
+				} else if jinja2.IsString(jinja2.Attr(message, "reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = message.Attr("reasoning_content")
+					reasoningContent = jinja2.Attr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
 					w.WriteString("<think>")
-					w.WriteStr(reasoningContent)
+					jinja2.WriteStr(w, reasoningContent)
 					w.WriteString("</think>")
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
@@ -148,22 +148,22 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
 				if content.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
-					w.Write(content)
+					jinja2.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := message.Attr("tool_calls")
+				messageToolCalls := jinja2.Attr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 						var functionData jinja2.Value
 						var args jinja2.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = toolCall.Attr("function")
+						functionData = jinja2.Attr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
-						w.WriteStr(functionData.Attr("name"))
+						jinja2.WriteStr(w, jinja2.Attr(functionData, "name"))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = functionData.Attr("arguments")
+						args = jinja2.Attr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						keys, values := jinja2.DictItems(args)
 						for i := range w.Count(len(keys)) {
@@ -171,14 +171,14 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 							v := values[i]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							w.WriteString("<arg_key>")
-							w.Write(k)
+							jinja2.Write(w, k)
 							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !jinja2.IsString(v) {
 								w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 							} else {
-								w.Write(v)
+								jinja2.Write(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -191,13 +191,13 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.WriteString("<tool_response>")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("</tool_response>\n")
 		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
 			w.WriteString("<system>")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("</system>\n")
 		}
 	}
@@ -227,11 +227,11 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
+	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
+	addGenerationPrompt = llamacpp.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = llamacpp.CallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	preserveThinking = llamacpp.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
@@ -243,7 +243,7 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
-		return llamacpp.CallMethod(systemMessage, "strip", nil, nil)
+		return llamacpp.MethodStrip(systemMessage)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -251,7 +251,7 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			llamacpp.Write(w, llamacpp.CallMethod(systemMessage, "rstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.MethodRstrip(systemMessage))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -261,20 +261,21 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n")))
 			}
 			w.WriteString("</available_tools>")
 		}
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
@@ -283,7 +284,9 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<user>"), content, jinja2.Str("</user>\n")))
+			w.WriteString("<user>")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("</user>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
@@ -294,10 +297,10 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 				reasoningContent = jinja2.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := llamacpp.Attr(message, "reasoning")
-				if llamacpp.CallTest("string", messageReasoning, nil, nil) {
+				if llamacpp.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if llamacpp.CallTest("string", llamacpp.Attr(message, "reasoning_content"), nil, nil) {
+				} else if llamacpp.IsString(llamacpp.Attr(message, "reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
 					reasoningContent = llamacpp.Attr(message, "reasoning_content")
@@ -305,7 +308,9 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
-					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<think>"), reasoningContent, jinja2.Str("</think>")))
+					w.WriteString("<think>")
+					llamacpp.WriteStr(w, reasoningContent)
+					w.WriteString("</think>")
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
@@ -319,26 +324,30 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 				messageToolCalls := llamacpp.Attr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
+					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var functionData jinja2.Value
 					var args jinja2.Value
-					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+					for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = llamacpp.Attr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
-						llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(functionData, "name")))
+						w.WriteString("<tool_call>")
+						llamacpp.WriteStr(w, llamacpp.Attr(functionData, "name"))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = llamacpp.Attr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>")))
+							w.WriteString("<arg_key>")
+							llamacpp.WriteStr(w, k)
+							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !llamacpp.CallTest("string", v, nil, nil) {
-								llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+							if !llamacpp.IsString(v) {
+								llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
 								llamacpp.Write(w, v)
 							}
@@ -352,11 +361,15 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<tool_response>"), content, jinja2.Str("</tool_response>\n")))
+			w.WriteString("<tool_response>")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("</tool_response>\n")
 		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<system>"), content, jinja2.Str("</system>\n")))
+			w.WriteString("<system>")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("</system>\n")
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
@@ -434,33 +447,33 @@ var spansPoolsideLagunaS21 = []jinja2.Span{
 	{From: 261, To: 270, Line: 25, Col: 3, Construct: "if"},
 	{From: 264, To: 268, Line: 30, Col: 5, Construct: "for"},
 	{From: 266, To: 266, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 273, To: 361, Line: 40, Col: 1, Construct: "for"},
-	{From: 276, To: 281, Line: 41, Col: 3, Construct: "set"},
-	{From: 283, To: 360, Line: 42, Col: 3, Construct: "if"},
-	{From: 286, To: 286, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 287, To: 360, Line: 44, Col: 7, Construct: "if"},
-	{From: 290, To: 351, Line: 44, Col: 7, Construct: "with"},
-	{From: 294, To: 294, Line: 48, Col: 7, Construct: "set"},
-	{From: 296, To: 304, Line: 49, Col: 7, Construct: "if"},
-	{From: 299, To: 299, Line: 50, Col: 9, Construct: "set"},
-	{From: 300, To: 304, Line: 51, Col: 11, Construct: "if"},
-	{From: 303, To: 303, Line: 52, Col: 9, Construct: "set"},
-	{From: 306, To: 312, Line: 55, Col: 7, Construct: "if"},
-	{From: 308, To: 308, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 314, To: 317, Line: 61, Col: 7, Construct: "if"},
-	{From: 316, To: 316, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 319, To: 350, Line: 64, Col: 7, Construct: "if"},
-	{From: 322, To: 348, Line: 65, Col: 9, Construct: "for"},
-	{From: 326, To: 326, Line: 66, Col: 11, Construct: "set"},
-	{From: 328, To: 328, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 330, To: 330, Line: 68, Col: 11, Construct: "set"},
-	{From: 332, To: 347, Line: 69, Col: 11, Construct: "for"},
-	{From: 337, To: 338, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 340, To: 345, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 352, To: 360, Line: 78, Col: 7, Construct: "if"},
-	{From: 355, To: 355, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 356, To: 360, Line: 80, Col: 7, Construct: "if"},
-	{From: 359, To: 359, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 363, To: 372, Line: 86, Col: 1, Construct: "if"},
-	{From: 366, To: 371, Line: 89, Col: 3, Construct: "if"},
+	{From: 274, To: 374, Line: 40, Col: 1, Construct: "for"},
+	{From: 277, To: 282, Line: 41, Col: 3, Construct: "set"},
+	{From: 284, To: 373, Line: 42, Col: 3, Construct: "if"},
+	{From: 287, To: 289, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 290, To: 373, Line: 44, Col: 7, Construct: "if"},
+	{From: 293, To: 360, Line: 44, Col: 7, Construct: "with"},
+	{From: 297, To: 297, Line: 48, Col: 7, Construct: "set"},
+	{From: 299, To: 307, Line: 49, Col: 7, Construct: "if"},
+	{From: 302, To: 302, Line: 50, Col: 9, Construct: "set"},
+	{From: 303, To: 307, Line: 51, Col: 11, Construct: "if"},
+	{From: 306, To: 306, Line: 52, Col: 9, Construct: "set"},
+	{From: 309, To: 317, Line: 55, Col: 7, Construct: "if"},
+	{From: 311, To: 313, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 319, To: 322, Line: 61, Col: 7, Construct: "if"},
+	{From: 321, To: 321, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 324, To: 359, Line: 64, Col: 7, Construct: "if"},
+	{From: 328, To: 357, Line: 65, Col: 9, Construct: "for"},
+	{From: 332, To: 332, Line: 66, Col: 11, Construct: "set"},
+	{From: 334, To: 335, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 337, To: 337, Line: 68, Col: 11, Construct: "set"},
+	{From: 339, To: 356, Line: 69, Col: 11, Construct: "for"},
+	{From: 344, To: 347, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 354, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 361, To: 373, Line: 78, Col: 7, Construct: "if"},
+	{From: 364, To: 366, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 367, To: 373, Line: 80, Col: 7, Construct: "if"},
+	{From: 370, To: 372, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 376, To: 385, Line: 86, Col: 1, Construct: "if"},
+	{From: 379, To: 384, Line: 89, Col: 3, Construct: "if"},
 }

@@ -65,9 +65,9 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS.2.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = messages.ItemInt(0).Attr("content")
+		systemMessage = jinja2.Attr(jinja2.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
@@ -76,7 +76,7 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 		if systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			w.Write(jinja2.MethodRstrip(systemMessage))
+			jinja2.Write(w, jinja2.MethodRstrip(systemMessage))
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
@@ -98,7 +98,7 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Str("</available_tools>\n\n"), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>")))
 			}
 			// poolside-Laguna-XS.2.jinja:43:5 {{- tool_string -}}
-			w.Write(toolString)
+			jinja2.Write(w, toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
@@ -108,18 +108,18 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var content jinja2.Value
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// poolside-Laguna-XS.2.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n</user>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
@@ -144,7 +144,7 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 						}
 					}
 					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
-					w.Write(content2)
+					jinja2.Write(w, content2)
 					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
 					if !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>\n")).Truthy() && !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
@@ -155,30 +155,30 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 					// poolside-Laguna-XS.2.jinja:78:9 {%- set reasoning_content = '' %}
 					reasoningContent = jinja2.Str("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
-					messageReasoning := message.Attr("reasoning")
+					messageReasoning := jinja2.Attr(message, "reasoning")
 					if jinja2.IsString(messageReasoning) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if jinja2.IsString(message.Attr("reasoning_content")) {
+					} else if jinja2.IsString(jinja2.Attr(message, "reasoning_content")) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = message.Attr("reasoning_content")
+						reasoningContent = jinja2.Attr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS.2.jinja:85:9 {%- if '</think>' in content %}
 					if jinja2.In(jinja2.Str("</think>"), content2) {
 						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+							reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 						}
 						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+						content2 = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 					}
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.WriteString("<think>\n")
-						w.WriteStr(jinja2.MethodStrip(reasoningContent))
+						jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
 						w.WriteString("\n</think>\n")
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
@@ -187,24 +187,24 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
 					if jinja2.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						w.Write(jinja2.MethodStrip(content2))
+						jinja2.Write(w, jinja2.MethodStrip(content2))
 						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := message.Attr("tool_calls")
+					messageToolCalls := jinja2.Attr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 							var functionData jinja2.Value
 							var args jinja2.Value
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = toolCall.Attr("function")
+							functionData = jinja2.Attr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
-							w.WriteStr(functionData.Attr("name"))
+							jinja2.WriteStr(w, jinja2.Attr(functionData, "name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
-							args = functionData.Attr("arguments")
+							args = jinja2.Attr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
 							keys, values := jinja2.DictItems(args)
 							for i := range w.Count(len(keys)) {
@@ -212,14 +212,14 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 								v := values[i]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.WriteString("<arg_key>")
-								w.Write(k)
+								jinja2.Write(w, k)
 								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !jinja2.IsString(v) {
 									w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 								} else {
-									w.Write(v)
+									jinja2.Write(w, v)
 								}
 								w.WriteString("</arg_value>\n")
 							}
@@ -233,13 +233,13 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.WriteString("<tool_response>\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n</tool_response>\n")
 		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.WriteString("<system>\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n</system>\n")
 		}
 	}
@@ -269,11 +269,11 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
-	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	renderAssistantMessagesRaw = llamacpp.CallFilter("default", renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
+	renderAssistantMessagesRaw = llamacpp.FilterDefault(renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
+	addGenerationPrompt = llamacpp.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
@@ -282,13 +282,13 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		systemMessage = llamacpp.Attr(llamacpp.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && llamacpp.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && llamacpp.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && llamacpp.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
+		if systemMessage.Truthy() && llamacpp.MethodStrip(systemMessage).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			llamacpp.Write(w, llamacpp.CallMethod(systemMessage, "rstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.MethodRstrip(systemMessage))
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
@@ -296,9 +296,9 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// poolside-Laguna-XS.2.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
 			nsToolString := llamacpp.Concat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
 			// poolside-Laguna-XS.2.jinja:27:5 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				// poolside-Laguna-XS.2.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = llamacpp.Concat(nsToolString, llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n"))
+				nsToolString = llamacpp.Concat(nsToolString, llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n"))
 			}
 			// poolside-Laguna-XS.2.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
@@ -315,13 +315,14 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS.2.jinja:50:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
@@ -330,7 +331,9 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<user>\n"), content, jinja2.Str("\n</user>\n")))
+			w.WriteString("<user>\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n</user>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS.2.jinja:55:5 {%- generation -%}
@@ -343,20 +346,20 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// poolside-Laguna-XS.2.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS.2.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<think>")}, nil).Truthy() {
+						if !llamacpp.MethodStartswith(content2, jinja2.Str("<think>")).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS.2.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS.2.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("</think>")}, nil).Truthy() {
+						if !llamacpp.MethodStartswith(content2, jinja2.Str("</think>")).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
 					llamacpp.Write(w, content2)
 					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>\n")}, nil).Truthy() && !llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>")}, nil).Truthy() {
+					if !llamacpp.MethodEndswith(content2, jinja2.Str("</assistant>\n")).Truthy() && !llamacpp.MethodEndswith(content2, jinja2.Str("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -366,10 +369,10 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					reasoningContent = jinja2.Str("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := llamacpp.Attr(message, "reasoning")
-					if llamacpp.CallTest("string", messageReasoning, nil, nil) {
+					if llamacpp.IsString(messageReasoning) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if llamacpp.CallTest("string", llamacpp.Attr(message, "reasoning_content"), nil, nil) {
+					} else if llamacpp.IsString(llamacpp.Attr(message, "reasoning_content")) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
 						reasoningContent = llamacpp.Attr(message, "reasoning_content")
@@ -379,49 +382,55 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 						}
 						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+						content2 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 					}
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
+						w.WriteString("<think>\n")
+						llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
+						w.WriteString("\n</think>\n")
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
-					if llamacpp.CallMethod(content2, "strip", nil, nil).Truthy() {
+					if llamacpp.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.CallMethod(content2, "strip", nil, nil), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Str("\n")))
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := llamacpp.Attr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
+						// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 						var functionData jinja2.Value
 						var args jinja2.Value
-						for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+						for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = llamacpp.Attr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
-							llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(functionData, "name")))
+							w.WriteString("<tool_call>")
+							llamacpp.WriteStr(w, llamacpp.Attr(functionData, "name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
 							args = llamacpp.Attr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
-							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
+							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								k := vals[0]
 								v := vals[1]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>\n")))
+								w.WriteString("<arg_key>")
+								llamacpp.WriteStr(w, k)
+								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !llamacpp.CallTest("string", v, nil, nil) {
-									llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+								if !llamacpp.IsString(v) {
+									llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 								} else {
 									llamacpp.Write(w, v)
 								}
@@ -436,11 +445,15 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<tool_response>\n"), content, jinja2.Str("\n</tool_response>\n")))
+			w.WriteString("<tool_response>\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n</tool_response>\n")
 		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<system>\n"), content, jinja2.Str("\n</system>\n")))
+			w.WriteString("<system>\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n</system>\n")
 		}
 	}
 	// poolside-Laguna-XS.2.jinja:124:1 {%- if add_generation_prompt -%}
@@ -532,43 +545,43 @@ var spansPoolsideLagunaXS2 = []jinja2.Span{
 	{From: 306, To: 306, Line: 31, Col: 7, Construct: "set"},
 	{From: 310, To: 310, Line: 37, Col: 7, Construct: "set"},
 	{From: 313, To: 313, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 318, To: 445, Line: 50, Col: 1, Construct: "for"},
-	{From: 323, To: 328, Line: 51, Col: 3, Construct: "set"},
-	{From: 330, To: 444, Line: 52, Col: 3, Construct: "if"},
-	{From: 333, To: 333, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 334, To: 444, Line: 54, Col: 7, Construct: "if"},
-	{From: 337, To: 435, Line: 54, Col: 7, Construct: "with"},
-	{From: 342, To: 434, Line: 57, Col: 7, Construct: "if"},
-	{From: 344, To: 355, Line: 61, Col: 9, Construct: "if"},
-	{From: 346, To: 348, Line: 62, Col: 11, Construct: "if"},
-	{From: 352, To: 354, Line: 66, Col: 11, Construct: "if"},
-	{From: 357, To: 357, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 359, To: 362, Line: 72, Col: 9, Construct: "if"},
-	{From: 366, To: 366, Line: 78, Col: 9, Construct: "set"},
-	{From: 368, To: 376, Line: 79, Col: 9, Construct: "if"},
-	{From: 371, To: 371, Line: 80, Col: 11, Construct: "set"},
-	{From: 372, To: 376, Line: 81, Col: 13, Construct: "if"},
-	{From: 375, To: 375, Line: 82, Col: 11, Construct: "set"},
-	{From: 378, To: 386, Line: 85, Col: 9, Construct: "if"},
-	{From: 380, To: 383, Line: 86, Col: 11, Construct: "if"},
-	{From: 382, To: 382, Line: 87, Col: 13, Construct: "set"},
-	{From: 385, To: 385, Line: 89, Col: 11, Construct: "set"},
-	{From: 388, To: 394, Line: 92, Col: 9, Construct: "if"},
-	{From: 390, To: 390, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 396, To: 399, Line: 98, Col: 9, Construct: "if"},
-	{From: 398, To: 398, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 401, To: 433, Line: 101, Col: 9, Construct: "if"},
-	{From: 404, To: 431, Line: 102, Col: 11, Construct: "for"},
-	{From: 408, To: 408, Line: 103, Col: 13, Construct: "set"},
-	{From: 410, To: 411, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 413, To: 413, Line: 105, Col: 13, Construct: "set"},
-	{From: 415, To: 430, Line: 106, Col: 13, Construct: "for"},
-	{From: 420, To: 421, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 423, To: 428, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 436, To: 444, Line: 116, Col: 7, Construct: "if"},
-	{From: 439, To: 439, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 440, To: 444, Line: 118, Col: 7, Construct: "if"},
-	{From: 443, To: 443, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 447, To: 456, Line: 124, Col: 1, Construct: "if"},
-	{From: 450, To: 455, Line: 127, Col: 3, Construct: "if"},
+	{From: 319, To: 458, Line: 50, Col: 1, Construct: "for"},
+	{From: 324, To: 329, Line: 51, Col: 3, Construct: "set"},
+	{From: 331, To: 457, Line: 52, Col: 3, Construct: "if"},
+	{From: 334, To: 336, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 337, To: 457, Line: 54, Col: 7, Construct: "if"},
+	{From: 340, To: 444, Line: 54, Col: 7, Construct: "with"},
+	{From: 345, To: 443, Line: 57, Col: 7, Construct: "if"},
+	{From: 347, To: 358, Line: 61, Col: 9, Construct: "if"},
+	{From: 349, To: 351, Line: 62, Col: 11, Construct: "if"},
+	{From: 355, To: 357, Line: 66, Col: 11, Construct: "if"},
+	{From: 360, To: 360, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 362, To: 365, Line: 72, Col: 9, Construct: "if"},
+	{From: 369, To: 369, Line: 78, Col: 9, Construct: "set"},
+	{From: 371, To: 379, Line: 79, Col: 9, Construct: "if"},
+	{From: 374, To: 374, Line: 80, Col: 11, Construct: "set"},
+	{From: 375, To: 379, Line: 81, Col: 13, Construct: "if"},
+	{From: 378, To: 378, Line: 82, Col: 11, Construct: "set"},
+	{From: 381, To: 389, Line: 85, Col: 9, Construct: "if"},
+	{From: 383, To: 386, Line: 86, Col: 11, Construct: "if"},
+	{From: 385, To: 385, Line: 87, Col: 13, Construct: "set"},
+	{From: 388, To: 388, Line: 89, Col: 11, Construct: "set"},
+	{From: 391, To: 399, Line: 92, Col: 9, Construct: "if"},
+	{From: 393, To: 395, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 401, To: 404, Line: 98, Col: 9, Construct: "if"},
+	{From: 403, To: 403, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 406, To: 442, Line: 101, Col: 9, Construct: "if"},
+	{From: 410, To: 440, Line: 102, Col: 11, Construct: "for"},
+	{From: 414, To: 414, Line: 103, Col: 13, Construct: "set"},
+	{From: 416, To: 418, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 420, To: 420, Line: 105, Col: 13, Construct: "set"},
+	{From: 422, To: 439, Line: 106, Col: 13, Construct: "for"},
+	{From: 427, To: 430, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 432, To: 437, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 445, To: 457, Line: 116, Col: 7, Construct: "if"},
+	{From: 448, To: 450, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 451, To: 457, Line: 118, Col: 7, Construct: "if"},
+	{From: 454, To: 456, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 460, To: 469, Line: 124, Col: 1, Construct: "if"},
+	{From: 463, To: 468, Line: 127, Col: 3, Construct: "if"},
 }

@@ -68,18 +68,18 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
 		if jinja2.IsString(content) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
 			for _, item := range jinja2.Iterate(w, content) {
 				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (jinja2.In(jinja2.Str("image"), item) || jinja2.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(item.Attr("type"), "image") {
+				if (jinja2.In(jinja2.Str("image"), item) || jinja2.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -90,16 +90,16 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 						w.WriteString("Picture ")
-						w.Write(imageCountValue)
+						jinja2.Write(w, imageCountValue)
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Str("video"), item) || jinja2.EqStr(item.Attr("type"), "video") {
+				} else if jinja2.In(jinja2.Str("video"), item) || jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -110,18 +110,18 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
 						w.WriteString("Video ")
-						w.Write(videoCountValue)
+						jinja2.Write(w, videoCountValue)
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if jinja2.In(jinja2.Str("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
+					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
 		} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
@@ -129,13 +129,13 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		w.Write(jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && jinja2.IsIterable(tools)) && !jinja2.IsMapping(tools) {
@@ -148,30 +148,30 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(messages0.Attr("content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(jinja2.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				w.WriteAdd(jinja2.Str("\n\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(messages0.Attr("content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(jinja2.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -186,10 +186,10 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(message.Attr("content"), jinja2.Bool(false), jinja2.Missing())
+				renderContent(jinja2.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(jinja2.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
@@ -203,7 +203,7 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		w.Write(jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop jinja2.Loop
@@ -213,26 +213,26 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content = jinja2.FilterTrim(w.Capture(func() {
-			renderContent(message.Attr("content"), jinja2.Bool(true), jinja2.Missing())
+			renderContent(jinja2.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				w.Write(jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -241,9 +241,9 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -251,21 +251,21 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if jinja2.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if (messageToolCalls.Truthy() && jinja2.IsIterable(messageToolCalls)) && !jinja2.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
@@ -275,19 +275,19 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if jinja2.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.WriteAdd(jinja2.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Str("\n\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						w.WriteAdd(jinja2.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+						jinja2.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -295,7 +295,7 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
@@ -303,7 +303,7 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
-							w.Write(argsValue)
+							jinja2.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -314,15 +314,15 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -331,7 +331,7 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
@@ -369,14 +369,15 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			isSystemContent = jinja2.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			addVisionId := addVisionIdInput
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 				if (llamacpp.In(jinja2.Str("image"), item) || llamacpp.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
@@ -392,7 +393,9 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("Picture "), imageCountValue, jinja2.Str(": ")))
+						w.WriteString("Picture ")
+						llamacpp.WriteStr(w, imageCountValue)
+						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 				} else if llamacpp.In(jinja2.Str("video"), item) || jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
@@ -410,7 +413,9 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("Video "), videoCountValue, jinja2.Str(": ")))
+						w.WriteString("Video ")
+						llamacpp.WriteStr(w, videoCountValue)
+						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 				} else if llamacpp.In(jinja2.Str("text"), item) {
@@ -423,7 +428,7 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if llamacpp.CallTest("none", content, nil, nil) || llamacpp.CallTest("undefined", content, nil, nil) {
+		} else if llamacpp.IsNone(content) || llamacpp.IsUndefined(content) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
@@ -437,26 +442,26 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && llamacpp.CallTest("iterable", tools, nil, nil)) && !llamacpp.CallTest("mapping", tools, nil, nil) {
+	if (tools.Truthy() && llamacpp.IsIterable(tools)) && !llamacpp.IsMapping(tools) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = llamacpp.CallFilter("trim", w.Capture(func() {
+			content = llamacpp.FilterTrim(w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), content))
+				llamacpp.WriteAdd(w, jinja2.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
@@ -466,32 +471,33 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = llamacpp.CallFilter("trim", w.Capture(func() {
+			content = llamacpp.FilterTrim(w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
 	var content2 jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content2 = llamacpp.CallFilter("trim", w.Capture(func() {
+			content2 = llamacpp.FilterTrim(w.Capture(func() {
 				renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+			if !(llamacpp.MethodStartswith(content2, jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Str("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -505,13 +511,14 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content3 jinja2.Value
 	var reasoningContent jinja2.Value
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content3 = llamacpp.CallFilter("trim", w.Capture(func() {
+		content3 = llamacpp.FilterTrim(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
@@ -525,14 +532,14 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -540,66 +547,66 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content3 = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content3 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = llamacpp.CallFilter("trim", reasoningContent, nil, nil)
+			reasoningContent = llamacpp.FilterTrim(reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content3)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if (messageToolCalls.Truthy() && llamacpp.CallTest("iterable", messageToolCalls, nil, nil)) && !llamacpp.CallTest("mapping", messageToolCalls, nil, nil) {
+			if (messageToolCalls.Truthy() && llamacpp.IsIterable(messageToolCalls)) && !llamacpp.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
-					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+					if llamacpp.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if llamacpp.CallFilter("trim", content3, nil, nil).Truthy() {
+						if llamacpp.FilterTrim(content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+							llamacpp.WriteAdd(w, jinja2.Str("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+							llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+						llamacpp.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+					if llamacpp.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
-								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
+								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
 							} else {
-								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
 							llamacpp.Write(w, argsValue)
@@ -637,7 +644,7 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}
@@ -739,90 +746,90 @@ var spansQwen354B = []jinja2.Span{
 	{From: 341, To: 346, Line: 149, Col: 5, Construct: "if"},
 	{From: 361, To: 361, Line: 1, Col: 1, Construct: "set"},
 	{From: 363, To: 363, Line: 2, Col: 1, Construct: "set"},
-	{From: 365, To: 433, Line: 3, Col: 1, Construct: "macro"},
-	{From: 372, To: 432, Line: 4, Col: 5, Construct: "if"},
+	{From: 365, To: 438, Line: 3, Col: 1, Construct: "macro"},
+	{From: 372, To: 437, Line: 4, Col: 5, Construct: "if"},
 	{From: 374, To: 374, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 375, To: 432, Line: 6, Col: 9, Construct: "if"},
-	{From: 378, To: 425, Line: 7, Col: 9, Construct: "for"},
-	{From: 381, To: 424, Line: 8, Col: 13, Construct: "if"},
-	{From: 383, To: 386, Line: 9, Col: 17, Construct: "if"},
-	{From: 385, To: 385, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 388, To: 391, Line: 12, Col: 17, Construct: "if"},
-	{From: 390, To: 390, Line: 13, Col: 21, Construct: "set"},
-	{From: 393, To: 397, Line: 15, Col: 17, Construct: "if"},
-	{From: 395, To: 395, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 398, To: 424, Line: 19, Col: 17, Construct: "if"},
-	{From: 401, To: 404, Line: 20, Col: 17, Construct: "if"},
-	{From: 403, To: 403, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 406, To: 409, Line: 23, Col: 17, Construct: "if"},
-	{From: 408, To: 408, Line: 24, Col: 21, Construct: "set"},
-	{From: 411, To: 415, Line: 26, Col: 17, Construct: "if"},
-	{From: 413, To: 413, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 416, To: 424, Line: 30, Col: 17, Construct: "if"},
-	{From: 419, To: 419, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 423, To: 423, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 426, To: 432, Line: 36, Col: 9, Construct: "if"},
-	{From: 431, To: 431, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 435, To: 438, Line: 42, Col: 1, Construct: "if"},
-	{From: 437, To: 437, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 440, To: 475, Line: 45, Col: 1, Construct: "if"},
-	{From: 443, To: 448, Line: 48, Col: 5, Construct: "for"},
-	{From: 446, To: 446, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 450, To: 462, Line: 54, Col: 5, Construct: "if"},
-	{From: 453, To: 455, Line: 55, Col: 9, Construct: "set"},
-	{From: 457, To: 460, Line: 56, Col: 9, Construct: "if"},
-	{From: 459, To: 459, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 466, To: 474, Line: 62, Col: 5, Construct: "if"},
-	{From: 469, To: 471, Line: 63, Col: 9, Construct: "set"},
-	{From: 473, To: 473, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 477, To: 478, Line: 67, Col: 1, Construct: "set"},
-	{From: 480, To: 501, Line: 68, Col: 1, Construct: "for"},
-	{From: 486, To: 486, Line: 69, Col: 5, Construct: "set"},
-	{From: 488, To: 500, Line: 70, Col: 5, Construct: "if"},
-	{From: 490, To: 492, Line: 71, Col: 9, Construct: "set"},
-	{From: 494, To: 499, Line: 72, Col: 9, Construct: "if"},
-	{From: 496, To: 496, Line: 73, Col: 13, Construct: "set"},
-	{From: 498, To: 498, Line: 74, Col: 13, Construct: "set"},
-	{From: 503, To: 506, Line: 78, Col: 1, Construct: "if"},
-	{From: 505, To: 505, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 508, To: 635, Line: 81, Col: 1, Construct: "for"},
-	{From: 514, To: 516, Line: 82, Col: 5, Construct: "set"},
-	{From: 518, To: 634, Line: 83, Col: 5, Construct: "if"},
-	{From: 521, To: 524, Line: 84, Col: 9, Construct: "if"},
-	{From: 523, To: 523, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 525, To: 634, Line: 87, Col: 9, Construct: "if"},
-	{From: 528, To: 528, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 529, To: 634, Line: 89, Col: 9, Construct: "if"},
-	{From: 532, To: 532, Line: 90, Col: 9, Construct: "set"},
-	{From: 534, To: 547, Line: 91, Col: 9, Construct: "if"},
-	{From: 537, To: 537, Line: 92, Col: 13, Construct: "set"},
-	{From: 541, To: 546, Line: 94, Col: 13, Construct: "if"},
-	{From: 543, To: 543, Line: 95, Col: 17, Construct: "set"},
-	{From: 545, To: 545, Line: 96, Col: 17, Construct: "set"},
-	{From: 549, To: 549, Line: 99, Col: 9, Construct: "set"},
-	{From: 551, To: 558, Line: 100, Col: 9, Construct: "if"},
-	{From: 553, To: 553, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 557, To: 557, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 560, To: 612, Line: 105, Col: 9, Construct: "if"},
-	{From: 563, To: 610, Line: 106, Col: 13, Construct: "for"},
-	{From: 567, To: 571, Line: 107, Col: 17, Construct: "if"},
-	{From: 570, To: 570, Line: 108, Col: 21, Construct: "set"},
-	{From: 573, To: 587, Line: 110, Col: 17, Construct: "if"},
-	{From: 575, To: 582, Line: 111, Col: 21, Construct: "if"},
-	{From: 577, To: 577, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 581, To: 581, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 586, To: 586, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 589, To: 609, Line: 119, Col: 17, Construct: "if"},
-	{From: 592, To: 607, Line: 120, Col: 21, Construct: "for"},
-	{From: 597, To: 597, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 599, To: 603, Line: 122, Col: 25, Construct: "set"},
-	{From: 605, To: 606, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 613, To: 634, Line: 131, Col: 9, Construct: "if"},
-	{From: 616, To: 619, Line: 132, Col: 9, Construct: "if"},
-	{From: 621, To: 622, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 624, To: 629, Line: 138, Col: 9, Construct: "if"},
-	{From: 626, To: 629, Line: 140, Col: 13, Construct: "if"},
-	{From: 633, To: 633, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 637, To: 646, Line: 147, Col: 1, Construct: "if"},
-	{From: 640, To: 645, Line: 149, Col: 5, Construct: "if"},
+	{From: 375, To: 437, Line: 6, Col: 9, Construct: "if"},
+	{From: 379, To: 430, Line: 7, Col: 9, Construct: "for"},
+	{From: 382, To: 429, Line: 8, Col: 13, Construct: "if"},
+	{From: 384, To: 387, Line: 9, Col: 17, Construct: "if"},
+	{From: 386, To: 386, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 389, To: 392, Line: 12, Col: 17, Construct: "if"},
+	{From: 391, To: 391, Line: 13, Col: 21, Construct: "set"},
+	{From: 394, To: 400, Line: 15, Col: 17, Construct: "if"},
+	{From: 396, To: 398, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 401, To: 429, Line: 19, Col: 17, Construct: "if"},
+	{From: 404, To: 407, Line: 20, Col: 17, Construct: "if"},
+	{From: 406, To: 406, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 409, To: 412, Line: 23, Col: 17, Construct: "if"},
+	{From: 411, To: 411, Line: 24, Col: 21, Construct: "set"},
+	{From: 414, To: 420, Line: 26, Col: 17, Construct: "if"},
+	{From: 416, To: 418, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 421, To: 429, Line: 30, Col: 17, Construct: "if"},
+	{From: 424, To: 424, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 428, To: 428, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 431, To: 437, Line: 36, Col: 9, Construct: "if"},
+	{From: 436, To: 436, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 440, To: 443, Line: 42, Col: 1, Construct: "if"},
+	{From: 442, To: 442, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 445, To: 480, Line: 45, Col: 1, Construct: "if"},
+	{From: 448, To: 453, Line: 48, Col: 5, Construct: "for"},
+	{From: 451, To: 451, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 455, To: 467, Line: 54, Col: 5, Construct: "if"},
+	{From: 458, To: 460, Line: 55, Col: 9, Construct: "set"},
+	{From: 462, To: 465, Line: 56, Col: 9, Construct: "if"},
+	{From: 464, To: 464, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 471, To: 479, Line: 62, Col: 5, Construct: "if"},
+	{From: 474, To: 476, Line: 63, Col: 9, Construct: "set"},
+	{From: 478, To: 478, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 482, To: 483, Line: 67, Col: 1, Construct: "set"},
+	{From: 486, To: 507, Line: 68, Col: 1, Construct: "for"},
+	{From: 492, To: 492, Line: 69, Col: 5, Construct: "set"},
+	{From: 494, To: 506, Line: 70, Col: 5, Construct: "if"},
+	{From: 496, To: 498, Line: 71, Col: 9, Construct: "set"},
+	{From: 500, To: 505, Line: 72, Col: 9, Construct: "if"},
+	{From: 502, To: 502, Line: 73, Col: 13, Construct: "set"},
+	{From: 504, To: 504, Line: 74, Col: 13, Construct: "set"},
+	{From: 509, To: 512, Line: 78, Col: 1, Construct: "if"},
+	{From: 511, To: 511, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 515, To: 642, Line: 81, Col: 1, Construct: "for"},
+	{From: 521, To: 523, Line: 82, Col: 5, Construct: "set"},
+	{From: 525, To: 641, Line: 83, Col: 5, Construct: "if"},
+	{From: 528, To: 531, Line: 84, Col: 9, Construct: "if"},
+	{From: 530, To: 530, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 532, To: 641, Line: 87, Col: 9, Construct: "if"},
+	{From: 535, To: 535, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 536, To: 641, Line: 89, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 90, Col: 9, Construct: "set"},
+	{From: 541, To: 554, Line: 91, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 92, Col: 13, Construct: "set"},
+	{From: 548, To: 553, Line: 94, Col: 13, Construct: "if"},
+	{From: 550, To: 550, Line: 95, Col: 17, Construct: "set"},
+	{From: 552, To: 552, Line: 96, Col: 17, Construct: "set"},
+	{From: 556, To: 556, Line: 99, Col: 9, Construct: "set"},
+	{From: 558, To: 565, Line: 100, Col: 9, Construct: "if"},
+	{From: 560, To: 560, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 564, To: 564, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 567, To: 619, Line: 105, Col: 9, Construct: "if"},
+	{From: 570, To: 617, Line: 106, Col: 13, Construct: "for"},
+	{From: 574, To: 578, Line: 107, Col: 17, Construct: "if"},
+	{From: 577, To: 577, Line: 108, Col: 21, Construct: "set"},
+	{From: 580, To: 594, Line: 110, Col: 17, Construct: "if"},
+	{From: 582, To: 589, Line: 111, Col: 21, Construct: "if"},
+	{From: 584, To: 584, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 588, To: 588, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 593, To: 593, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 596, To: 616, Line: 119, Col: 17, Construct: "if"},
+	{From: 599, To: 614, Line: 120, Col: 21, Construct: "for"},
+	{From: 604, To: 604, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 606, To: 610, Line: 122, Col: 25, Construct: "set"},
+	{From: 612, To: 613, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 620, To: 641, Line: 131, Col: 9, Construct: "if"},
+	{From: 623, To: 626, Line: 132, Col: 9, Construct: "if"},
+	{From: 628, To: 629, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 631, To: 636, Line: 138, Col: 9, Construct: "if"},
+	{From: 633, To: 636, Line: 140, Col: 13, Construct: "if"},
+	{From: 640, To: 640, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 644, To: 653, Line: 147, Col: 1, Construct: "if"},
+	{From: 647, To: 652, Line: 149, Col: 5, Construct: "if"},
 }

@@ -67,34 +67,34 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.IsMapping(jsonDict.Item(jsonKey)) || (jinja2.IsSequence(jsonDict.Item(jsonKey)) && !jinja2.IsString(jsonDict.Item(jsonKey))) {
+				if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
-					w.Write(jinja2.FilterSafe(jinja2.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
+					jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
 					w.WriteString("</")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
-					w.Write(jinja2.FilterString(jsonDict.Item(jsonKey)))
+					jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
 					w.WriteString("</")
-					w.Write(jsonKey)
+					jinja2.Write(w, jsonKey)
 					w.WriteString(">")
 				}
 			}
 		}
 	}
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = messages0.ItemStr("content")
+		systemMessage = jinja2.ItemStr(messages0, "content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
@@ -110,7 +110,7 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		w.WriteAdd(jinja2.Str("<|im_start|>system\n"), systemMessage)
+		jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
@@ -125,29 +125,29 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := tool.Attr("function")
+			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			w.Write(tool.Attr("name"))
+			jinja2.Write(w, jinja2.Attr(tool, "name"))
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := tool.Attr("description")
+			toolDescription := jinja2.Attr(tool, "description")
 			if jinja2.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
-				w.Write(jinja2.FilterTrim(toolDescription, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := tool.Attr("parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(toolParameters.Attr("properties"))) && jinja2.IsMapping(toolParameters.Attr("properties")) {
+			toolParameters := jinja2.Attr(tool, "parameters")
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.Attr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.Attr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(toolParameters.Attr("properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -155,22 +155,22 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
-					w.Write(paramName)
+					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := paramFields.Attr("type")
+					paramFieldsType := jinja2.Attr(paramFields, "type")
 					if jinja2.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
-						w.Write(jinja2.FilterString(paramFieldsType))
+						jinja2.Write(w, jinja2.FilterString(paramFieldsType))
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := paramFields.Attr("description")
+					paramFieldsDescription := jinja2.Attr(paramFields, "description")
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
-						w.Write(jinja2.FilterTrim(paramFieldsDescription, nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
@@ -208,28 +208,28 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := message.Attr("role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls"))) && jinja2.IsIterable(message.Attr("tool_calls"))) && jinja2.Gt(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)) {
+		messageRole := jinja2.Attr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.Attr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole)
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				w.WriteAdd(jinja2.Str("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
+				jinja2.WriteAdd(w, jinja2.Str("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				w.WriteAdd(jinja2.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+				jinja2.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := toolCall.Attr("arguments")
+				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -237,7 +237,7 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 						argsName := keys[i]
 						argsValue := values[i]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+						jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 							argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
@@ -245,7 +245,7 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 							argsValue = jinja2.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
-						w.Write(argsValue)
+						jinja2.Write(w, argsValue)
 						w.WriteString("\n</parameter>\n")
 					}
 				}
@@ -255,19 +255,19 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -276,7 +276,7 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -299,7 +299,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
 		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if llamacpp.CallTest("mapping", jsonDict, nil, nil) {
+		if llamacpp.IsMapping(jsonDict) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop jinja2.Loop
 			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
@@ -308,13 +308,25 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if llamacpp.CallTest("mapping", llamacpp.Item(jsonDict, jsonKey), nil, nil) || (llamacpp.CallTest("sequence", llamacpp.Item(jsonDict, jsonKey), nil, nil) && !llamacpp.CallTest("string", llamacpp.Item(jsonDict, jsonKey), nil, nil)) {
+				if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Item(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					w.WriteString("\n<")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
+					llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("string", llamacpp.Item(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					w.WriteString("\n<")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
+					llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+					w.WriteString("</")
+					llamacpp.WriteStr(w, jsonKey)
+					w.WriteString(">")
 				}
 			}
 		}
@@ -332,99 +344,105 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !llamacpp.CallTest("defined", tools, nil, nil) {
+	if !llamacpp.IsDefined(tools) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>system\n"), systemMessage))
+		llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		handledKeys := jinja2.Undefined("handled_keys")
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := llamacpp.Attr(tool, "function")
-			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
+			if llamacpp.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<function>\n<name>"), llamacpp.Attr(tool, "name"), jinja2.Str("</name>")))
+			w.WriteString("\n<function>\n<name>")
+			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := llamacpp.Attr(tool, "description")
-			if llamacpp.CallTest("defined", toolDescription, nil, nil) {
+			if llamacpp.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
+				w.WriteString("\n<description>")
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(toolDescription, nil, nil))
+				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := llamacpp.Attr(tool, "parameters")
-			if ((llamacpp.CallTest("defined", toolParameters, nil, nil) && llamacpp.CallTest("mapping", toolParameters, nil, nil)) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters, "properties"), nil, nil)) && llamacpp.CallTest("mapping", llamacpp.Attr(toolParameters, "properties"), nil, nil) {
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.Attr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.Attr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties"))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
+					w.WriteString("\n<name>")
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := llamacpp.Attr(paramFields, "type")
-					if llamacpp.CallTest("defined", paramFieldsType, nil, nil) {
+					if llamacpp.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<type>"), llamacpp.CallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
+						w.WriteString("\n<type>")
+						llamacpp.WriteStr(w, llamacpp.FilterString(paramFieldsType))
+						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
-					if llamacpp.CallTest("defined", paramFieldsDescription, nil, nil) {
+					if llamacpp.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
+						w.WriteString("\n<description>")
+						llamacpp.WriteStr(w, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
+						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderExtraKeys(paramFields, handledKeys)
-					}))
+					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
-			}))
+			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderExtraKeys(tool, handledKeys)
-			}))
+			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.IsDefined(systemMessage) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -434,40 +452,40 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := llamacpp.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.CallTest("iterable", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.Attr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.Attr(message, "content")
-			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, jinja2.Str("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+				llamacpp.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+				if llamacpp.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 						vals := jinja2.Unpack(item, 2)
 						argsName := vals[0]
 						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+						llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
-							argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
+						if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
+							argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
 						} else {
-							argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
+							argsValue = llamacpp.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
 						llamacpp.Write(w, argsValue)
@@ -480,7 +498,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
@@ -501,7 +519,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -573,64 +591,64 @@ var spansQwen3Coder = []jinja2.Span{
 	{From: 272, To: 275, Line: 108, Col: 13, Construct: "if"},
 	{From: 279, To: 279, Line: 112, Col: 9, Construct: "{{ }}"},
 	{From: 283, To: 285, Line: 115, Col: 1, Construct: "if"},
-	{From: 298, To: 321, Line: 1, Col: 1, Construct: "macro"},
-	{From: 302, To: 320, Line: 2, Col: 5, Construct: "if"},
-	{From: 304, To: 319, Line: 3, Col: 9, Construct: "for"},
-	{From: 311, To: 318, Line: 4, Col: 13, Construct: "if"},
-	{From: 313, To: 313, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 317, To: 317, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 323, To: 333, Line: 13, Col: 1, Construct: "if"},
-	{From: 326, To: 326, Line: 14, Col: 5, Construct: "set"},
-	{From: 328, To: 328, Line: 15, Col: 5, Construct: "set"},
-	{From: 332, To: 332, Line: 17, Col: 5, Construct: "set"},
-	{From: 335, To: 338, Line: 20, Col: 1, Construct: "if"},
-	{From: 337, To: 337, Line: 21, Col: 5, Construct: "set"},
-	{From: 340, To: 349, Line: 24, Col: 1, Construct: "if"},
-	{From: 342, To: 342, Line: 25, Col: 5, Construct: "{{ }}"},
-	{From: 346, To: 348, Line: 27, Col: 5, Construct: "if"},
-	{From: 351, To: 420, Line: 31, Col: 1, Construct: "if"},
-	{From: 354, To: 419, Line: 34, Col: 5, Construct: "for"},
-	{From: 357, To: 361, Line: 35, Col: 9, Construct: "if"},
-	{From: 360, To: 360, Line: 36, Col: 13, Construct: "set"},
-	{From: 363, To: 363, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 365, To: 370, Line: 39, Col: 9, Construct: "if"},
-	{From: 368, To: 368, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 372, To: 403, Line: 43, Col: 9, Construct: "if"},
-	{From: 375, To: 402, Line: 44, Col: 13, Construct: "for"},
-	{From: 382, To: 382, Line: 46, Col: 17, Construct: "{{ }}"},
-	{From: 384, To: 388, Line: 47, Col: 17, Construct: "if"},
-	{From: 387, To: 387, Line: 48, Col: 21, Construct: "{{ }}"},
-	{From: 390, To: 394, Line: 50, Col: 17, Construct: "if"},
-	{From: 393, To: 393, Line: 51, Col: 21, Construct: "{{ }}"},
-	{From: 396, To: 396, Line: 53, Col: 17, Construct: "set"},
-	{From: 398, To: 401, Line: 54, Col: 17, Construct: "{{ }}"},
-	{From: 405, To: 405, Line: 58, Col: 9, Construct: "set"},
-	{From: 407, To: 410, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 412, Line: 61, Col: 9, Construct: "set"},
-	{From: 414, To: 417, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 422, To: 430, Line: 68, Col: 1, Construct: "if"},
-	{From: 427, To: 429, Line: 71, Col: 5, Construct: "if"},
-	{From: 432, To: 506, Line: 75, Col: 1, Construct: "for"},
-	{From: 436, To: 505, Line: 76, Col: 5, Construct: "if"},
-	{From: 439, To: 439, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 441, To: 445, Line: 78, Col: 9, Construct: "if"},
-	{From: 444, To: 444, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 447, To: 479, Line: 81, Col: 9, Construct: "for"},
-	{From: 449, To: 453, Line: 82, Col: 13, Construct: "if"},
-	{From: 452, To: 452, Line: 83, Col: 17, Construct: "set"},
-	{From: 455, To: 455, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 457, To: 477, Line: 86, Col: 13, Construct: "if"},
-	{From: 460, To: 475, Line: 87, Col: 17, Construct: "for"},
-	{From: 465, To: 465, Line: 88, Col: 21, Construct: "{{ }}"},
-	{From: 467, To: 471, Line: 89, Col: 21, Construct: "set"},
-	{From: 473, To: 474, Line: 90, Col: 21, Construct: "{{ }}"},
-	{From: 480, To: 505, Line: 97, Col: 9, Construct: "if"},
-	{From: 483, To: 483, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 484, To: 505, Line: 99, Col: 9, Construct: "if"},
-	{From: 487, To: 490, Line: 100, Col: 9, Construct: "if"},
-	{From: 492, To: 493, Line: 104, Col: 9, Construct: "{{ }}"},
-	{From: 495, To: 500, Line: 106, Col: 9, Construct: "if"},
-	{From: 497, To: 500, Line: 108, Col: 13, Construct: "if"},
-	{From: 504, To: 504, Line: 112, Col: 9, Construct: "{{ }}"},
-	{From: 508, To: 510, Line: 115, Col: 1, Construct: "if"},
+	{From: 298, To: 333, Line: 1, Col: 1, Construct: "macro"},
+	{From: 302, To: 332, Line: 2, Col: 5, Construct: "if"},
+	{From: 304, To: 331, Line: 3, Col: 9, Construct: "for"},
+	{From: 311, To: 330, Line: 4, Col: 13, Construct: "if"},
+	{From: 313, To: 319, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 323, To: 329, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 335, To: 345, Line: 13, Col: 1, Construct: "if"},
+	{From: 338, To: 338, Line: 14, Col: 5, Construct: "set"},
+	{From: 340, To: 340, Line: 15, Col: 5, Construct: "set"},
+	{From: 344, To: 344, Line: 17, Col: 5, Construct: "set"},
+	{From: 347, To: 350, Line: 20, Col: 1, Construct: "if"},
+	{From: 349, To: 349, Line: 21, Col: 5, Construct: "set"},
+	{From: 352, To: 361, Line: 24, Col: 1, Construct: "if"},
+	{From: 354, To: 354, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 358, To: 360, Line: 27, Col: 5, Construct: "if"},
+	{From: 363, To: 438, Line: 31, Col: 1, Construct: "if"},
+	{From: 367, To: 437, Line: 34, Col: 5, Construct: "for"},
+	{From: 370, To: 374, Line: 35, Col: 9, Construct: "if"},
+	{From: 373, To: 373, Line: 36, Col: 13, Construct: "set"},
+	{From: 376, To: 378, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 380, To: 387, Line: 39, Col: 9, Construct: "if"},
+	{From: 383, To: 385, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 425, Line: 43, Col: 9, Construct: "if"},
+	{From: 393, To: 424, Line: 44, Col: 13, Construct: "for"},
+	{From: 400, To: 402, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 404, To: 410, Line: 47, Col: 17, Construct: "if"},
+	{From: 407, To: 409, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 412, To: 418, Line: 50, Col: 17, Construct: "if"},
+	{From: 415, To: 417, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 420, To: 420, Line: 53, Col: 17, Construct: "set"},
+	{From: 422, To: 423, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 427, To: 427, Line: 58, Col: 9, Construct: "set"},
+	{From: 429, To: 430, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 432, To: 432, Line: 61, Col: 9, Construct: "set"},
+	{From: 434, To: 435, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 440, To: 448, Line: 68, Col: 1, Construct: "if"},
+	{From: 445, To: 447, Line: 71, Col: 5, Construct: "if"},
+	{From: 450, To: 524, Line: 75, Col: 1, Construct: "for"},
+	{From: 454, To: 523, Line: 76, Col: 5, Construct: "if"},
+	{From: 457, To: 457, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 459, To: 463, Line: 78, Col: 9, Construct: "if"},
+	{From: 462, To: 462, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 465, To: 497, Line: 81, Col: 9, Construct: "for"},
+	{From: 467, To: 471, Line: 82, Col: 13, Construct: "if"},
+	{From: 470, To: 470, Line: 83, Col: 17, Construct: "set"},
+	{From: 473, To: 473, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 475, To: 495, Line: 86, Col: 13, Construct: "if"},
+	{From: 478, To: 493, Line: 87, Col: 17, Construct: "for"},
+	{From: 483, To: 483, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 485, To: 489, Line: 89, Col: 21, Construct: "set"},
+	{From: 491, To: 492, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 498, To: 523, Line: 97, Col: 9, Construct: "if"},
+	{From: 501, To: 501, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 502, To: 523, Line: 99, Col: 9, Construct: "if"},
+	{From: 505, To: 508, Line: 100, Col: 9, Construct: "if"},
+	{From: 510, To: 511, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 513, To: 518, Line: 106, Col: 9, Construct: "if"},
+	{From: 515, To: 518, Line: 108, Col: 13, Construct: "if"},
+	{From: 522, To: 522, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 526, To: 528, Line: 115, Col: 1, Construct: "if"},
 }

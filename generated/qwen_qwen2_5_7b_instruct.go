@@ -55,10 +55,10 @@ func renderQwenQwen257BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4:9 {{- messages[0]['content'] }}
-			w.Write(messages0.ItemStr("content"))
+			jinja2.Write(w, jinja2.ItemStr(messages0, "content"))
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:5:9 {%- else %}
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
@@ -74,11 +74,11 @@ func renderQwenQwen257BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:14:5 {%- else %}
 		// Qwen-Qwen2.5-7B-Instruct.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages0.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:17:9 {%- else %}
@@ -90,56 +90,56 @@ func renderQwenQwen257BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := message.Attr("role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
+		messageRole := jinja2.Attr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.Attr(message, "tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
-				w.Write(toolCall.Attr("name"))
+				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -171,10 +171,10 @@ func renderQwenQwen257BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:11:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -183,36 +183,45 @@ func renderQwenQwen257BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.ItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>system\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(messages0, "content"))
+			w.WriteString("<|im_end|>\n")
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n")
 		}
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:21:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		messageRole := llamacpp.Attr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25:9 {{- '<|im_start|>' + message.role }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
 			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), messageContent))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -221,7 +230,7 @@ func renderQwenQwen257BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
@@ -274,28 +283,28 @@ var spansQwenQwen257BInstruct = []jinja2.Span{
 	{From: 139, To: 140, Line: 45, Col: 9, Construct: "{{ }}"},
 	{From: 142, To: 144, Line: 47, Col: 9, Construct: "if"},
 	{From: 148, To: 150, Line: 52, Col: 1, Construct: "if"},
-	{From: 161, To: 191, Line: 1, Col: 1, Construct: "if"},
+	{From: 161, To: 193, Line: 1, Col: 1, Construct: "if"},
 	{From: 164, To: 172, Line: 3, Col: 5, Construct: "if"},
 	{From: 167, To: 167, Line: 4, Col: 9, Construct: "{{ }}"},
 	{From: 174, To: 179, Line: 9, Col: 5, Construct: "for"},
 	{From: 177, To: 177, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 183, To: 190, Line: 15, Col: 5, Construct: "if"},
-	{From: 186, To: 186, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 193, To: 243, Line: 21, Col: 1, Construct: "for"},
-	{From: 197, To: 242, Line: 22, Col: 5, Construct: "if"},
-	{From: 200, To: 200, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 242, Line: 24, Col: 9, Construct: "if"},
-	{From: 204, To: 204, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 206, To: 210, Line: 26, Col: 9, Construct: "if"},
-	{From: 209, To: 209, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 212, To: 227, Line: 29, Col: 9, Construct: "for"},
-	{From: 214, To: 219, Line: 30, Col: 13, Construct: "if"},
-	{From: 217, To: 217, Line: 31, Col: 17, Construct: "set"},
-	{From: 221, To: 222, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 224, To: 225, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 228, To: 242, Line: 40, Col: 9, Construct: "if"},
-	{From: 231, To: 234, Line: 41, Col: 9, Construct: "if"},
-	{From: 236, To: 237, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 239, To: 241, Line: 47, Col: 9, Construct: "if"},
-	{From: 245, To: 247, Line: 52, Col: 1, Construct: "if"},
+	{From: 183, To: 192, Line: 15, Col: 5, Construct: "if"},
+	{From: 186, To: 188, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 195, To: 252, Line: 21, Col: 1, Construct: "for"},
+	{From: 199, To: 251, Line: 22, Col: 5, Construct: "if"},
+	{From: 202, To: 207, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 251, Line: 24, Col: 9, Construct: "if"},
+	{From: 211, To: 212, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 214, To: 219, Line: 26, Col: 9, Construct: "if"},
+	{From: 217, To: 218, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 221, To: 236, Line: 29, Col: 9, Construct: "for"},
+	{From: 223, To: 228, Line: 30, Col: 13, Construct: "if"},
+	{From: 226, To: 226, Line: 31, Col: 17, Construct: "set"},
+	{From: 230, To: 231, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 233, To: 234, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 237, To: 251, Line: 40, Col: 9, Construct: "if"},
+	{From: 240, To: 243, Line: 41, Col: 9, Construct: "if"},
+	{From: 245, To: 246, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 248, To: 250, Line: 47, Col: 9, Construct: "if"},
+	{From: 254, To: 256, Line: 52, Col: 1, Construct: "if"},
 }

@@ -56,10 +56,10 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			w.WriteAdd(messages0.Attr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.Attr(messages0, "content"), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
@@ -72,11 +72,11 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages0.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -91,7 +91,7 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && !(jinja2.MethodStartswith(message.Attr("content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(message.Attr("content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -105,24 +105,24 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 		var content jinja2.Value
 		var reasoningContent jinja2.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -131,9 +131,9 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
 				if jinja2.In(jinja2.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -142,29 +142,29 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
-					w.WriteStr(messageRole)
+					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
-					w.WriteStr(messageRole)
+					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n")
-					w.WriteStr(content)
+					jinja2.WriteStr(w, content)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
-				w.WriteStr(messageRole)
+				jinja2.WriteStr(w, messageRole)
 				w.WriteString("\n")
-				w.WriteStr(content)
+				jinja2.WriteStr(w, content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -175,20 +175,20 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					w.Write(toolCall.Attr("name"))
+					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsString(toolCallArguments) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
-						w.Write(toolCallArguments)
+						jinja2.Write(w, toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
@@ -201,15 +201,15 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -239,14 +239,14 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Attr(messages0, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.Attr(messages0, "content"), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -255,21 +255,24 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>system\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(messages0, "content"))
+			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.CallMethod(llamacpp.Attr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(llamacpp.Attr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -277,16 +280,22 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var reasoningContent jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
@@ -296,7 +305,7 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && !llamacpp.CallTest("none", messageReasoningContent, nil, nil) {
+			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -304,9 +313,9 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
 				if llamacpp.In(jinja2.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -314,22 +323,33 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
+					w.WriteString("<|im_start|>")
+					llamacpp.WriteStr(w, messageRole)
+					w.WriteString("\n<think>\n")
+					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					w.WriteString("\n</think>\n\n")
+					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+					w.WriteString("<|im_start|>")
+					llamacpp.WriteStr(w, messageRole)
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, content)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				w.WriteString("<|im_start|>")
+				llamacpp.WriteStr(w, messageRole)
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -348,13 +368,13 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+					if llamacpp.IsString(toolCallArguments) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -380,7 +400,7 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
@@ -433,48 +453,48 @@ var spansQwenQwen306B = []jinja2.Span{
 	{From: 212, To: 214, Line: 75, Col: 9, Construct: "if"},
 	{From: 218, To: 224, Line: 80, Col: 1, Construct: "if"},
 	{From: 221, To: 223, Line: 82, Col: 5, Construct: "if"},
-	{From: 236, To: 260, Line: 1, Col: 1, Construct: "if"},
+	{From: 236, To: 262, Line: 1, Col: 1, Construct: "if"},
 	{From: 239, To: 244, Line: 3, Col: 5, Construct: "if"},
 	{From: 242, To: 242, Line: 4, Col: 9, Construct: "{{ }}"},
 	{From: 246, To: 251, Line: 7, Col: 5, Construct: "for"},
 	{From: 249, To: 249, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 259, Line: 13, Col: 5, Construct: "if"},
-	{From: 258, To: 258, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 262, To: 263, Line: 17, Col: 1, Construct: "set"},
-	{From: 265, To: 278, Line: 18, Col: 1, Construct: "for"},
-	{From: 270, To: 270, Line: 19, Col: 5, Construct: "set"},
-	{From: 272, To: 277, Line: 20, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 21, Col: 9, Construct: "set"},
-	{From: 276, To: 276, Line: 22, Col: 9, Construct: "set"},
-	{From: 280, To: 378, Line: 25, Col: 1, Construct: "for"},
-	{From: 286, To: 377, Line: 26, Col: 5, Construct: "if"},
-	{From: 289, To: 289, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 290, To: 377, Line: 28, Col: 9, Construct: "if"},
-	{From: 293, To: 294, Line: 29, Col: 9, Construct: "set"},
-	{From: 296, To: 296, Line: 30, Col: 9, Construct: "set"},
-	{From: 298, To: 311, Line: 31, Col: 9, Construct: "if"},
-	{From: 301, To: 301, Line: 32, Col: 13, Construct: "set"},
-	{From: 305, To: 310, Line: 34, Col: 13, Construct: "if"},
-	{From: 307, To: 307, Line: 35, Col: 17, Construct: "set"},
-	{From: 309, To: 309, Line: 36, Col: 17, Construct: "set"},
-	{From: 313, To: 327, Line: 39, Col: 9, Construct: "if"},
-	{From: 315, To: 322, Line: 40, Col: 13, Construct: "if"},
-	{From: 317, To: 317, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 321, To: 321, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 326, To: 326, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 329, To: 362, Line: 48, Col: 9, Construct: "if"},
-	{From: 332, To: 360, Line: 49, Col: 13, Construct: "for"},
-	{From: 336, To: 338, Line: 50, Col: 17, Construct: "if"},
-	{From: 340, To: 345, Line: 53, Col: 17, Construct: "if"},
-	{From: 343, To: 343, Line: 54, Col: 21, Construct: "set"},
-	{From: 347, To: 348, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 350, To: 359, Line: 59, Col: 17, Construct: "if"},
-	{From: 353, To: 353, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 357, To: 357, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 363, To: 377, Line: 68, Col: 9, Construct: "if"},
-	{From: 366, To: 369, Line: 69, Col: 9, Construct: "if"},
-	{From: 371, To: 372, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 374, To: 376, Line: 75, Col: 9, Construct: "if"},
-	{From: 380, To: 386, Line: 80, Col: 1, Construct: "if"},
-	{From: 383, To: 385, Line: 82, Col: 5, Construct: "if"},
+	{From: 255, To: 261, Line: 13, Col: 5, Construct: "if"},
+	{From: 258, To: 260, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 265, Line: 17, Col: 1, Construct: "set"},
+	{From: 268, To: 281, Line: 18, Col: 1, Construct: "for"},
+	{From: 273, To: 273, Line: 19, Col: 5, Construct: "set"},
+	{From: 275, To: 280, Line: 20, Col: 5, Construct: "if"},
+	{From: 277, To: 277, Line: 21, Col: 9, Construct: "set"},
+	{From: 279, To: 279, Line: 22, Col: 9, Construct: "set"},
+	{From: 284, To: 398, Line: 25, Col: 1, Construct: "for"},
+	{From: 290, To: 397, Line: 26, Col: 5, Construct: "if"},
+	{From: 293, To: 298, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 299, To: 397, Line: 28, Col: 9, Construct: "if"},
+	{From: 302, To: 303, Line: 29, Col: 9, Construct: "set"},
+	{From: 305, To: 305, Line: 30, Col: 9, Construct: "set"},
+	{From: 307, To: 320, Line: 31, Col: 9, Construct: "if"},
+	{From: 310, To: 310, Line: 32, Col: 13, Construct: "set"},
+	{From: 314, To: 319, Line: 34, Col: 13, Construct: "if"},
+	{From: 316, To: 316, Line: 35, Col: 17, Construct: "set"},
+	{From: 318, To: 318, Line: 36, Col: 17, Construct: "set"},
+	{From: 322, To: 347, Line: 39, Col: 9, Construct: "if"},
+	{From: 324, To: 339, Line: 40, Col: 13, Construct: "if"},
+	{From: 326, To: 331, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 335, To: 338, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 343, To: 346, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 382, Line: 48, Col: 9, Construct: "if"},
+	{From: 352, To: 380, Line: 49, Col: 13, Construct: "for"},
+	{From: 356, To: 358, Line: 50, Col: 17, Construct: "if"},
+	{From: 360, To: 365, Line: 53, Col: 17, Construct: "if"},
+	{From: 363, To: 363, Line: 54, Col: 21, Construct: "set"},
+	{From: 367, To: 368, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 370, To: 379, Line: 59, Col: 17, Construct: "if"},
+	{From: 373, To: 373, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 383, To: 397, Line: 68, Col: 9, Construct: "if"},
+	{From: 386, To: 389, Line: 69, Col: 9, Construct: "if"},
+	{From: 391, To: 392, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 394, To: 396, Line: 75, Col: 9, Construct: "if"},
+	{From: 400, To: 406, Line: 80, Col: 1, Construct: "if"},
+	{From: 403, To: 405, Line: 82, Col: 5, Construct: "if"},
 }

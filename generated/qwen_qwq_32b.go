@@ -56,10 +56,10 @@ func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
-			w.Write(messages0.ItemStr("content"))
+			jinja2.Write(w, jinja2.ItemStr(messages0, "content"))
 		} else {
 			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 		}
@@ -74,11 +74,11 @@ func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages0.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -88,80 +88,80 @@ func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var content jinja2.Value
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.Attr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(messageRole)
+			jinja2.WriteStr(w, messageRole)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
 				w.WriteString("\n")
-				w.WriteStr(content)
+				jinja2.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := toolCall.Attr("function")
+				toolCallFunction := jinja2.Attr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				w.Write(toolCall.Attr("name"))
+				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
+				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -197,10 +197,10 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -209,19 +209,27 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.ItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			w.WriteString("<|im_start|>system\n")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(messages0, "content"))
+			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
@@ -230,10 +238,15 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("<|im_end|>")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
@@ -242,20 +255,22 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
+			w.WriteString("<|im_start|>")
+			llamacpp.WriteStr(w, messageRole)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
-				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), content))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
-				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -264,7 +279,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
@@ -330,37 +345,37 @@ var spansQwenQwQ32B = []jinja2.Span{
 	{From: 164, To: 166, Line: 55, Col: 9, Construct: "if"},
 	{From: 170, To: 176, Line: 60, Col: 1, Construct: "if"},
 	{From: 173, To: 175, Line: 62, Col: 5, Construct: "if"},
-	{From: 188, To: 214, Line: 1, Col: 1, Construct: "if"},
+	{From: 188, To: 216, Line: 1, Col: 1, Construct: "if"},
 	{From: 191, To: 198, Line: 3, Col: 5, Construct: "if"},
 	{From: 194, To: 194, Line: 4, Col: 9, Construct: "{{ }}"},
 	{From: 200, To: 205, Line: 9, Col: 5, Construct: "for"},
 	{From: 203, To: 203, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 213, Line: 15, Col: 5, Construct: "if"},
-	{From: 212, To: 212, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 216, To: 286, Line: 19, Col: 1, Construct: "for"},
-	{From: 221, To: 285, Line: 20, Col: 5, Construct: "if"},
-	{From: 224, To: 224, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 225, To: 285, Line: 22, Col: 9, Construct: "if"},
-	{From: 228, To: 229, Line: 23, Col: 9, Construct: "set"},
-	{From: 231, To: 234, Line: 24, Col: 9, Construct: "if"},
-	{From: 233, To: 233, Line: 25, Col: 13, Construct: "set"},
-	{From: 236, To: 236, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 237, To: 285, Line: 28, Col: 9, Construct: "if"},
-	{From: 240, To: 241, Line: 29, Col: 9, Construct: "set"},
-	{From: 243, To: 246, Line: 30, Col: 9, Construct: "if"},
-	{From: 245, To: 245, Line: 31, Col: 13, Construct: "set"},
-	{From: 248, To: 248, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 250, To: 253, Line: 34, Col: 9, Construct: "if"},
-	{From: 252, To: 252, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 270, Line: 37, Col: 9, Construct: "for"},
-	{From: 257, To: 262, Line: 38, Col: 13, Construct: "if"},
-	{From: 260, To: 260, Line: 39, Col: 17, Construct: "set"},
-	{From: 264, To: 265, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 267, To: 268, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 271, To: 285, Line: 48, Col: 9, Construct: "if"},
-	{From: 274, To: 277, Line: 49, Col: 9, Construct: "if"},
-	{From: 279, To: 280, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 282, To: 284, Line: 55, Col: 9, Construct: "if"},
-	{From: 288, To: 294, Line: 60, Col: 1, Construct: "if"},
-	{From: 291, To: 293, Line: 62, Col: 5, Construct: "if"},
+	{From: 209, To: 215, Line: 15, Col: 5, Construct: "if"},
+	{From: 212, To: 214, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 219, To: 301, Line: 19, Col: 1, Construct: "for"},
+	{From: 224, To: 300, Line: 20, Col: 5, Construct: "if"},
+	{From: 227, To: 232, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 233, To: 300, Line: 22, Col: 9, Construct: "if"},
+	{From: 236, To: 237, Line: 23, Col: 9, Construct: "set"},
+	{From: 239, To: 242, Line: 24, Col: 9, Construct: "if"},
+	{From: 241, To: 241, Line: 25, Col: 13, Construct: "set"},
+	{From: 244, To: 249, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 250, To: 300, Line: 28, Col: 9, Construct: "if"},
+	{From: 253, To: 254, Line: 29, Col: 9, Construct: "set"},
+	{From: 256, To: 259, Line: 30, Col: 9, Construct: "if"},
+	{From: 258, To: 258, Line: 31, Col: 13, Construct: "set"},
+	{From: 261, To: 262, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 268, Line: 34, Col: 9, Construct: "if"},
+	{From: 266, To: 267, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 270, To: 285, Line: 37, Col: 9, Construct: "for"},
+	{From: 272, To: 277, Line: 38, Col: 13, Construct: "if"},
+	{From: 275, To: 275, Line: 39, Col: 17, Construct: "set"},
+	{From: 279, To: 280, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 282, To: 283, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 286, To: 300, Line: 48, Col: 9, Construct: "if"},
+	{From: 289, To: 292, Line: 49, Col: 9, Construct: "if"},
+	{From: 294, To: 295, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 297, To: 299, Line: 55, Col: 9, Construct: "if"},
+	{From: 303, To: 309, Line: 60, Col: 1, Construct: "if"},
+	{From: 306, To: 308, Line: 62, Col: 5, Construct: "if"},
 }

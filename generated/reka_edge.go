@@ -68,7 +68,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
@@ -87,16 +87,16 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if ns.Attr("prev_was_text").Truthy() {
+						if jinja2.Attr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 							jinja2.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str(" ")))
+							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), text))
+						jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
@@ -107,7 +107,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<image>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<image>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
@@ -119,7 +119,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<video>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<video>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -127,7 +127,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			w.Write(ns.Attr("out"))
+			jinja2.Write(w, jinja2.Attr(ns, "out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
@@ -155,7 +155,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
-	lastQueryIndex = ns.Attr("last_query_index")
+	lastQueryIndex = jinja2.Attr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
 	numImgTokens = jinja2.FilterInt(jinja2.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
@@ -165,10 +165,10 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(messages.ItemInt(0), jinja2.Str("role")), "system", "developer") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Str("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(jinja2.MethodGetDefault(messages.ItemInt(0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
+			renderContent(jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.Int(1)
@@ -206,7 +206,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), preambleNsText, jinja2.Str("\n\n<sep>")))
+		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, startIdx, jinja2.FilterLength(messages))) {
@@ -220,7 +220,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		continueFinalMessage := continueFinalMessageInput
 		var responseText jinja2.Value
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
-		message = messages.Item(idx)
+		message = jinja2.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
 		role = jinja2.MethodGet(message, jinja2.Str("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
@@ -253,7 +253,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			}), jinja2.Str("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
@@ -273,14 +273,14 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.In(jinja2.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = jinja2.MethodLstripChars(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(1), jinja2.Str("\n"))
+				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Str("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant: ")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
@@ -294,20 +294,20 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), contentText))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !jinja2.MethodEndswith(ns.Attr("out"), jinja2.Str("\n")).Truthy() {
+				if contentText.Truthy() && !jinja2.MethodEndswith(jinja2.Attr(ns, "out"), jinja2.Str("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("\n")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, toolCalls) {
@@ -336,7 +336,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -344,16 +344,16 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("\n\n<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(messages.Item(jinja2.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("human: ")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
@@ -362,34 +362,34 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(messages.Item(jinja2.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(messages.ItemInt(-1), jinja2.Str("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Str("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if jinja2.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant: <think>\n")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant:")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
-	w.Write(ns.Attr("out"))
+	jinja2.Write(w, jinja2.Attr(ns, "out"))
 }
 
 // renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -416,24 +416,25 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
 		var ns jinja2.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("sequence", content, nil, nil) {
+		} else if llamacpp.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var itemType jinja2.Value
 			var text jinja2.Value
 			var repeatTokens jinja2.Value
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+				itemType = llamacpp.MethodGet(item, jinja2.Str("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
+				if jinja2.EqStr(itemType, "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
+					text = llamacpp.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
@@ -452,7 +453,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("image")}, nil), nil, nil)) || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("image_url")}, nil), nil, nil) {
+				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("image")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
@@ -462,7 +463,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("video")}, nil), nil, nil)) || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("video_url")}, nil), nil, nil) {
+				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("video")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = llamacpp.Mul(numImgTokens, numVideoFrames)
@@ -481,22 +482,23 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx jinja2.Value
 	var content jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if jinja2.EqStr(llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("role")}, nil), "user") {
+		if jinja2.EqStr(llamacpp.MethodGet(msg, jinja2.Str("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			content = llamacpp.MethodGetDefault(msg, jinja2.Str("content"), jinja2.Str(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((llamacpp.CallTest("string", content, nil, nil) && llamacpp.CallMethod(content, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy()) && llamacpp.CallMethod(content, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+			if !((llamacpp.IsString(content) && llamacpp.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy()) && llamacpp.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -509,18 +511,18 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = llamacpp.Attr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = llamacpp.CallFilter("int", llamacpp.CallFilter("default", numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
+	numImgTokens = llamacpp.FilterInt(llamacpp.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = llamacpp.CallFilter("int", llamacpp.CallFilter("default", numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
+	numVideoFrames = llamacpp.FilterInt(llamacpp.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("role")}, nil), "system", "developer") {
+	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Str("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil), numImgTokens, numVideoFrames)
+			renderContent(llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.Int(1)
@@ -548,9 +550,9 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+			for _, tool := range llamacpp.Iterate(w, tools) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n"), llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
+				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n"), llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
@@ -561,6 +563,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var message jinja2.Value
 	var role jinja2.Value
 	var content2 jinja2.Value
@@ -570,33 +573,34 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var includeThinking jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
 	var responseText jinja2.Value
-	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, startIdx, llamacpp.CallFilter("length", messages, nil, nil)))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, startIdx, llamacpp.FilterLength(messages))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = llamacpp.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("role")}, nil)
+		role = llamacpp.MethodGet(message, jinja2.Str("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content2 = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		content2 = llamacpp.MethodGet(message, jinja2.Str("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := jinja2.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if llamacpp.CallTest("sequence", content2, nil, nil) && !llamacpp.CallTest("string", content2, nil, nil) {
+			if llamacpp.IsSequence(content2) && !llamacpp.IsString(content2) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var text jinja2.Value
-				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content2)) {
+				for _, item := range llamacpp.Iterate(w, content2) {
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if jinja2.EqStr(llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
+					if jinja2.EqStr(llamacpp.MethodGet(item, jinja2.Str("type")), "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
+						text = llamacpp.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							w.Drop(mark)
 							break
 						}
-					} else if llamacpp.InStrs(llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+					} else if llamacpp.InStrs(llamacpp.MethodGet(item, jinja2.Str("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = jinja2.Str("human:")
@@ -614,7 +618,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
+			toolCalls = llamacpp.MethodGet(message, jinja2.Str("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
@@ -622,25 +626,25 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = jinja2.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if llamacpp.CallTest("string", llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), nil, nil) {
+			if llamacpp.IsString(llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
+				reasoningText = llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))
 			} else if llamacpp.In(jinja2.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Str("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.CallTest("true", enableThinking, nil, nil)), func() jinja2.Value {
+			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -649,7 +653,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningText, "strip", nil, nil), jinja2.Str("\n</think>\n\n")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<think>\n"), llamacpp.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -658,44 +662,45 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !llamacpp.CallMethod(llamacpp.Attr(ns, "out"), "endswith", []jinja2.Value{jinja2.Str("\n")}, nil).Truthy() {
+				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.Attr(ns, "out"), jinja2.Str("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
 					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				var argumentsJson jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(toolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil), nil, nil) {
+					if !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil)
+						toolCall = llamacpp.MethodGet(toolCall, jinja2.Str("function"))
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+					arguments = llamacpp.MethodGetDefault(toolCall, jinja2.Str("arguments"), jinja2.DictOf())
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if llamacpp.CallTest("string", arguments, nil, nil) {
+					if llamacpp.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if llamacpp.CallTest("mapping", arguments, nil, nil) {
+					} else if llamacpp.IsMapping(arguments) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
+						argumentsJson = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:128:21 {%- else -%}
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
+						argumentsJson = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("")}, nil), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), llamacpp.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -704,7 +709,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -719,7 +724,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -728,9 +733,9 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.ItemInt(messages, -1), "get", []jinja2.Value{jinja2.Str("role")}, nil), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Str("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if llamacpp.CallTest("true", enableThinking, nil, nil) {
+		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
@@ -876,130 +881,130 @@ var spansRekaEdge = []jinja2.Span{
 	{From: 386, To: 386, Line: 156, Col: 9, Construct: "set"},
 	{From: 388, To: 388, Line: 158, Col: 9, Construct: "set"},
 	{From: 392, To: 392, Line: 161, Col: 1, Construct: "{{ }}"},
-	{From: 413, To: 482, Line: 1, Col: 1, Construct: "macro"},
-	{From: 419, To: 481, Line: 2, Col: 5, Construct: "if"},
+	{From: 413, To: 483, Line: 1, Col: 1, Construct: "macro"},
+	{From: 419, To: 482, Line: 2, Col: 5, Construct: "if"},
 	{From: 421, To: 421, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 422, To: 481, Line: 4, Col: 9, Construct: "if"},
+	{From: 422, To: 482, Line: 4, Col: 9, Construct: "if"},
 	{From: 425, To: 425, Line: 5, Col: 9, Construct: "set"},
-	{From: 427, To: 478, Line: 6, Col: 9, Construct: "for"},
-	{From: 432, To: 432, Line: 7, Col: 13, Construct: "set"},
-	{From: 434, To: 477, Line: 8, Col: 13, Construct: "if"},
-	{From: 436, To: 436, Line: 9, Col: 17, Construct: "set"},
-	{From: 438, To: 450, Line: 10, Col: 17, Construct: "if"},
-	{From: 440, To: 445, Line: 11, Col: 21, Construct: "if"},
-	{From: 442, To: 442, Line: 11, Col: 21, Construct: "set"},
-	{From: 444, To: 444, Line: 12, Col: 25, Construct: "set"},
-	{From: 447, To: 447, Line: 12, Col: 25, Construct: "set"},
-	{From: 449, To: 449, Line: 14, Col: 21, Construct: "set"},
-	{From: 452, To: 452, Line: 14, Col: 21, Construct: "set"},
-	{From: 454, To: 454, Line: 16, Col: 17, Construct: "set"},
-	{From: 455, To: 477, Line: 17, Col: 17, Construct: "if"},
-	{From: 458, To: 458, Line: 17, Col: 17, Construct: "set"},
-	{From: 460, To: 460, Line: 18, Col: 17, Construct: "set"},
-	{From: 462, To: 462, Line: 18, Col: 17, Construct: "set"},
-	{From: 464, To: 464, Line: 19, Col: 17, Construct: "set"},
-	{From: 465, To: 477, Line: 20, Col: 17, Construct: "if"},
-	{From: 468, To: 468, Line: 21, Col: 17, Construct: "set"},
-	{From: 470, To: 470, Line: 21, Col: 17, Construct: "set"},
-	{From: 472, To: 472, Line: 22, Col: 17, Construct: "set"},
-	{From: 474, To: 474, Line: 22, Col: 17, Construct: "set"},
-	{From: 476, To: 476, Line: 23, Col: 17, Construct: "set"},
-	{From: 480, To: 480, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 484, To: 484, Line: 29, Col: 1, Construct: "set"},
-	{From: 486, To: 508, Line: 30, Col: 1, Construct: "for"},
-	{From: 492, To: 493, Line: 31, Col: 5, Construct: "set"},
-	{From: 495, To: 507, Line: 32, Col: 5, Construct: "if"},
-	{From: 497, To: 497, Line: 33, Col: 9, Construct: "set"},
-	{From: 499, To: 506, Line: 34, Col: 9, Construct: "if"},
-	{From: 501, To: 501, Line: 34, Col: 9, Construct: "set"},
-	{From: 503, To: 505, Line: 35, Col: 13, Construct: "set"},
-	{From: 510, To: 510, Line: 40, Col: 1, Construct: "set"},
-	{From: 512, To: 512, Line: 41, Col: 1, Construct: "set"},
-	{From: 514, To: 514, Line: 42, Col: 1, Construct: "set"},
-	{From: 516, To: 516, Line: 43, Col: 1, Construct: "set"},
-	{From: 518, To: 518, Line: 44, Col: 1, Construct: "set"},
-	{From: 520, To: 527, Line: 45, Col: 1, Construct: "if"},
-	{From: 522, To: 524, Line: 46, Col: 5, Construct: "set"},
-	{From: 526, To: 526, Line: 47, Col: 5, Construct: "set"},
-	{From: 529, To: 562, Line: 49, Col: 1, Construct: "if"},
-	{From: 531, To: 531, Line: 50, Col: 5, Construct: "set"},
-	{From: 533, To: 536, Line: 51, Col: 5, Construct: "if"},
-	{From: 535, To: 535, Line: 52, Col: 9, Construct: "set"},
-	{From: 538, To: 557, Line: 54, Col: 5, Construct: "if"},
-	{From: 540, To: 547, Line: 55, Col: 9, Construct: "if"},
-	{From: 542, To: 542, Line: 56, Col: 13, Construct: "set"},
-	{From: 546, To: 546, Line: 58, Col: 13, Construct: "set"},
-	{From: 549, To: 549, Line: 60, Col: 9, Construct: "set"},
-	{From: 551, To: 554, Line: 65, Col: 9, Construct: "for"},
-	{From: 553, To: 553, Line: 66, Col: 13, Construct: "set"},
-	{From: 556, To: 556, Line: 68, Col: 9, Construct: "set"},
-	{From: 559, To: 559, Line: 68, Col: 9, Construct: "set"},
-	{From: 561, To: 561, Line: 74, Col: 5, Construct: "set"},
-	{From: 564, To: 729, Line: 76, Col: 1, Construct: "for"},
-	{From: 575, To: 575, Line: 77, Col: 5, Construct: "set"},
-	{From: 577, To: 577, Line: 78, Col: 5, Construct: "set"},
-	{From: 579, To: 579, Line: 79, Col: 5, Construct: "set"},
-	{From: 581, To: 728, Line: 80, Col: 5, Construct: "if"},
-	{From: 583, To: 583, Line: 81, Col: 9, Construct: "set"},
-	{From: 585, To: 607, Line: 82, Col: 9, Construct: "if"},
-	{From: 587, To: 606, Line: 83, Col: 13, Construct: "for"},
-	{From: 591, To: 605, Line: 84, Col: 17, Construct: "if"},
-	{From: 593, To: 593, Line: 85, Col: 21, Construct: "set"},
-	{From: 595, To: 598, Line: 86, Col: 21, Construct: "if"},
-	{From: 599, To: 605, Line: 89, Col: 21, Construct: "if"},
-	{From: 602, To: 604, Line: 90, Col: 21, Construct: "set"},
-	{From: 609, To: 609, Line: 90, Col: 21, Construct: "set"},
-	{From: 611, To: 613, Line: 95, Col: 9, Construct: "set"},
-	{From: 614, To: 728, Line: 96, Col: 9, Construct: "if"},
-	{From: 617, To: 617, Line: 97, Col: 9, Construct: "set"},
-	{From: 619, To: 621, Line: 98, Col: 9, Construct: "set"},
-	{From: 623, To: 623, Line: 99, Col: 9, Construct: "set"},
-	{From: 625, To: 634, Line: 100, Col: 9, Construct: "if"},
-	{From: 627, To: 627, Line: 101, Col: 13, Construct: "set"},
-	{From: 628, To: 634, Line: 102, Col: 13, Construct: "if"},
-	{From: 631, To: 631, Line: 103, Col: 13, Construct: "set"},
-	{From: 633, To: 633, Line: 104, Col: 13, Construct: "set"},
-	{From: 636, To: 636, Line: 104, Col: 13, Construct: "set"},
-	{From: 638, To: 638, Line: 106, Col: 9, Construct: "set"},
-	{From: 640, To: 646, Line: 107, Col: 9, Construct: "set"},
-	{From: 648, To: 653, Line: 111, Col: 9, Construct: "if"},
-	{From: 650, To: 650, Line: 111, Col: 9, Construct: "set"},
-	{From: 652, To: 652, Line: 112, Col: 13, Construct: "set"},
-	{From: 655, To: 655, Line: 112, Col: 13, Construct: "set"},
-	{From: 657, To: 657, Line: 114, Col: 9, Construct: "set"},
-	{From: 659, To: 696, Line: 115, Col: 9, Construct: "if"},
-	{From: 661, To: 666, Line: 116, Col: 13, Construct: "if"},
-	{From: 663, To: 663, Line: 116, Col: 13, Construct: "set"},
-	{From: 665, To: 665, Line: 117, Col: 17, Construct: "set"},
-	{From: 668, To: 695, Line: 119, Col: 13, Construct: "for"},
-	{From: 672, To: 675, Line: 120, Col: 17, Construct: "if"},
-	{From: 674, To: 674, Line: 121, Col: 21, Construct: "set"},
-	{From: 677, To: 677, Line: 123, Col: 17, Construct: "set"},
-	{From: 679, To: 690, Line: 124, Col: 17, Construct: "if"},
-	{From: 681, To: 681, Line: 125, Col: 21, Construct: "set"},
-	{From: 682, To: 690, Line: 126, Col: 21, Construct: "if"},
-	{From: 685, To: 685, Line: 127, Col: 21, Construct: "set"},
-	{From: 689, To: 689, Line: 129, Col: 21, Construct: "set"},
-	{From: 692, To: 692, Line: 129, Col: 21, Construct: "set"},
-	{From: 694, To: 694, Line: 131, Col: 17, Construct: "set"},
-	{From: 698, To: 703, Line: 138, Col: 9, Construct: "if"},
-	{From: 700, To: 700, Line: 138, Col: 9, Construct: "set"},
-	{From: 702, To: 702, Line: 139, Col: 13, Construct: "set"},
-	{From: 704, To: 728, Line: 141, Col: 9, Construct: "if"},
-	{From: 707, To: 712, Line: 142, Col: 9, Construct: "if"},
-	{From: 709, To: 709, Line: 142, Col: 9, Construct: "set"},
-	{From: 711, To: 711, Line: 143, Col: 13, Construct: "set"},
-	{From: 714, To: 716, Line: 145, Col: 9, Construct: "set"},
-	{From: 718, To: 718, Line: 145, Col: 9, Construct: "set"},
-	{From: 720, To: 720, Line: 146, Col: 9, Construct: "set"},
-	{From: 722, To: 727, Line: 147, Col: 9, Construct: "if"},
-	{From: 724, To: 724, Line: 147, Col: 9, Construct: "set"},
-	{From: 726, To: 726, Line: 148, Col: 13, Construct: "set"},
-	{From: 731, To: 745, Line: 152, Col: 1, Construct: "if"},
-	{From: 733, To: 744, Line: 155, Col: 5, Construct: "if"},
-	{From: 735, To: 735, Line: 155, Col: 5, Construct: "set"},
-	{From: 737, To: 737, Line: 156, Col: 9, Construct: "set"},
-	{From: 741, To: 741, Line: 156, Col: 9, Construct: "set"},
-	{From: 743, To: 743, Line: 158, Col: 9, Construct: "set"},
-	{From: 747, To: 747, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 428, To: 479, Line: 6, Col: 9, Construct: "for"},
+	{From: 433, To: 433, Line: 7, Col: 13, Construct: "set"},
+	{From: 435, To: 478, Line: 8, Col: 13, Construct: "if"},
+	{From: 437, To: 437, Line: 9, Col: 17, Construct: "set"},
+	{From: 439, To: 451, Line: 10, Col: 17, Construct: "if"},
+	{From: 441, To: 446, Line: 11, Col: 21, Construct: "if"},
+	{From: 443, To: 443, Line: 11, Col: 21, Construct: "set"},
+	{From: 445, To: 445, Line: 12, Col: 25, Construct: "set"},
+	{From: 448, To: 448, Line: 12, Col: 25, Construct: "set"},
+	{From: 450, To: 450, Line: 14, Col: 21, Construct: "set"},
+	{From: 453, To: 453, Line: 14, Col: 21, Construct: "set"},
+	{From: 455, To: 455, Line: 16, Col: 17, Construct: "set"},
+	{From: 456, To: 478, Line: 17, Col: 17, Construct: "if"},
+	{From: 459, To: 459, Line: 17, Col: 17, Construct: "set"},
+	{From: 461, To: 461, Line: 18, Col: 17, Construct: "set"},
+	{From: 463, To: 463, Line: 18, Col: 17, Construct: "set"},
+	{From: 465, To: 465, Line: 19, Col: 17, Construct: "set"},
+	{From: 466, To: 478, Line: 20, Col: 17, Construct: "if"},
+	{From: 469, To: 469, Line: 21, Col: 17, Construct: "set"},
+	{From: 471, To: 471, Line: 21, Col: 17, Construct: "set"},
+	{From: 473, To: 473, Line: 22, Col: 17, Construct: "set"},
+	{From: 475, To: 475, Line: 22, Col: 17, Construct: "set"},
+	{From: 477, To: 477, Line: 23, Col: 17, Construct: "set"},
+	{From: 481, To: 481, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 485, To: 485, Line: 29, Col: 1, Construct: "set"},
+	{From: 488, To: 510, Line: 30, Col: 1, Construct: "for"},
+	{From: 494, To: 495, Line: 31, Col: 5, Construct: "set"},
+	{From: 497, To: 509, Line: 32, Col: 5, Construct: "if"},
+	{From: 499, To: 499, Line: 33, Col: 9, Construct: "set"},
+	{From: 501, To: 508, Line: 34, Col: 9, Construct: "if"},
+	{From: 503, To: 503, Line: 34, Col: 9, Construct: "set"},
+	{From: 505, To: 507, Line: 35, Col: 13, Construct: "set"},
+	{From: 512, To: 512, Line: 40, Col: 1, Construct: "set"},
+	{From: 514, To: 514, Line: 41, Col: 1, Construct: "set"},
+	{From: 516, To: 516, Line: 42, Col: 1, Construct: "set"},
+	{From: 518, To: 518, Line: 43, Col: 1, Construct: "set"},
+	{From: 520, To: 520, Line: 44, Col: 1, Construct: "set"},
+	{From: 522, To: 529, Line: 45, Col: 1, Construct: "if"},
+	{From: 524, To: 526, Line: 46, Col: 5, Construct: "set"},
+	{From: 528, To: 528, Line: 47, Col: 5, Construct: "set"},
+	{From: 531, To: 564, Line: 49, Col: 1, Construct: "if"},
+	{From: 533, To: 533, Line: 50, Col: 5, Construct: "set"},
+	{From: 535, To: 538, Line: 51, Col: 5, Construct: "if"},
+	{From: 537, To: 537, Line: 52, Col: 9, Construct: "set"},
+	{From: 540, To: 559, Line: 54, Col: 5, Construct: "if"},
+	{From: 542, To: 549, Line: 55, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 56, Col: 13, Construct: "set"},
+	{From: 548, To: 548, Line: 58, Col: 13, Construct: "set"},
+	{From: 551, To: 551, Line: 60, Col: 9, Construct: "set"},
+	{From: 553, To: 556, Line: 65, Col: 9, Construct: "for"},
+	{From: 555, To: 555, Line: 66, Col: 13, Construct: "set"},
+	{From: 558, To: 558, Line: 68, Col: 9, Construct: "set"},
+	{From: 561, To: 561, Line: 68, Col: 9, Construct: "set"},
+	{From: 563, To: 563, Line: 74, Col: 5, Construct: "set"},
+	{From: 567, To: 734, Line: 76, Col: 1, Construct: "for"},
+	{From: 578, To: 578, Line: 77, Col: 5, Construct: "set"},
+	{From: 580, To: 580, Line: 78, Col: 5, Construct: "set"},
+	{From: 582, To: 582, Line: 79, Col: 5, Construct: "set"},
+	{From: 584, To: 733, Line: 80, Col: 5, Construct: "if"},
+	{From: 586, To: 586, Line: 81, Col: 9, Construct: "set"},
+	{From: 588, To: 611, Line: 82, Col: 9, Construct: "if"},
+	{From: 591, To: 610, Line: 83, Col: 13, Construct: "for"},
+	{From: 595, To: 609, Line: 84, Col: 17, Construct: "if"},
+	{From: 597, To: 597, Line: 85, Col: 21, Construct: "set"},
+	{From: 599, To: 602, Line: 86, Col: 21, Construct: "if"},
+	{From: 603, To: 609, Line: 89, Col: 21, Construct: "if"},
+	{From: 606, To: 608, Line: 90, Col: 21, Construct: "set"},
+	{From: 613, To: 613, Line: 90, Col: 21, Construct: "set"},
+	{From: 615, To: 617, Line: 95, Col: 9, Construct: "set"},
+	{From: 618, To: 733, Line: 96, Col: 9, Construct: "if"},
+	{From: 621, To: 621, Line: 97, Col: 9, Construct: "set"},
+	{From: 623, To: 625, Line: 98, Col: 9, Construct: "set"},
+	{From: 627, To: 627, Line: 99, Col: 9, Construct: "set"},
+	{From: 629, To: 638, Line: 100, Col: 9, Construct: "if"},
+	{From: 631, To: 631, Line: 101, Col: 13, Construct: "set"},
+	{From: 632, To: 638, Line: 102, Col: 13, Construct: "if"},
+	{From: 635, To: 635, Line: 103, Col: 13, Construct: "set"},
+	{From: 637, To: 637, Line: 104, Col: 13, Construct: "set"},
+	{From: 640, To: 640, Line: 104, Col: 13, Construct: "set"},
+	{From: 642, To: 642, Line: 106, Col: 9, Construct: "set"},
+	{From: 644, To: 650, Line: 107, Col: 9, Construct: "set"},
+	{From: 652, To: 657, Line: 111, Col: 9, Construct: "if"},
+	{From: 654, To: 654, Line: 111, Col: 9, Construct: "set"},
+	{From: 656, To: 656, Line: 112, Col: 13, Construct: "set"},
+	{From: 659, To: 659, Line: 112, Col: 13, Construct: "set"},
+	{From: 661, To: 661, Line: 114, Col: 9, Construct: "set"},
+	{From: 663, To: 701, Line: 115, Col: 9, Construct: "if"},
+	{From: 665, To: 670, Line: 116, Col: 13, Construct: "if"},
+	{From: 667, To: 667, Line: 116, Col: 13, Construct: "set"},
+	{From: 669, To: 669, Line: 117, Col: 17, Construct: "set"},
+	{From: 673, To: 700, Line: 119, Col: 13, Construct: "for"},
+	{From: 677, To: 680, Line: 120, Col: 17, Construct: "if"},
+	{From: 679, To: 679, Line: 121, Col: 21, Construct: "set"},
+	{From: 682, To: 682, Line: 123, Col: 17, Construct: "set"},
+	{From: 684, To: 695, Line: 124, Col: 17, Construct: "if"},
+	{From: 686, To: 686, Line: 125, Col: 21, Construct: "set"},
+	{From: 687, To: 695, Line: 126, Col: 21, Construct: "if"},
+	{From: 690, To: 690, Line: 127, Col: 21, Construct: "set"},
+	{From: 694, To: 694, Line: 129, Col: 21, Construct: "set"},
+	{From: 697, To: 697, Line: 129, Col: 21, Construct: "set"},
+	{From: 699, To: 699, Line: 131, Col: 17, Construct: "set"},
+	{From: 703, To: 708, Line: 138, Col: 9, Construct: "if"},
+	{From: 705, To: 705, Line: 138, Col: 9, Construct: "set"},
+	{From: 707, To: 707, Line: 139, Col: 13, Construct: "set"},
+	{From: 709, To: 733, Line: 141, Col: 9, Construct: "if"},
+	{From: 712, To: 717, Line: 142, Col: 9, Construct: "if"},
+	{From: 714, To: 714, Line: 142, Col: 9, Construct: "set"},
+	{From: 716, To: 716, Line: 143, Col: 13, Construct: "set"},
+	{From: 719, To: 721, Line: 145, Col: 9, Construct: "set"},
+	{From: 723, To: 723, Line: 145, Col: 9, Construct: "set"},
+	{From: 725, To: 725, Line: 146, Col: 9, Construct: "set"},
+	{From: 727, To: 732, Line: 147, Col: 9, Construct: "if"},
+	{From: 729, To: 729, Line: 147, Col: 9, Construct: "set"},
+	{From: 731, To: 731, Line: 148, Col: 13, Construct: "set"},
+	{From: 736, To: 750, Line: 152, Col: 1, Construct: "if"},
+	{From: 738, To: 749, Line: 155, Col: 5, Construct: "if"},
+	{From: 740, To: 740, Line: 155, Col: 5, Construct: "set"},
+	{From: 742, To: 742, Line: 156, Col: 9, Construct: "set"},
+	{From: 746, To: 746, Line: 156, Col: 9, Construct: "set"},
+	{From: 748, To: 748, Line: 158, Col: 9, Construct: "set"},
+	{From: 752, To: 752, Line: 161, Col: 1, Construct: "{{ }}"},
 }

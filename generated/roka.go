@@ -56,46 +56,46 @@ func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
 		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// roka.jinja:25:20 {{ role }}
-		w.Write(role)
+		jinja2.Write(w, role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// roka.jinja:29:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			llama3Header(jinja2.Str("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			llama3Header(jinja2.Str("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(jinja2.Str("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 					var call jinja2.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := tc.Attr("function")
+					tcFunction := jinja2.Attr(tc, "function")
 					if jinja2.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -106,19 +106,19 @@ func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := call.Attr("arguments")
+					callArguments := jinja2.Attr(call, "arguments")
 					if jinja2.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						w.Write(call.Attr("name"))
+						jinja2.Write(w, jinja2.Attr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
-						w.Write(callArguments)
+						jinja2.Write(w, callArguments)
 						w.WriteString("}")
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), call.Attr("name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -130,7 +130,7 @@ func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
 			llama3Header(jinja2.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
@@ -159,47 +159,42 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// roka.jinja:29:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("system"))
-			}))
+			llama3Header(jinja2.Str("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("user"))
-			}))
+			llama3Header(jinja2.Str("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("assistant"))
-			}))
+			llama3Header(jinja2.Str("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
 					tcFunction := llamacpp.Attr(tc, "function")
-					if llamacpp.CallTest("defined", tcFunction, nil, nil) {
+					if llamacpp.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -210,7 +205,7 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := llamacpp.Attr(call, "arguments")
-					if llamacpp.CallTest("string", callArguments, nil, nil) {
+					if llamacpp.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
 						llamacpp.Write(w, llamacpp.Attr(call, "name"))
@@ -221,7 +216,7 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -230,9 +225,7 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("user"))
-			}))
+			llama3Header(jinja2.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -242,9 +235,7 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			llama3Header(jinja2.Str("assistant"))
-		}))
+		llama3Header(jinja2.Str("assistant"))
 	}
 }
 
@@ -282,29 +273,29 @@ var spansRoka = []jinja2.Span{
 	{From: 152, To: 158, Line: 24, Col: 1, Construct: "macro"},
 	{From: 156, To: 157, Line: 25, Col: 20, Construct: "{{ }}"},
 	{From: 160, To: 160, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 162, To: 241, Line: 31, Col: 1, Construct: "for"},
-	{From: 164, To: 240, Line: 32, Col: 1, Construct: "if"},
-	{From: 167, To: 169, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 172, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 173, To: 240, Line: 36, Col: 5, Construct: "if"},
-	{From: 176, To: 178, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 182, To: 240, Line: 40, Col: 5, Construct: "if"},
-	{From: 185, To: 187, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 189, To: 193, Line: 42, Col: 1, Construct: "if"},
-	{From: 192, To: 192, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 195, To: 229, Line: 45, Col: 1, Construct: "if"},
-	{From: 198, To: 227, Line: 46, Col: 1, Construct: "for"},
-	{From: 201, To: 210, Line: 47, Col: 1, Construct: "if"},
-	{From: 204, To: 204, Line: 48, Col: 1, Construct: "set"},
-	{From: 208, To: 208, Line: 50, Col: 1, Construct: "set"},
-	{From: 212, To: 226, Line: 53, Col: 1, Construct: "if"},
-	{From: 216, To: 217, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 219, To: 220, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 240, Line: 62, Col: 5, Construct: "if"},
-	{From: 233, To: 236, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 238, To: 239, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 243, To: 248, Line: 71, Col: 1, Construct: "if"},
-	{From: 245, To: 247, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 162, To: 234, Line: 31, Col: 1, Construct: "for"},
+	{From: 164, To: 233, Line: 32, Col: 1, Construct: "if"},
+	{From: 167, To: 167, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 171, To: 233, Line: 36, Col: 5, Construct: "if"},
+	{From: 174, To: 174, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 233, Line: 40, Col: 5, Construct: "if"},
+	{From: 181, To: 181, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 183, To: 187, Line: 42, Col: 1, Construct: "if"},
+	{From: 186, To: 186, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 189, To: 224, Line: 45, Col: 1, Construct: "if"},
+	{From: 193, To: 222, Line: 46, Col: 1, Construct: "for"},
+	{From: 196, To: 205, Line: 47, Col: 1, Construct: "if"},
+	{From: 199, To: 199, Line: 48, Col: 1, Construct: "set"},
+	{From: 203, To: 203, Line: 50, Col: 1, Construct: "set"},
+	{From: 207, To: 221, Line: 53, Col: 1, Construct: "if"},
+	{From: 211, To: 212, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 214, To: 215, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 219, To: 219, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 225, To: 233, Line: 62, Col: 5, Construct: "if"},
+	{From: 228, To: 229, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 231, To: 232, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 236, To: 239, Line: 71, Col: 1, Construct: "if"},
+	{From: 238, To: 238, Line: 72, Col: 1, Construct: "{{ }}"},
 }

@@ -58,19 +58,19 @@ func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 		message := items[i]
 		var content jinja2.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
 			w.WriteString("System: ")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
 			w.WriteString("User: ")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n\n")
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
@@ -80,7 +80,7 @@ func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
 			w.WriteString("Assistant: ")
-			w.WriteStr(content)
+			jinja2.WriteStr(w, content)
 			w.WriteString("\n\n")
 		}
 	}
@@ -95,21 +95,26 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("System: "), content, jinja2.Str("\n\n")))
+			w.WriteString("System: ")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("User: "), content, jinja2.Str("\n\n")))
+			w.WriteString("User: ")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n\n")
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
@@ -117,7 +122,9 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Assistant: "), content, jinja2.Str("\n\n")))
+			w.WriteString("Assistant: ")
+			llamacpp.WriteStr(w, content)
+			w.WriteString("\n\n")
 		}
 	}
 }
@@ -136,13 +143,13 @@ var spansRwkvWorld = []jinja2.Span{
 	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
 	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
 	{From: 96, To: 96, Line: 13, Col: 1, Construct: "set"},
-	{From: 98, To: 122, Line: 14, Col: 1, Construct: "for"},
-	{From: 103, To: 103, Line: 15, Col: 1, Construct: "set"},
-	{From: 105, To: 121, Line: 16, Col: 1, Construct: "if"},
-	{From: 108, To: 108, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 121, Line: 18, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 116, Line: 20, Col: 1, Construct: "if"},
-	{From: 117, To: 121, Line: 23, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 99, To: 129, Line: 14, Col: 1, Construct: "for"},
+	{From: 104, To: 104, Line: 15, Col: 1, Construct: "set"},
+	{From: 106, To: 128, Line: 16, Col: 1, Construct: "if"},
+	{From: 109, To: 111, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 128, Line: 18, Col: 5, Construct: "if"},
+	{From: 115, To: 117, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 119, To: 121, Line: 20, Col: 1, Construct: "if"},
+	{From: 122, To: 128, Line: 23, Col: 5, Construct: "if"},
+	{From: 125, To: 127, Line: 24, Col: 1, Construct: "{{ }}"},
 }

@@ -56,20 +56,20 @@ func renderSeedOss(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
+			content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
-			content = message.ItemStr("content")
+			content = jinja2.ItemStr(message, "content")
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.WriteString("<seed:bos>")
-		w.WriteStr(messageRole)
+		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
-		w.WriteStr(content)
+		jinja2.WriteStr(w, content)
 		w.WriteString("<seed:eos>")
 	}
 	w.WriteString("<seed:bos>assistant\n")
@@ -84,19 +84,24 @@ func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+			content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
 			content = llamacpp.ItemStr(message, "content")
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<seed:bos>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n"), content, jinja2.Str("<seed:eos>")))
+		w.WriteString("<seed:bos>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, content)
+		w.WriteString("<seed:eos>")
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }
@@ -111,9 +116,9 @@ var spansSeedOss = []jinja2.Span{
 	{From: 66, To: 66, Line: 16, Col: 1, Construct: "set"},
 	{From: 69, To: 73, Line: 18, Col: 1, Construct: "{{ }}"},
 	{From: 85, To: 85, Line: 11, Col: 1, Construct: "set"},
-	{From: 87, To: 101, Line: 12, Col: 1, Construct: "for"},
-	{From: 90, To: 97, Line: 13, Col: 1, Construct: "if"},
-	{From: 92, To: 92, Line: 14, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 16, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 106, Line: 12, Col: 1, Construct: "for"},
+	{From: 91, To: 98, Line: 13, Col: 1, Construct: "if"},
+	{From: 93, To: 93, Line: 14, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 16, Col: 1, Construct: "set"},
+	{From: 100, To: 104, Line: 18, Col: 1, Construct: "{{ }}"},
 }

@@ -53,21 +53,21 @@ func renderSmolvlm(w *jinja2.Writer, in *jinja2.Input) {
 	// smolvlm.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.WriteString("User: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<end_of_utterance>\n")
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.WriteString("Assistant: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<end_of_utterance>\n")
 		}
 	}
@@ -81,20 +81,24 @@ func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("User: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
+			w.WriteString("User: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<end_of_utterance>\n")
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
+			w.WriteString("Assistant: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("<end_of_utterance>\n")
 		}
 	}
 	w.WriteString("Assistant:")
@@ -109,10 +113,10 @@ var spansSmolvlm = []jinja2.Span{
 	{From: 60, To: 72, Line: 14, Col: 5, Construct: "if"},
 	{From: 63, To: 65, Line: 15, Col: 1, Construct: "{{ }}"},
 	{From: 69, To: 71, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 100, Line: 11, Col: 1, Construct: "for"},
-	{From: 86, To: 98, Line: 12, Col: 1, Construct: "if"},
+	{From: 84, To: 104, Line: 11, Col: 1, Construct: "for"},
+	{From: 86, To: 102, Line: 12, Col: 1, Construct: "if"},
 	{From: 89, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 98, Line: 14, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 97, To: 97, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 102, Line: 14, Col: 5, Construct: "if"},
+	{From: 93, To: 95, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 99, To: 101, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -53,9 +53,9 @@ func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
 		w.WriteString("<|begin|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("<|content|>")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|end|>")
 	}
 	w.WriteString("<|begin|>assistant")
@@ -67,9 +67,13 @@ func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
 func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|content|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>")))
+		w.WriteString("<|begin|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("<|content|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|end|>")
 	}
 	w.WriteString("<|begin|>assistant")
 }
@@ -79,6 +83,6 @@ func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansSolarOpen = []jinja2.Span{
 	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 74, Line: 8, Col: 1, Construct: "for"},
-	{From: 72, To: 72, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 78, Line: 8, Col: 1, Construct: "for"},
+	{From: 72, To: 76, Line: 9, Col: 1, Construct: "{{ }}"},
 }

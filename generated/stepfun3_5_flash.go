@@ -60,27 +60,27 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsString(content) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
 			if jinja2.In(jinja2.Str("value"), content) {
-				w.Write(content.ItemStr("value"))
+				jinja2.Write(w, jinja2.ItemStr(content, "value"))
 			} else {
-				w.Write(content.ItemStr("text"))
+				jinja2.Write(w, jinja2.ItemStr(content, "text"))
 			}
 		} else if jinja2.IsIterable(content) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item := range jinja2.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := item.Attr("type")
+				itemType := jinja2.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 					if jinja2.In(jinja2.Str("value"), item) {
-						w.Write(item.ItemStr("value"))
+						jinja2.Write(w, jinja2.ItemStr(item, "value"))
 					} else {
-						w.Write(item.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(item, "text"))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
@@ -90,16 +90,16 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
-			w.WriteAdd(w.Capture(func() {
-				renderContent(messages0.Attr("content"))
+			jinja2.WriteAdd(w, w.Capture(func() {
+				renderContent(jinja2.Attr(messages0, "content"))
 			}), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -113,11 +113,11 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(messages0.Attr("content"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+				renderContent(jinja2.Attr(messages0, "content"))
 			}), jinja2.Str("<|im_end|>\n"))
 		}
 	}
@@ -132,12 +132,12 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(w.Capture(func() {
-			renderContent(message.Attr("content"))
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
+			renderContent(jinja2.Attr(message, "content"))
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
-			renderContent(message.Attr("content"))
+			renderContent(jinja2.Attr(message, "content"))
 		}), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
-			renderContent(message.Attr("content"))
+			renderContent(jinja2.Attr(message, "content"))
 		}), jinja2.Str("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -154,23 +154,23 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 		var reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(message.Attr("content"))
+			renderContent(jinja2.Attr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(message.Attr("name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
 				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
@@ -181,9 +181,9 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
@@ -193,28 +193,28 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
 			if jinja2.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+					jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
@@ -224,7 +224,7 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
@@ -232,7 +232,7 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
-							w.Write(argsValue)
+							jinja2.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -243,15 +243,15 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -274,12 +274,12 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if llamacpp.CallTest("none", content, nil, nil) {
-		} else if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsNone(content) {
+		} else if llamacpp.IsString(content) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
 			if llamacpp.In(jinja2.Str("value"), content) {
@@ -287,10 +287,10 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 			}
-		} else if llamacpp.CallTest("iterable", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
 				itemType := llamacpp.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
@@ -316,16 +316,16 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"))
-			}), jinja2.Str("\n\n")))
+			}), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -334,29 +334,30 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"))
-			})), jinja2.Str("<|im_end|>\n")))
+			}), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", w.Capture(func() {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"))
-		}), nil, nil)) && !(llamacpp.CallMethod(w.Capture(func() {
+		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"))
-		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(w.Capture(func() {
+		}), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"))
-		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		}), jinja2.Str("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -364,10 +365,11 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var roleName jinja2.Value
 	var reasoningContent jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
@@ -384,12 +386,12 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(messageReasoningContent)
@@ -399,9 +401,9 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
@@ -411,43 +413,44 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
-					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+					llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", arguments, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(arguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
-								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
+							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
+								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
 							llamacpp.Write(w, argsValue)
@@ -559,40 +562,40 @@ var spansStepFun35Flash = []jinja2.Span{
 	{From: 334, To: 340, Line: 14, Col: 5, Construct: "if"},
 	{From: 337, To: 339, Line: 15, Col: 9, Construct: "{{ }}"},
 	{From: 343, To: 344, Line: 18, Col: 1, Construct: "set"},
-	{From: 346, To: 365, Line: 19, Col: 1, Construct: "for"},
-	{From: 351, To: 351, Line: 20, Col: 5, Construct: "set"},
-	{From: 353, To: 364, Line: 21, Col: 5, Construct: "if"},
-	{From: 361, To: 361, Line: 22, Col: 9, Construct: "set"},
-	{From: 363, To: 363, Line: 23, Col: 9, Construct: "set"},
-	{From: 367, To: 476, Line: 26, Col: 1, Construct: "for"},
-	{From: 374, To: 376, Line: 27, Col: 5, Construct: "set"},
-	{From: 378, To: 475, Line: 28, Col: 5, Construct: "if"},
-	{From: 381, To: 385, Line: 29, Col: 9, Construct: "set"},
-	{From: 387, To: 387, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 475, Line: 31, Col: 9, Construct: "if"},
-	{From: 391, To: 410, Line: 32, Col: 9, Construct: "if"},
-	{From: 394, To: 396, Line: 33, Col: 13, Construct: "set"},
-	{From: 400, To: 409, Line: 35, Col: 13, Construct: "if"},
-	{From: 402, To: 402, Line: 36, Col: 17, Construct: "set"},
-	{From: 404, To: 404, Line: 37, Col: 17, Construct: "set"},
-	{From: 408, To: 408, Line: 39, Col: 17, Construct: "set"},
-	{From: 412, To: 419, Line: 42, Col: 9, Construct: "if"},
-	{From: 414, To: 414, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 418, To: 418, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 421, To: 460, Line: 47, Col: 9, Construct: "if"},
-	{From: 424, To: 458, Line: 48, Col: 13, Construct: "for"},
-	{From: 427, To: 431, Line: 49, Col: 17, Construct: "if"},
-	{From: 430, To: 430, Line: 50, Col: 21, Construct: "set"},
-	{From: 433, To: 433, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 435, To: 457, Line: 53, Col: 17, Construct: "if"},
-	{From: 438, To: 438, Line: 54, Col: 21, Construct: "set"},
-	{From: 440, To: 455, Line: 55, Col: 21, Construct: "for"},
-	{From: 445, To: 445, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 447, To: 451, Line: 57, Col: 25, Construct: "set"},
-	{From: 453, To: 454, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 461, To: 475, Line: 66, Col: 9, Construct: "if"},
-	{From: 464, To: 467, Line: 67, Col: 9, Construct: "if"},
-	{From: 469, To: 470, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 472, To: 474, Line: 73, Col: 9, Construct: "if"},
-	{From: 478, To: 480, Line: 78, Col: 1, Construct: "if"},
+	{From: 347, To: 366, Line: 19, Col: 1, Construct: "for"},
+	{From: 352, To: 352, Line: 20, Col: 5, Construct: "set"},
+	{From: 354, To: 365, Line: 21, Col: 5, Construct: "if"},
+	{From: 362, To: 362, Line: 22, Col: 9, Construct: "set"},
+	{From: 364, To: 364, Line: 23, Col: 9, Construct: "set"},
+	{From: 369, To: 479, Line: 26, Col: 1, Construct: "for"},
+	{From: 376, To: 378, Line: 27, Col: 5, Construct: "set"},
+	{From: 380, To: 478, Line: 28, Col: 5, Construct: "if"},
+	{From: 383, To: 387, Line: 29, Col: 9, Construct: "set"},
+	{From: 389, To: 389, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 390, To: 478, Line: 31, Col: 9, Construct: "if"},
+	{From: 393, To: 412, Line: 32, Col: 9, Construct: "if"},
+	{From: 396, To: 398, Line: 33, Col: 13, Construct: "set"},
+	{From: 402, To: 411, Line: 35, Col: 13, Construct: "if"},
+	{From: 404, To: 404, Line: 36, Col: 17, Construct: "set"},
+	{From: 406, To: 406, Line: 37, Col: 17, Construct: "set"},
+	{From: 410, To: 410, Line: 39, Col: 17, Construct: "set"},
+	{From: 414, To: 421, Line: 42, Col: 9, Construct: "if"},
+	{From: 416, To: 416, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 420, To: 420, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 423, To: 463, Line: 47, Col: 9, Construct: "if"},
+	{From: 427, To: 461, Line: 48, Col: 13, Construct: "for"},
+	{From: 430, To: 434, Line: 49, Col: 17, Construct: "if"},
+	{From: 433, To: 433, Line: 50, Col: 21, Construct: "set"},
+	{From: 436, To: 436, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 438, To: 460, Line: 53, Col: 17, Construct: "if"},
+	{From: 441, To: 441, Line: 54, Col: 21, Construct: "set"},
+	{From: 443, To: 458, Line: 55, Col: 21, Construct: "for"},
+	{From: 448, To: 448, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 450, To: 454, Line: 57, Col: 25, Construct: "set"},
+	{From: 456, To: 457, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 464, To: 478, Line: 66, Col: 9, Construct: "if"},
+	{From: 467, To: 470, Line: 67, Col: 9, Construct: "if"},
+	{From: 472, To: 473, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 475, To: 477, Line: 73, Col: 9, Construct: "if"},
+	{From: 481, To: 483, Line: 78, Col: 1, Construct: "if"},
 }

@@ -60,19 +60,19 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := message.Attr("content")
+		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsNone(messageContent) {
 		} else if jinja2.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
-			w.Write(messageContent)
+			jinja2.Write(w, messageContent)
 		} else if jinja2.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			if jinja2.In(jinja2.Str("value"), messageContent) {
-				w.Write(messageContent.ItemStr("value"))
+				jinja2.Write(w, jinja2.ItemStr(messageContent, "value"))
 			} else {
-				w.Write(messageContent.ItemStr("text"))
+				jinja2.Write(w, jinja2.ItemStr(messageContent, "text"))
 			}
 		} else if jinja2.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
@@ -81,17 +81,17 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := item.Attr("type")
+				itemType := jinja2.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if ns.Attr("needs_text_separator").Truthy() {
+					if jinja2.Attr(ns, "needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
 					if jinja2.In(jinja2.Str("value"), item) {
-						w.Write(item.ItemStr("value"))
+						jinja2.Write(w, jinja2.ItemStr(item, "value"))
 					} else {
-						w.Write(item.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(item, "text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
 					jinja2.CheckNamespace(ns)
@@ -109,20 +109,20 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
 		if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.WriteAdd(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
-			w.WriteAdd(w.Capture(func() {
+			jinja2.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
 			}), jinja2.Str("\n\n"))
 		}
@@ -137,22 +137,22 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
-		messages0 := messages.ItemInt(0)
-		if jinja2.EqStr(messages0.Attr("role"), "system") {
+		messages0 := jinja2.ItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if jinja2.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				w.WriteAdd(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-			w.WriteAdd(w.Capture(func() {
+			jinja2.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
 			}), jinja2.Str("<|im_end|>\n"))
 		} else if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -165,7 +165,7 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((ns.Attr("multi_step_tool").Truthy() && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(w.Capture(func() {
+		if ((jinja2.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
 			renderMessageContent(message)
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
@@ -195,20 +195,20 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(message.Attr("name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
 				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -217,9 +217,9 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
@@ -227,30 +227,30 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if jinja2.Gt(jinja2.Int(int64(i)), ns.Attr("last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
+					jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if jinja2.IsString(toolCallArguments) {
@@ -264,7 +264,7 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
@@ -272,7 +272,7 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
-							w.Write(argsValue)
+							jinja2.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -283,15 +283,15 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.7-Flash.jinja:83:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -321,12 +321,12 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := llamacpp.Attr(message, "content")
-		if llamacpp.CallTest("none", messageContent, nil, nil) {
-		} else if llamacpp.CallTest("string", messageContent, nil, nil) {
+		if llamacpp.IsNone(messageContent) {
+		} else if llamacpp.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
 			llamacpp.Write(w, messageContent)
-		} else if llamacpp.CallTest("mapping", messageContent, nil, nil) {
+		} else if llamacpp.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			if llamacpp.In(jinja2.Str("value"), messageContent) {
@@ -334,12 +334,12 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
 			}
-		} else if llamacpp.CallTest("iterable", messageContent, nil, nil) {
+		} else if llamacpp.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
 				itemType := llamacpp.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
@@ -374,24 +374,24 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
+		if llamacpp.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("\n\n")))
+			}), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -401,37 +401,38 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
+			if llamacpp.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+				llamacpp.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("<|im_end|>\n")))
-		} else if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
+			}), jinja2.Str("<|im_end|>\n"))
+		} else if llamacpp.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
+	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((llamacpp.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", w.Capture(func() {
+		if ((llamacpp.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderMessageContent(message)
-		}), nil, nil)) && !(llamacpp.CallMethod(w.Capture(func() {
+		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(w.Capture(func() {
+		}), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		}), jinja2.Str("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -443,11 +444,12 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	var roleName jinja2.Value
 	var reasoningContent jinja2.Value
 	preserveThinking := preserveThinkingInput
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
@@ -464,12 +466,12 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -477,9 +479,9 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
@@ -487,49 +489,50 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_query_index")) || (llamacpp.CallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
-					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
+					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
+					llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
+					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+						if llamacpp.IsString(toolCallArguments) {
 							arguments = llamacpp.CallFilter("fromjson", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", arguments, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(arguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
-								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
+							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
+								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
 							llamacpp.Write(w, argsValue)
@@ -667,42 +670,42 @@ var spansStepFun37Flash = []jinja2.Span{
 	{From: 412, To: 416, Line: 23, Col: 9, Construct: "if"},
 	{From: 415, To: 415, Line: 24, Col: 9, Construct: "{{ }}"},
 	{From: 419, To: 419, Line: 27, Col: 1, Construct: "set"},
-	{From: 421, To: 444, Line: 28, Col: 1, Construct: "for"},
-	{From: 426, To: 426, Line: 29, Col: 5, Construct: "set"},
-	{From: 428, To: 443, Line: 30, Col: 5, Construct: "if"},
-	{From: 436, To: 436, Line: 30, Col: 5, Construct: "set"},
-	{From: 438, To: 438, Line: 31, Col: 9, Construct: "set"},
-	{From: 440, To: 440, Line: 31, Col: 9, Construct: "set"},
-	{From: 442, To: 442, Line: 32, Col: 9, Construct: "set"},
-	{From: 446, To: 558, Line: 35, Col: 1, Construct: "for"},
-	{From: 454, To: 456, Line: 36, Col: 5, Construct: "set"},
-	{From: 458, To: 557, Line: 37, Col: 5, Construct: "if"},
-	{From: 461, To: 465, Line: 38, Col: 9, Construct: "set"},
-	{From: 467, To: 467, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 468, To: 557, Line: 40, Col: 9, Construct: "if"},
-	{From: 471, To: 488, Line: 41, Col: 9, Construct: "if"},
-	{From: 474, To: 474, Line: 42, Col: 13, Construct: "set"},
-	{From: 478, To: 487, Line: 44, Col: 13, Construct: "if"},
-	{From: 480, To: 480, Line: 45, Col: 17, Construct: "set"},
-	{From: 482, To: 482, Line: 46, Col: 17, Construct: "set"},
-	{From: 486, To: 486, Line: 48, Col: 17, Construct: "set"},
-	{From: 490, To: 497, Line: 54, Col: 9, Construct: "if"},
-	{From: 492, To: 492, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 496, To: 496, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 499, To: 542, Line: 59, Col: 9, Construct: "if"},
-	{From: 502, To: 540, Line: 60, Col: 13, Construct: "for"},
-	{From: 505, To: 509, Line: 61, Col: 17, Construct: "if"},
-	{From: 508, To: 508, Line: 62, Col: 21, Construct: "set"},
-	{From: 511, To: 511, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 513, To: 539, Line: 65, Col: 17, Construct: "if"},
-	{From: 516, To: 520, Line: 66, Col: 21, Construct: "set"},
-	{From: 522, To: 537, Line: 67, Col: 21, Construct: "for"},
-	{From: 527, To: 527, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 529, To: 533, Line: 69, Col: 25, Construct: "set"},
-	{From: 535, To: 536, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 543, To: 557, Line: 78, Col: 9, Construct: "if"},
-	{From: 546, To: 549, Line: 79, Col: 9, Construct: "if"},
-	{From: 551, To: 552, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 554, To: 556, Line: 85, Col: 9, Construct: "if"},
-	{From: 560, To: 562, Line: 90, Col: 1, Construct: "if"},
+	{From: 422, To: 445, Line: 28, Col: 1, Construct: "for"},
+	{From: 427, To: 427, Line: 29, Col: 5, Construct: "set"},
+	{From: 429, To: 444, Line: 30, Col: 5, Construct: "if"},
+	{From: 437, To: 437, Line: 30, Col: 5, Construct: "set"},
+	{From: 439, To: 439, Line: 31, Col: 9, Construct: "set"},
+	{From: 441, To: 441, Line: 31, Col: 9, Construct: "set"},
+	{From: 443, To: 443, Line: 32, Col: 9, Construct: "set"},
+	{From: 448, To: 561, Line: 35, Col: 1, Construct: "for"},
+	{From: 456, To: 458, Line: 36, Col: 5, Construct: "set"},
+	{From: 460, To: 560, Line: 37, Col: 5, Construct: "if"},
+	{From: 463, To: 467, Line: 38, Col: 9, Construct: "set"},
+	{From: 469, To: 469, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 470, To: 560, Line: 40, Col: 9, Construct: "if"},
+	{From: 473, To: 490, Line: 41, Col: 9, Construct: "if"},
+	{From: 476, To: 476, Line: 42, Col: 13, Construct: "set"},
+	{From: 480, To: 489, Line: 44, Col: 13, Construct: "if"},
+	{From: 482, To: 482, Line: 45, Col: 17, Construct: "set"},
+	{From: 484, To: 484, Line: 46, Col: 17, Construct: "set"},
+	{From: 488, To: 488, Line: 48, Col: 17, Construct: "set"},
+	{From: 492, To: 499, Line: 54, Col: 9, Construct: "if"},
+	{From: 494, To: 494, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 498, To: 498, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 501, To: 545, Line: 59, Col: 9, Construct: "if"},
+	{From: 505, To: 543, Line: 60, Col: 13, Construct: "for"},
+	{From: 508, To: 512, Line: 61, Col: 17, Construct: "if"},
+	{From: 511, To: 511, Line: 62, Col: 21, Construct: "set"},
+	{From: 514, To: 514, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 516, To: 542, Line: 65, Col: 17, Construct: "if"},
+	{From: 519, To: 523, Line: 66, Col: 21, Construct: "set"},
+	{From: 525, To: 540, Line: 67, Col: 21, Construct: "for"},
+	{From: 530, To: 530, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 532, To: 536, Line: 69, Col: 25, Construct: "set"},
+	{From: 538, To: 539, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 546, To: 560, Line: 78, Col: 9, Construct: "if"},
+	{From: 549, To: 552, Line: 79, Col: 9, Construct: "if"},
+	{From: 554, To: 555, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 557, To: 559, Line: 85, Col: 9, Construct: "if"},
+	{From: 563, To: 565, Line: 90, Col: 1, Construct: "if"},
 }

@@ -152,11 +152,11 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if jinja2.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			w.Write(jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			w.Write(jinja2.RaiseException(in, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
@@ -177,19 +177,19 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else if jinja2.IsNone(content) {
@@ -197,7 +197,7 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
 			// tencent-Hy3.jinja:72:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
@@ -209,11 +209,11 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = jinja2.Add(spNsSystemPrompt, w.Capture(func() {
-				visibleText(message.ItemStr("content"))
+				visibleText(jinja2.ItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
@@ -228,9 +228,9 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		spNsSystemPrompt = jinja2.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
-	w.Write(spNsSystemPrompt)
+	jinja2.Write(w, spNsSystemPrompt)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
@@ -255,35 +255,35 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
 		w.WriteString("For function call returns, you should first print ")
-		w.WriteStr(toolcallsBeginToken)
+		jinja2.WriteStr(w, toolcallsBeginToken)
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		w.WriteAdd(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		w.WriteAdd(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		w.WriteAdd(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		w.WriteAdd(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		w.WriteAdd(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		w.WriteAdd(toolcallEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.WriteString("At the end of function call returns, you should print ")
-			w.WriteStr(toolcallsEndToken)
-			w.WriteStr(reasoningModeToken)
+			jinja2.WriteStr(w, toolcallsEndToken)
+			jinja2.WriteStr(w, reasoningModeToken)
 			w.WriteString("reasoning_effort:")
-			w.WriteStr(reasoningEffort)
+			jinja2.WriteStr(w, reasoningEffort)
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
 			w.WriteString("At the end of function call returns, you should print ")
-			w.WriteStr(toolcallsEndToken)
+			jinja2.WriteStr(w, toolcallsEndToken)
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -298,16 +298,16 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		var rc jinja2.Value
 		var content jinja2.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
-				w.Write(toolresponsesEndToken)
+				jinja2.Write(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
-			w.WriteAdd(userToken, w.Capture(func() {
-				visibleText(message.ItemStr("content"))
+			jinja2.WriteAdd(w, userToken, w.Capture(func() {
+				visibleText(jinja2.ItemStr(message, "content"))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
@@ -317,13 +317,13 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(message.ItemStr("reasoning_content")) {
+				if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = message.ItemStr("reasoning_content")
-				} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(message.ItemStr("reasoning")) {
+					rc = jinja2.ItemStr(message, "reasoning_content")
+				} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
-					rc = message.ItemStr("reasoning")
+					rc = jinja2.ItemStr(message, "reasoning")
 				} else {
 					// tencent-Hy3.jinja:138:17 {%- else %}
 					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
@@ -333,13 +333,13 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 				if !jinja2.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(message.ItemStr("content"))
+						visibleText(jinja2.ItemStr(message, "content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(message.ItemStr("content"))
+						visibleText(jinja2.ItemStr(message, "content"))
 					}))
 				}
 			} else {
@@ -347,13 +347,13 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(message.ItemStr("reasoning_content")) {
+					if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = message.ItemStr("reasoning_content")
-					} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(message.ItemStr("reasoning")) {
+						rc = jinja2.ItemStr(message, "reasoning_content")
+					} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
-						rc = message.ItemStr("reasoning")
+						rc = jinja2.ItemStr(message, "reasoning")
 					} else {
 						// tencent-Hy3.jinja:152:21 {%- else %}
 						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
@@ -363,81 +363,81 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 					if !jinja2.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(message.ItemStr("content"))
+							visibleText(jinja2.ItemStr(message, "content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(message.ItemStr("content"))
+							visibleText(jinja2.ItemStr(message, "content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(message.ItemStr("content"))
+						visibleText(jinja2.ItemStr(message, "content"))
 					}))
 				}
 			}
 			// tencent-Hy3.jinja:164:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:165:13 {{- toolresponses_end_token }}
-				w.Write(toolresponsesEndToken)
+				jinja2.Write(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
-			w.Write(assistantToken)
+			jinja2.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
-				w.Write(content)
+				jinja2.Write(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				w.WriteAdd(toolcallsBeginToken, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, toolcallsBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := tool.ItemStr("function")
-					arguments = toolFunction.ItemStr("arguments")
+					toolFunction := jinja2.ItemStr(tool, "function")
+					arguments = jinja2.ItemStr(toolFunction, "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					w.WriteAdd(toolcallBeginToken, toolFunction.ItemStr("name"), toolsepToken, jinja2.Str("\n"))
+					jinja2.WriteAdd(w, toolcallBeginToken, jinja2.ItemStr(toolFunction, "name"), toolsepToken, jinja2.Str("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := jinja2.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
+						jinja2.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
 						if !jinja2.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = jinja2.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
+						jinja2.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					w.WriteAdd(toolcallEndToken, jinja2.Str("\n"))
+					jinja2.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
-				w.WriteAdd(toolcallsEndToken, eosToken)
+				jinja2.WriteAdd(w, toolcallsEndToken, eosToken)
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					visibleText(message.ItemStr("content"))
+					visibleText(jinja2.ItemStr(message, "content"))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
-					w.WriteAdd(content, eosToken)
+					jinja2.WriteAdd(w, content, eosToken)
 				} else {
 					// tencent-Hy3.jinja:190:17 {%- else %}
 					// tencent-Hy3.jinja:191:17 {{- content }}
-					w.Write(content)
+					jinja2.Write(w, content)
 				}
 			}
 			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
@@ -450,13 +450,13 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				w.WriteAdd(toolresponsesBeginToken, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, toolresponsesBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			w.WriteAdd(toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
-				visibleText(message.ItemStr("content"))
+			jinja2.WriteAdd(w, toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
+				visibleText(jinja2.ItemStr(message, "content"))
 			}), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
@@ -468,7 +468,7 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:209:1 {%- if prev_ns.is_tool %}
 	if prevNsIsTool {
 		// tencent-Hy3.jinja:210:5 {{- toolresponses_end_token }}
-		w.Write(toolresponsesEndToken)
+		jinja2.Write(w, toolresponsesEndToken)
 	}
 	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -477,15 +477,15 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
 			if jinja2.IsDefined(reasoningEffort) && jinja2.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
-				w.WriteAdd(assistantToken, thinkBeginToken)
+				jinja2.WriteAdd(w, assistantToken, thinkBeginToken)
 			} else if jinja2.IsDefined(reasoningEffort) && jinja2.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
-				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
+				jinja2.WriteAdd(w, assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
 				// tencent-Hy3.jinja:218:13 {%- else %}
 				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
-				w.Write(assistantToken)
+				jinja2.Write(w, assistantToken)
 			}
 		}
 	}
@@ -569,12 +569,12 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
 	reasoningModeToken = llamacpp.CallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !llamacpp.CallTest("defined", preservedThinking, nil, nil) {
+	if !llamacpp.IsDefined(preservedThinking) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
@@ -586,18 +586,18 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !llamacpp.CallTest("defined", isTraining, nil, nil) {
+	if !llamacpp.IsDefined(isTraining) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
 		isTraining = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
+	if !llamacpp.IsDefined(reasoningEffort) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
 		reasoningEffort = jinja2.Str("no_think")
 	} else if !llamacpp.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if llamacpp.CallTest("none", reasoningEffort, nil, nil) {
+		if llamacpp.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
 			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
@@ -607,14 +607,14 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if llamacpp.CallTest("defined", fallbackStrategy, nil, nil) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if llamacpp.IsDefined(fallbackStrategy) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
 		reasoningEffort = jinja2.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !llamacpp.CallTest("defined", rawLastAssistant, nil, nil) {
+	if !llamacpp.IsDefined(rawLastAssistant) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
 		rawLastAssistant = jinja2.Bool(false)
 	}
@@ -622,24 +622,24 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
 					llamacpp.Write(w, item)
 				}
 			}
-		} else if llamacpp.CallTest("none", content, nil, nil) {
+		} else if llamacpp.IsNone(content) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
@@ -652,7 +652,7 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	spNsSystemPrompt := jinja2.Str("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
@@ -669,7 +669,7 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.CallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
 	}
@@ -688,7 +688,7 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
-		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
+		items := llamacpp.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
@@ -696,33 +696,40 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("For function call returns, you should first print "), toolcallsBeginToken, jinja2.Str("\n")))
+		w.WriteString("For function call returns, you should first print ")
+		llamacpp.WriteStr(w, toolcallsBeginToken)
+		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		llamacpp.Write(w, llamacpp.Add(toolcallEndToken, jinja2.Str("\n")))
+		llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.CallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "") {
+		if (llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort))
+			w.WriteString("At the end of function call returns, you should print ")
+			llamacpp.WriteStr(w, toolcallsEndToken)
+			llamacpp.WriteStr(w, reasoningModeToken)
+			w.WriteString("reasoning_effort:")
+			llamacpp.WriteStr(w, reasoningEffort)
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken))
+			w.WriteString("At the end of function call returns, you should print ")
+			llamacpp.WriteStr(w, toolcallsEndToken)
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -731,9 +738,10 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var rc jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
@@ -744,9 +752,9 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
-			llamacpp.Write(w, llamacpp.Add(userToken, w.Capture(func() {
+			llamacpp.WriteAdd(w, userToken, w.Capture(func() {
 				visibleText(llamacpp.ItemStr(message, "content"))
-			})))
+			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
@@ -755,10 +763,10 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning_content"), nil, nil) {
+				if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = llamacpp.ItemStr(message, "reasoning_content")
-				} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning"), nil, nil) {
+				} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = llamacpp.ItemStr(message, "reasoning")
@@ -768,7 +776,7 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					rc = jinja2.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !llamacpp.CallTest("none", rc, nil, nil) {
+				if !llamacpp.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(llamacpp.ItemStr(message, "content"))
@@ -783,12 +791,12 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (llamacpp.CallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
+				if (llamacpp.IsDefined(preservedThinking) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning_content"), nil, nil) {
+					if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = llamacpp.ItemStr(message, "reasoning_content")
-					} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning"), nil, nil) {
+					} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = llamacpp.ItemStr(message, "reasoning")
@@ -798,7 +806,7 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 						rc = jinja2.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !llamacpp.CallTest("none", rc, nil, nil) {
+					if !llamacpp.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 							visibleText(llamacpp.ItemStr(message, "content"))
@@ -827,52 +835,51 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
 				llamacpp.Write(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				llamacpp.Write(w, llamacpp.Add(toolcallsBeginToken, jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, toolcallsBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), toolsepToken, jinja2.Str("\n")))
+					llamacpp.WriteAdd(w, toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), toolsepToken, jinja2.Str("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
-					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil))) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(arguments, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n")))
+						llamacpp.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !llamacpp.CallTest("string", value, nil, nil) {
+						if !llamacpp.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
-							value = llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							value = llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n")))
+						llamacpp.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					llamacpp.Write(w, llamacpp.Add(toolcallEndToken, jinja2.Str("\n")))
+					llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
-				llamacpp.Write(w, llamacpp.Add(toolcallsEndToken, eosToken))
+				llamacpp.WriteAdd(w, toolcallsEndToken, eosToken)
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					llamacpp.Write(w, w.Capture(func() {
-						visibleText(llamacpp.ItemStr(message, "content"))
-					}))
+					visibleText(llamacpp.ItemStr(message, "content"))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
-					llamacpp.Write(w, llamacpp.Add(content, eosToken))
+					llamacpp.WriteAdd(w, content, eosToken)
 				} else {
 					// tencent-Hy3.jinja:190:17 {%- else %}
 					// tencent-Hy3.jinja:191:17 {{- content }}
@@ -889,14 +896,14 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				llamacpp.Write(w, llamacpp.Add(toolresponsesBeginToken, jinja2.Str("\n")))
+				llamacpp.WriteAdd(w, toolresponsesBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(toolresponseBeginToken, jinja2.Str("\n")), w.Capture(func() {
+			llamacpp.WriteAdd(w, toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
 				visibleText(llamacpp.ItemStr(message, "content"))
-			})), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n")))
+			}), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
 		if (i == len(items2)-1) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
@@ -914,13 +921,13 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.InStrs(reasoningEffort, "low", "high") {
+			if llamacpp.IsDefined(reasoningEffort) && llamacpp.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
-				llamacpp.Write(w, llamacpp.Add(assistantToken, thinkBeginToken))
-			} else if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(reasoningEffort, "no_think") {
+				llamacpp.WriteAdd(w, assistantToken, thinkBeginToken)
+			} else if llamacpp.IsDefined(reasoningEffort) && jinja2.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
-				llamacpp.Write(w, llamacpp.Sum(assistantToken, thinkBeginToken, thinkEndToken))
+				llamacpp.WriteAdd(w, assistantToken, thinkBeginToken, thinkEndToken)
 			} else {
 				// tencent-Hy3.jinja:218:13 {%- else %}
 				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
@@ -1142,87 +1149,87 @@ var spansTencentHy3 = []jinja2.Span{
 	{From: 674, To: 674, Line: 87, Col: 5, Construct: "set"},
 	{From: 677, To: 677, Line: 89, Col: 1, Construct: "{{ }}"},
 	{From: 679, To: 679, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 681, To: 727, Line: 91, Col: 1, Construct: "if"},
+	{From: 681, To: 734, Line: 91, Col: 1, Construct: "if"},
 	{From: 683, To: 689, Line: 92, Col: 5, Construct: "if"},
 	{From: 691, To: 701, Line: 99, Col: 5, Construct: "for"},
 	{From: 695, To: 697, Line: 100, Col: 9, Construct: "if"},
 	{From: 699, To: 699, Line: 103, Col: 9, Construct: "{{ }}"},
-	{From: 703, To: 704, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 706, To: 706, Line: 108, Col: 5, Construct: "{{ }}"},
-	{From: 708, To: 708, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 710, To: 710, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 712, To: 712, Line: 111, Col: 5, Construct: "{{ }}"},
-	{From: 714, To: 715, Line: 112, Col: 5, Construct: "{{ }}"},
-	{From: 717, To: 717, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 719, To: 726, Line: 115, Col: 5, Construct: "if"},
-	{From: 721, To: 721, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 725, To: 725, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 729, To: 730, Line: 122, Col: 1, Construct: "set"},
-	{From: 732, To: 732, Line: 123, Col: 1, Construct: "set"},
-	{From: 734, To: 906, Line: 124, Col: 1, Construct: "for"},
-	{From: 740, To: 752, Line: 125, Col: 5, Construct: "if"},
-	{From: 742, To: 745, Line: 126, Col: 9, Construct: "if"},
-	{From: 744, To: 744, Line: 127, Col: 13, Construct: "{{ }}"},
-	{From: 747, To: 749, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 751, To: 751, Line: 130, Col: 9, Construct: "set"},
-	{From: 754, To: 884, Line: 132, Col: 5, Construct: "if"},
-	{From: 756, To: 820, Line: 133, Col: 9, Construct: "if"},
-	{From: 758, To: 769, Line: 134, Col: 13, Construct: "if"},
-	{From: 760, To: 760, Line: 135, Col: 17, Construct: "set"},
-	{From: 761, To: 769, Line: 136, Col: 17, Construct: "if"},
-	{From: 764, To: 764, Line: 137, Col: 17, Construct: "set"},
-	{From: 768, To: 768, Line: 139, Col: 17, Construct: "set"},
-	{From: 771, To: 782, Line: 141, Col: 13, Construct: "if"},
-	{From: 773, To: 775, Line: 142, Col: 17, Construct: "set"},
-	{From: 779, To: 781, Line: 144, Col: 17, Construct: "set"},
-	{From: 786, To: 819, Line: 147, Col: 13, Construct: "if"},
-	{From: 788, To: 799, Line: 148, Col: 17, Construct: "if"},
-	{From: 790, To: 790, Line: 149, Col: 21, Construct: "set"},
-	{From: 791, To: 799, Line: 150, Col: 21, Construct: "if"},
-	{From: 794, To: 794, Line: 151, Col: 21, Construct: "set"},
-	{From: 798, To: 798, Line: 153, Col: 21, Construct: "set"},
-	{From: 801, To: 812, Line: 155, Col: 17, Construct: "if"},
-	{From: 803, To: 805, Line: 156, Col: 21, Construct: "set"},
-	{From: 809, To: 811, Line: 158, Col: 21, Construct: "set"},
-	{From: 816, To: 818, Line: 161, Col: 17, Construct: "set"},
-	{From: 822, To: 825, Line: 164, Col: 9, Construct: "if"},
-	{From: 824, To: 824, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 827, To: 827, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 829, To: 881, Line: 168, Col: 9, Construct: "if"},
-	{From: 832, To: 832, Line: 169, Col: 13, Construct: "set"},
-	{From: 834, To: 834, Line: 170, Col: 13, Construct: "{{ }}"},
-	{From: 836, To: 836, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 838, To: 861, Line: 172, Col: 13, Construct: "for"},
-	{From: 841, To: 841, Line: 173, Col: 17, Construct: "set"},
-	{From: 843, To: 843, Line: 174, Col: 17, Construct: "{{ }}"},
-	{From: 845, To: 858, Line: 175, Col: 17, Construct: "for"},
-	{From: 850, To: 850, Line: 176, Col: 21, Construct: "{{ }}"},
-	{From: 852, To: 855, Line: 177, Col: 21, Construct: "if"},
-	{From: 854, To: 854, Line: 178, Col: 25, Construct: "set"},
-	{From: 857, To: 857, Line: 180, Col: 21, Construct: "{{ }}"},
-	{From: 860, To: 860, Line: 182, Col: 17, Construct: "{{ }}"},
-	{From: 863, To: 863, Line: 184, Col: 13, Construct: "{{ }}"},
-	{From: 867, To: 880, Line: 186, Col: 13, Construct: "if"},
-	{From: 869, To: 871, Line: 187, Col: 17, Construct: "{{ }}"},
-	{From: 872, To: 880, Line: 188, Col: 17, Construct: "if"},
-	{From: 875, To: 875, Line: 189, Col: 17, Construct: "{{ }}"},
-	{From: 879, To: 879, Line: 191, Col: 17, Construct: "{{ }}"},
-	{From: 883, To: 883, Line: 194, Col: 9, Construct: "set"},
-	{From: 886, To: 900, Line: 196, Col: 5, Construct: "if"},
-	{From: 888, To: 888, Line: 197, Col: 9, Construct: "set"},
-	{From: 890, To: 895, Line: 198, Col: 9, Construct: "if"},
-	{From: 892, To: 892, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 894, To: 894, Line: 200, Col: 13, Construct: "set"},
-	{From: 897, To: 899, Line: 202, Col: 9, Construct: "{{ }}"},
-	{From: 902, To: 905, Line: 204, Col: 5, Construct: "if"},
-	{From: 904, To: 904, Line: 205, Col: 9, Construct: "set"},
-	{From: 908, To: 911, Line: 209, Col: 1, Construct: "if"},
-	{From: 910, To: 910, Line: 210, Col: 5, Construct: "{{ }}"},
-	{From: 913, To: 930, Line: 212, Col: 1, Construct: "if"},
-	{From: 915, To: 929, Line: 213, Col: 5, Construct: "if"},
-	{From: 917, To: 928, Line: 214, Col: 9, Construct: "if"},
-	{From: 919, To: 919, Line: 215, Col: 13, Construct: "{{ }}"},
-	{From: 920, To: 928, Line: 216, Col: 13, Construct: "if"},
-	{From: 923, To: 923, Line: 217, Col: 13, Construct: "{{ }}"},
-	{From: 927, To: 927, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 703, To: 706, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 708, To: 708, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 710, To: 710, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 712, To: 712, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 714, To: 714, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 716, To: 717, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 719, To: 719, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 721, To: 733, Line: 115, Col: 5, Construct: "if"},
+	{From: 723, To: 727, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 731, To: 732, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 736, To: 737, Line: 122, Col: 1, Construct: "set"},
+	{From: 739, To: 739, Line: 123, Col: 1, Construct: "set"},
+	{From: 742, To: 913, Line: 124, Col: 1, Construct: "for"},
+	{From: 748, To: 760, Line: 125, Col: 5, Construct: "if"},
+	{From: 750, To: 753, Line: 126, Col: 9, Construct: "if"},
+	{From: 752, To: 752, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 755, To: 757, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 759, To: 759, Line: 130, Col: 9, Construct: "set"},
+	{From: 762, To: 891, Line: 132, Col: 5, Construct: "if"},
+	{From: 764, To: 828, Line: 133, Col: 9, Construct: "if"},
+	{From: 766, To: 777, Line: 134, Col: 13, Construct: "if"},
+	{From: 768, To: 768, Line: 135, Col: 17, Construct: "set"},
+	{From: 769, To: 777, Line: 136, Col: 17, Construct: "if"},
+	{From: 772, To: 772, Line: 137, Col: 17, Construct: "set"},
+	{From: 776, To: 776, Line: 139, Col: 17, Construct: "set"},
+	{From: 779, To: 790, Line: 141, Col: 13, Construct: "if"},
+	{From: 781, To: 783, Line: 142, Col: 17, Construct: "set"},
+	{From: 787, To: 789, Line: 144, Col: 17, Construct: "set"},
+	{From: 794, To: 827, Line: 147, Col: 13, Construct: "if"},
+	{From: 796, To: 807, Line: 148, Col: 17, Construct: "if"},
+	{From: 798, To: 798, Line: 149, Col: 21, Construct: "set"},
+	{From: 799, To: 807, Line: 150, Col: 21, Construct: "if"},
+	{From: 802, To: 802, Line: 151, Col: 21, Construct: "set"},
+	{From: 806, To: 806, Line: 153, Col: 21, Construct: "set"},
+	{From: 809, To: 820, Line: 155, Col: 17, Construct: "if"},
+	{From: 811, To: 813, Line: 156, Col: 21, Construct: "set"},
+	{From: 817, To: 819, Line: 158, Col: 21, Construct: "set"},
+	{From: 824, To: 826, Line: 161, Col: 17, Construct: "set"},
+	{From: 830, To: 833, Line: 164, Col: 9, Construct: "if"},
+	{From: 832, To: 832, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 835, To: 835, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 837, To: 888, Line: 168, Col: 9, Construct: "if"},
+	{From: 840, To: 840, Line: 169, Col: 13, Construct: "set"},
+	{From: 842, To: 842, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 844, To: 844, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 847, To: 870, Line: 172, Col: 13, Construct: "for"},
+	{From: 850, To: 850, Line: 173, Col: 17, Construct: "set"},
+	{From: 852, To: 852, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 854, To: 867, Line: 175, Col: 17, Construct: "for"},
+	{From: 859, To: 859, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 861, To: 864, Line: 177, Col: 21, Construct: "if"},
+	{From: 863, To: 863, Line: 178, Col: 25, Construct: "set"},
+	{From: 866, To: 866, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 869, To: 869, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 872, To: 872, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 876, To: 887, Line: 186, Col: 13, Construct: "if"},
+	{From: 878, To: 878, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 879, To: 887, Line: 188, Col: 17, Construct: "if"},
+	{From: 882, To: 882, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 886, To: 886, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 890, To: 890, Line: 194, Col: 9, Construct: "set"},
+	{From: 893, To: 907, Line: 196, Col: 5, Construct: "if"},
+	{From: 895, To: 895, Line: 197, Col: 9, Construct: "set"},
+	{From: 897, To: 902, Line: 198, Col: 9, Construct: "if"},
+	{From: 899, To: 899, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 901, To: 901, Line: 200, Col: 13, Construct: "set"},
+	{From: 904, To: 906, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 909, To: 912, Line: 204, Col: 5, Construct: "if"},
+	{From: 911, To: 911, Line: 205, Col: 9, Construct: "set"},
+	{From: 915, To: 918, Line: 209, Col: 1, Construct: "if"},
+	{From: 917, To: 917, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 920, To: 937, Line: 212, Col: 1, Construct: "if"},
+	{From: 922, To: 936, Line: 213, Col: 5, Construct: "if"},
+	{From: 924, To: 935, Line: 214, Col: 9, Construct: "if"},
+	{From: 926, To: 926, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 927, To: 935, Line: 216, Col: 13, Construct: "if"},
+	{From: 930, To: 930, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 934, To: 934, Line: 219, Col: 13, Construct: "{{ }}"},
 }

@@ -75,7 +75,7 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			w.Write(jinja2.FilterString(tool))
+			jinja2.Write(w, jinja2.FilterString(tool))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -103,24 +103,24 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 		_ = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
+	if (!jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
-		w.WriteStr(reasoningPrompt)
-		w.WriteStr(availableToolsString)
+		jinja2.WriteStr(w, reasoningPrompt)
+		jinja2.WriteStr(w, availableToolsString)
 		w.WriteString("\n")
-		w.WriteStr(toolOutputInstructions)
+		jinja2.WriteStr(w, toolOutputInstructions)
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	if jinja2.Eq(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil))), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
-		w.WriteStr(reasoningPrompt)
+		jinja2.WriteStr(w, reasoningPrompt)
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
@@ -133,54 +133,54 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 		var toolMessage jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
-					chunkType := chunk.ItemStr("type")
+					chunkType := jinja2.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
-						w.Write(chunk.ItemStr("text"))
+						jinja2.Write(w, jinja2.ItemStr(chunk, "text"))
 					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:59:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:60:13 {{- message['content'] }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
+				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if !jinja2.IsNone(messageContent) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if jinja2.IsString(messageContent) {
@@ -189,7 +189,7 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = messageContent.ItemInt(0).ItemStr("text")
+					systemMessage = jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
@@ -200,17 +200,17 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 			if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
-				w.WriteStr(reasoningPrompt)
-				w.WriteStr(systemMessage)
+				jinja2.WriteStr(w, reasoningPrompt)
+				jinja2.WriteStr(w, systemMessage)
 				w.WriteString("\n")
-				w.WriteStr(availableToolsString)
+				jinja2.WriteStr(w, availableToolsString)
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
 				w.WriteString("<|system|>\n")
-				w.WriteStr(reasoningPrompt)
-				w.WriteStr(systemMessage)
+				jinja2.WriteStr(w, reasoningPrompt)
+				jinja2.WriteStr(w, systemMessage)
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -222,31 +222,31 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if (jinja2.IsDefined(messageContent) && !jinja2.IsNone(messageContent)) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !jinja2.IsString(messageContent) && !jinja2.IsNone(messageContent.ItemInt(0).ItemStr("text")) {
+				if !jinja2.IsString(messageContent) && !jinja2.IsNone(jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					w.Write(messageContent.ItemInt(0).ItemStr("text"))
+					jinja2.Write(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
-					w.Write(messageContent)
+					jinja2.Write(w, messageContent)
 				}
-			} else if (jinja2.IsDefined(message.ItemStr("chosen")) && !jinja2.IsNone(message.ItemStr("chosen"))) && jinja2.Gt(jinja2.FilterLength(message.ItemStr("chosen")), jinja2.Int(0)) {
+			} else if (jinja2.IsDefined(jinja2.ItemStr(message, "chosen")) && !jinja2.IsNone(jinja2.ItemStr(message, "chosen"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
-				w.Write(message.ItemStr("chosen").ItemInt(0))
+				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && jinja2.In(jinja2.Str("thought"), message)) && !jinja2.IsNone(message.ItemStr("thought")) {
+			if (addThoughts.Truthy() && jinja2.In(jinja2.Str("thought"), message)) && !jinja2.IsNone(jinja2.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
-				w.WriteStr(message.ItemStr("thought"))
+				jinja2.WriteStr(w, jinja2.ItemStr(message, "thought"))
 				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
@@ -254,16 +254,16 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					toolCallFunction := toolCall.ItemStr("function")
+					toolCallFunction := jinja2.ItemStr(toolCall, "function")
 					w.WriteString("{\"name\": \"")
-					w.WriteStr(toolCallFunction.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
+					w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
-						w.WriteStr(toolCall.ItemStr("id"))
+						jinja2.WriteStr(w, jinja2.ItemStr(toolCall, "id"))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -276,22 +276,22 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
 			w.WriteString("\n<|end|>\n")
-			w.WriteStr(eosToken)
+			jinja2.WriteStr(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = messageContent.ItemInt(0).ItemStr("text")
+				toolMessage = jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
-			w.WriteStr(jinja2.FilterString(toolMessage))
+			jinja2.WriteStr(w, jinja2.FilterString(toolMessage))
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
@@ -325,14 +325,14 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = jinja2.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !llamacpp.CallTest("none", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			llamacpp.Write(w, llamacpp.CallFilter("string", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterString(tool))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -340,7 +340,7 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if llamacpp.CallTest("none", toolOutputFormat, nil, nil) || jinja2.EqStr(toolOutputFormat, "default") {
+	if llamacpp.IsNone(toolOutputFormat) || jinja2.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
@@ -364,22 +364,30 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, availableToolsString, jinja2.Str("\n"), toolOutputInstructions, jinja2.Str("\n<|end|>\n")))
+		w.WriteString("<|system|>\n")
+		llamacpp.WriteStr(w, reasoningPrompt)
+		llamacpp.WriteStr(w, availableToolsString)
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolOutputInstructions)
+		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+	if jinja2.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil))), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, jinja2.Str("\n<|end|>\n")))
+		w.WriteString("<|system|>\n")
+		llamacpp.WriteStr(w, reasoningPrompt)
+		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var systemMessage jinja2.Value
 	addToolId2 := addToolId
 	eosToken := eosTokenInput
 	var toolMessage jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
@@ -388,9 +396,9 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if !llamacpp.CallTest("string", messageContent, nil, nil) {
+			if !llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
-				for _, chunk := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, chunk := range llamacpp.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
 					chunkType := llamacpp.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
@@ -415,21 +423,25 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if !llamacpp.CallTest("string", messageContent, nil, nil) {
+			if !llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|content|>\n"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("\n<|end|>\n")))
+				w.WriteString("<|content|>\n")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|content|>\n"), messageContent), jinja2.Str("\n<|end|>\n")))
+				w.WriteString("<|content|>\n")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("\n<|end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if !llamacpp.CallTest("none", messageContent, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+			if !llamacpp.IsNone(messageContent) && llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if llamacpp.CallTest("string", messageContent, nil, nil) {
+				if llamacpp.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent
 				} else {
@@ -443,13 +455,21 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 				systemMessage = jinja2.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !llamacpp.CallTest("none", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+			if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n"), availableToolsString, jinja2.Str("\n<|end|>\n")))
+				w.WriteString("<|system|>\n")
+				llamacpp.WriteStr(w, reasoningPrompt)
+				llamacpp.WriteStr(w, systemMessage)
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, availableToolsString)
+				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n<|end|>\n")))
+				w.WriteString("<|system|>\n")
+				llamacpp.WriteStr(w, reasoningPrompt)
+				llamacpp.WriteStr(w, systemMessage)
+				w.WriteString("\n<|end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
@@ -461,9 +481,9 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := llamacpp.ItemStr(message, "content")
-			if (llamacpp.CallTest("defined", messageContent, nil, nil) && !llamacpp.CallTest("none", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && !llamacpp.IsNone(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !llamacpp.CallTest("string", messageContent, nil, nil) && !llamacpp.CallTest("none", llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"), nil, nil) {
+				if !llamacpp.IsString(messageContent) && !llamacpp.IsNone(llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
 					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
 				} else {
@@ -471,31 +491,38 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					llamacpp.Write(w, messageContent)
 				}
-			} else if (llamacpp.CallTest("defined", llamacpp.ItemStr(message, "chosen"), nil, nil) && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "chosen"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
+			} else if (llamacpp.IsDefined(llamacpp.ItemStr(message, "chosen")) && !llamacpp.IsNone(llamacpp.ItemStr(message, "chosen"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && llamacpp.In(jinja2.Str("thought"), message)) && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "thought"), nil, nil) {
+			if (addThoughts.Truthy() && llamacpp.In(jinja2.Str("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<thinking>"), llamacpp.ItemStr(message, "thought")), jinja2.Str("</thinking>")))
+				w.WriteString("<thinking>")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "thought"))
+				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
-				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
+				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
+					w.WriteString("{\"name\": \"")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					w.WriteString("\", \"arguments\": ")
+					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.ItemStr(toolCall, "id")), jinja2.Str("\"")))
+						w.WriteString(", \"id\": \"")
+						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))
+						w.WriteString("\"")
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
@@ -506,12 +533,13 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
-			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<|end|>\n"), eosToken))
+			w.WriteString("\n<|end|>\n")
+			llamacpp.WriteStr(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
@@ -520,7 +548,9 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 				toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_result|>\n"), llamacpp.CallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n<|end|>\n")))
+			w.WriteString("<|tool_result|>\n")
+			llamacpp.WriteStr(w, llamacpp.FilterString(toolMessage))
+			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
@@ -616,54 +646,54 @@ var spansUnslothApriel15 = []jinja2.Span{
 	{From: 358, To: 360, Line: 34, Col: 1, Construct: "set"},
 	{From: 363, To: 363, Line: 38, Col: 1, Construct: "{{ }}"},
 	{From: 365, To: 365, Line: 39, Col: 1, Construct: "set"},
-	{From: 367, To: 370, Line: 40, Col: 1, Construct: "if"},
-	{From: 369, To: 369, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 372, To: 375, Line: 43, Col: 1, Construct: "if"},
-	{From: 374, To: 374, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 377, To: 529, Line: 46, Col: 1, Construct: "for"},
-	{From: 386, To: 524, Line: 47, Col: 5, Construct: "if"},
-	{From: 390, To: 413, Line: 49, Col: 9, Construct: "if"},
-	{From: 393, To: 407, Line: 50, Col: 13, Construct: "for"},
-	{From: 395, To: 406, Line: 51, Col: 17, Construct: "if"},
-	{From: 398, To: 398, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 399, To: 406, Line: 53, Col: 21, Construct: "if"},
-	{From: 405, To: 405, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 411, To: 411, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 414, To: 524, Line: 63, Col: 9, Construct: "if"},
-	{From: 417, To: 425, Line: 64, Col: 9, Construct: "if"},
-	{From: 420, To: 420, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 424, To: 424, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 426, To: 524, Line: 69, Col: 9, Construct: "if"},
-	{From: 429, To: 444, Line: 70, Col: 9, Construct: "if"},
-	{From: 432, To: 439, Line: 71, Col: 13, Construct: "if"},
-	{From: 434, To: 434, Line: 72, Col: 17, Construct: "set"},
-	{From: 438, To: 438, Line: 74, Col: 17, Construct: "set"},
-	{From: 443, To: 443, Line: 77, Col: 13, Construct: "set"},
-	{From: 446, To: 453, Line: 79, Col: 9, Construct: "if"},
-	{From: 448, To: 448, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 454, To: 524, Line: 84, Col: 9, Construct: "if"},
-	{From: 457, To: 461, Line: 85, Col: 9, Construct: "if"},
-	{From: 459, To: 459, Line: 86, Col: 13, Construct: "set"},
-	{From: 463, To: 478, Line: 89, Col: 9, Construct: "if"},
-	{From: 466, To: 473, Line: 90, Col: 13, Construct: "if"},
-	{From: 468, To: 468, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 474, To: 478, Line: 95, Col: 13, Construct: "if"},
-	{From: 477, To: 477, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 480, To: 483, Line: 98, Col: 9, Construct: "if"},
-	{From: 482, To: 482, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 507, Line: 101, Col: 9, Construct: "if"},
-	{From: 489, To: 506, Line: 103, Col: 13, Construct: "for"},
-	{From: 493, To: 494, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 496, To: 500, Line: 105, Col: 17, Construct: "if"},
-	{From: 498, To: 498, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 502, To: 504, Line: 109, Col: 17, Construct: "if"},
-	{From: 509, To: 509, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 510, To: 524, Line: 114, Col: 9, Construct: "if"},
-	{From: 513, To: 521, Line: 115, Col: 9, Construct: "if"},
-	{From: 516, To: 516, Line: 116, Col: 13, Construct: "set"},
-	{From: 520, To: 520, Line: 118, Col: 13, Construct: "set"},
-	{From: 523, To: 523, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 528, Line: 122, Col: 5, Construct: "if"},
+	{From: 367, To: 375, Line: 40, Col: 1, Construct: "if"},
+	{From: 369, To: 374, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 377, To: 382, Line: 43, Col: 1, Construct: "if"},
+	{From: 379, To: 381, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 385, To: 559, Line: 46, Col: 1, Construct: "for"},
+	{From: 394, To: 554, Line: 47, Col: 5, Construct: "if"},
+	{From: 398, To: 421, Line: 49, Col: 9, Construct: "if"},
+	{From: 401, To: 415, Line: 50, Col: 13, Construct: "for"},
+	{From: 403, To: 414, Line: 51, Col: 17, Construct: "if"},
+	{From: 406, To: 406, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 407, To: 414, Line: 53, Col: 21, Construct: "if"},
+	{From: 413, To: 413, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 422, To: 554, Line: 63, Col: 9, Construct: "if"},
+	{From: 425, To: 437, Line: 64, Col: 9, Construct: "if"},
+	{From: 428, To: 430, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 434, To: 436, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 438, To: 554, Line: 69, Col: 9, Construct: "if"},
+	{From: 441, To: 456, Line: 70, Col: 9, Construct: "if"},
+	{From: 444, To: 451, Line: 71, Col: 13, Construct: "if"},
+	{From: 446, To: 446, Line: 72, Col: 17, Construct: "set"},
+	{From: 450, To: 450, Line: 74, Col: 17, Construct: "set"},
+	{From: 455, To: 455, Line: 77, Col: 13, Construct: "set"},
+	{From: 458, To: 473, Line: 79, Col: 9, Construct: "if"},
+	{From: 460, To: 465, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 469, To: 472, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 474, To: 554, Line: 84, Col: 9, Construct: "if"},
+	{From: 477, To: 481, Line: 85, Col: 9, Construct: "if"},
+	{From: 479, To: 479, Line: 86, Col: 13, Construct: "set"},
+	{From: 483, To: 498, Line: 89, Col: 9, Construct: "if"},
+	{From: 486, To: 493, Line: 90, Col: 13, Construct: "if"},
+	{From: 488, To: 488, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 492, To: 492, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 494, To: 498, Line: 95, Col: 13, Construct: "if"},
+	{From: 497, To: 497, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 500, To: 505, Line: 98, Col: 9, Construct: "if"},
+	{From: 502, To: 504, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 507, To: 534, Line: 101, Col: 9, Construct: "if"},
+	{From: 511, To: 533, Line: 103, Col: 13, Construct: "for"},
+	{From: 515, To: 519, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 521, To: 527, Line: 105, Col: 17, Construct: "if"},
+	{From: 523, To: 525, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 529, To: 531, Line: 109, Col: 17, Construct: "if"},
+	{From: 536, To: 537, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 538, To: 554, Line: 114, Col: 9, Construct: "if"},
+	{From: 541, To: 549, Line: 115, Col: 9, Construct: "if"},
+	{From: 544, To: 544, Line: 116, Col: 13, Construct: "set"},
+	{From: 548, To: 548, Line: 118, Col: 13, Construct: "set"},
+	{From: 551, To: 553, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 556, To: 558, Line: 122, Col: 5, Construct: "if"},
 }

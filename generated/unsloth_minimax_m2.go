@@ -67,7 +67,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			w.Write(jinja2.FilterString(jinja2.FilterTojson(tool.Attr("function"), nil, nil)))
+			jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.Attr(tool, "function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -77,25 +77,25 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
 		if jinja2.IsString(content) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					w.Write(item.Attr("text"))
+					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					w.Write(item)
+					jinja2.Write(w, item)
 				}
 			}
 		} else {
 			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
-			w.Write(content)
+			jinja2.Write(w, content)
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
@@ -103,9 +103,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage.Attr("content"))
+			visibleText(jinja2.Attr(systemMessage, "content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
@@ -114,17 +114,17 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
-			w.Write(modelIdentity)
+			jinja2.Write(w, modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), systemMessage.Attr("current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), systemMessage.Attr("current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -132,9 +132,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
-		systemMessage = messages.ItemInt(0)
+		systemMessage = jinja2.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
@@ -145,7 +145,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -178,11 +178,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
-		w.Write(toolcallBeginToken)
+		jinja2.Write(w, toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
 		w.WriteString("\n")
-		w.Write(toolcallEndToken)
+		jinja2.Write(w, toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -195,7 +195,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		var content jinja2.Value
 		var parts jinja2.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -204,10 +204,10 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(message.Attr("content"))
+				visibleText(jinja2.Attr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := message.Attr("reasoning_content")
+			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -243,7 +243,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
-				w.Write(reasoningContent)
+				jinja2.Write(w, reasoningContent)
 				w.WriteString("\n")
 				w.WriteString("</think>")
 				w.WriteString("\n\n")
@@ -251,30 +251,30 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
 				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
-				w.Write(content)
+				jinja2.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
-				w.Write(toolcallBeginToken)
+				jinja2.Write(w, toolcallBeginToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := toolCall.Attr("function")
+					toolCallFunction := jinja2.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
-					w.WriteStr(toolCall.Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := toolCall.Attr("arguments")
+					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) && jinja2.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
@@ -285,13 +285,13 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 							v := values[i]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
 							w.WriteString("<parameter name=\"")
-							w.WriteStr(k)
+							jinja2.WriteStr(w, k)
 							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
 							if !jinja2.IsString(v) {
-								w.Write(jinja2.FilterString(jinja2.FilterTojson(v, nil, nil)))
+								jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(v, nil, nil)))
 							} else {
-								w.Write(v)
+								jinja2.Write(w, v)
 							}
 							w.WriteString("</parameter>\n")
 						}
@@ -301,10 +301,10 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
-				w.Write(toolcallEndToken)
+				jinja2.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = messageToolCalls.ItemInt(-1).Attr("function").Attr("name")
+				lastToolCallName = jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
@@ -318,18 +318,18 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
@@ -337,21 +337,21 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := tr.Attr("output")
+					trOutput := jinja2.Attr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
-						w.Write(trOutput)
+						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
-							w.Write(tr.Attr("text"))
+						if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
+							jinja2.Write(w, jinja2.Attr(tr, "text"))
 						} else {
-							w.Write(tr)
+							jinja2.Write(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -360,7 +360,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			visibleText(message.Attr("content"))
+			visibleText(jinja2.Attr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -396,10 +396,10 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
+		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			llamacpp.Write(w, llamacpp.CallFilter("string", llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, nil), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -407,18 +407,18 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if llamacpp.CallTest("string", content, nil, nil) {
+		if llamacpp.IsString(content) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
 			llamacpp.Write(w, content)
-		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
+		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
+			for _, item := range llamacpp.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.CallTest("string", item, nil, nil) {
+				} else if llamacpp.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
 					llamacpp.Write(w, item)
@@ -437,13 +437,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(systemMessage, "content"))
-			}))
+			visibleText(llamacpp.Attr(systemMessage, "content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.IsDefined(modelIdentity) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
@@ -453,12 +451,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date")))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location")))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -475,7 +473,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
+	items := llamacpp.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
@@ -485,46 +483,56 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
+	w.WriteString("]~!b[")
+	w.WriteString("]~b]system")
+	w.WriteString("\n")
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
-	llamacpp.Write(w, w.Capture(func() {
-		buildSystemMessage(systemMessage)
-	}))
+	buildSystemMessage(systemMessage)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		w.WriteString("\n\n")
+		w.WriteString("# Tools")
+		w.WriteString("\n")
+		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		w.WriteString("\n")
+		w.WriteString("<tools>")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		llamacpp.Write(w, w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), tools)
-		}))
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		w.WriteString("</tools>")
+		w.WriteString("\n\n")
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
+		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolcallBeginToken)
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallEndToken))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, toolcallEndToken)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
 	var parts jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
+	items2 := llamacpp.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
+			w.WriteString("]~b]ai")
+			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
@@ -533,7 +541,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
-			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
+			if llamacpp.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -541,24 +549,25 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+					parts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
+					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var reasoningContent jinja2.Value
-					items := jinja2.Iterate(w, llamacpp.Iterable(parts))
+					items := llamacpp.Iterate(w, parts)
 					for i := range items {
 						part := items[i]
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = llamacpp.CallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.MethodStripChars(part, jinja2.Str("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = llamacpp.CallFilter("last", llamacpp.CallMethod(reasoningContent, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), nil, nil)
+							reasoningContent = llamacpp.FilterLast(llamacpp.MethodSplitSep(reasoningContent, jinja2.Str("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = llamacpp.CallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							_ = llamacpp.MethodStripChars(part, jinja2.Str("\n"))
 						}
 					}
 				}
@@ -566,7 +575,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
+				w.WriteString("<think>")
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, reasoningContent)
+				w.WriteString("\n")
+				w.WriteString("</think>")
+				w.WriteString("\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
@@ -577,10 +591,13 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, toolcallBeginToken)
+				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -588,22 +605,26 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">\n")))
+					w.WriteString("<invoke name=\"")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
-					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) && llamacpp.CallTest("mapping", toolCallArguments, nil, nil) {
+					if llamacpp.IsDefined(toolCallArguments) && llamacpp.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", args, nil, nil))) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(args)) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
-							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
+							w.WriteString("<parameter name=\"")
+							llamacpp.WriteStr(w, k)
+							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !llamacpp.CallTest("string", v, nil, nil) {
-								llamacpp.Write(w, llamacpp.CallFilter("string", llamacpp.CallFilter("tojson", v, nil, nil), nil, nil))
+							if !llamacpp.IsString(v) {
+								llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(v, nil, nil)))
 							} else {
 								llamacpp.Write(w, v)
 							}
@@ -611,7 +632,8 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
-					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					w.WriteString("</invoke>")
+					w.WriteString("\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
@@ -624,11 +646,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -638,7 +661,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
 				llamacpp.Write(w, messageContent)
@@ -646,14 +669,14 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := llamacpp.Attr(tr, "output")
-					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
 							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 						} else {
 							llamacpp.Write(w, tr)
@@ -669,19 +692,22 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
+			w.WriteString("]~b]user")
+			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			llamacpp.Write(w, w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
-			}))
+			visibleText(llamacpp.Attr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
-			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			w.WriteString("[e~[")
+			w.WriteString("\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
+		w.WriteString("]~b]ai")
+		w.WriteString("\n")
+		w.WriteString("<think>")
+		w.WriteString("\n")
 	}
 }
 
@@ -798,84 +824,84 @@ var spansUnslothMiniMaxM2 = []jinja2.Span{
 	{From: 421, To: 425, Line: 18, Col: 17, Construct: "if"},
 	{From: 424, To: 424, Line: 19, Col: 17, Construct: "{{ }}"},
 	{From: 430, To: 430, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 434, To: 463, Line: 27, Col: 1, Construct: "macro"},
-	{From: 438, To: 452, Line: 28, Col: 5, Construct: "if"},
-	{From: 440, To: 442, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 446, To: 449, Line: 31, Col: 9, Construct: "if"},
-	{From: 448, To: 448, Line: 32, Col: 13, Construct: "set"},
-	{From: 451, To: 451, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 454, To: 457, Line: 38, Col: 5, Construct: "if"},
-	{From: 456, To: 456, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 459, To: 462, Line: 42, Col: 5, Construct: "if"},
-	{From: 461, To: 461, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 465, Line: 48, Col: 1, Construct: "set"},
-	{From: 467, To: 467, Line: 49, Col: 1, Construct: "set"},
-	{From: 469, To: 474, Line: 50, Col: 1, Construct: "if"},
-	{From: 471, To: 471, Line: 51, Col: 5, Construct: "set"},
-	{From: 473, To: 473, Line: 52, Col: 5, Construct: "set"},
-	{From: 476, To: 476, Line: 55, Col: 1, Construct: "set"},
-	{From: 478, To: 486, Line: 56, Col: 1, Construct: "for"},
-	{From: 482, To: 485, Line: 57, Col: 5, Construct: "if"},
-	{From: 484, To: 484, Line: 58, Col: 9, Construct: "set"},
-	{From: 488, To: 488, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 490, To: 492, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 494, To: 513, Line: 65, Col: 1, Construct: "if"},
-	{From: 496, To: 496, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 498, To: 498, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 500, To: 502, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 504, To: 504, Line: 69, Col: 5, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 508, To: 509, Line: 71, Col: 1, Construct: "{{ }}"},
-	{From: 511, To: 511, Line: 77, Col: 1, Construct: "{{ }}"},
-	{From: 515, To: 515, Line: 82, Col: 1, Construct: "set"},
-	{From: 517, To: 680, Line: 83, Col: 1, Construct: "for"},
-	{From: 524, To: 679, Line: 84, Col: 5, Construct: "if"},
-	{From: 527, To: 527, Line: 86, Col: 9, Construct: "{{ }}"},
-	{From: 529, To: 529, Line: 88, Col: 9, Construct: "set"},
-	{From: 531, To: 533, Line: 89, Col: 9, Construct: "set"},
-	{From: 535, To: 565, Line: 90, Col: 9, Construct: "if"},
-	{From: 538, To: 538, Line: 91, Col: 13, Construct: "set"},
-	{From: 542, To: 564, Line: 93, Col: 13, Construct: "if"},
-	{From: 544, To: 544, Line: 95, Col: 17, Construct: "set"},
-	{From: 546, To: 563, Line: 96, Col: 17, Construct: "for"},
-	{From: 551, To: 562, Line: 97, Col: 21, Construct: "if"},
-	{From: 553, To: 553, Line: 98, Col: 25, Construct: "set"},
-	{From: 555, To: 555, Line: 99, Col: 25, Construct: "set"},
-	{From: 557, To: 557, Line: 100, Col: 25, Construct: "set"},
-	{From: 561, To: 561, Line: 102, Col: 25, Construct: "set"},
-	{From: 567, To: 570, Line: 107, Col: 9, Construct: "if"},
-	{From: 569, To: 569, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 572, To: 575, Line: 110, Col: 9, Construct: "if"},
-	{From: 574, To: 574, Line: 111, Col: 13, Construct: "{{ }}"},
-	{From: 577, To: 625, Line: 113, Col: 9, Construct: "if"},
-	{From: 580, To: 580, Line: 114, Col: 13, Construct: "{{ }}"},
-	{From: 582, To: 615, Line: 116, Col: 13, Construct: "for"},
-	{From: 585, To: 589, Line: 117, Col: 17, Construct: "if"},
-	{From: 588, To: 588, Line: 118, Col: 21, Construct: "set"},
-	{From: 591, To: 591, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 593, To: 612, Line: 121, Col: 17, Construct: "if"},
-	{From: 596, To: 596, Line: 122, Col: 17, Construct: "set"},
-	{From: 598, To: 611, Line: 123, Col: 17, Construct: "for"},
-	{From: 603, To: 603, Line: 124, Col: 17, Construct: "{{ }}"},
-	{From: 605, To: 610, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 614, To: 614, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 617, To: 618, Line: 131, Col: 13, Construct: "{{ }}"},
-	{From: 620, To: 620, Line: 133, Col: 13, Construct: "set"},
-	{From: 624, To: 624, Line: 135, Col: 13, Construct: "set"},
-	{From: 627, To: 627, Line: 137, Col: 9, Construct: "{{ }}"},
-	{From: 628, To: 679, Line: 139, Col: 9, Construct: "if"},
-	{From: 631, To: 634, Line: 140, Col: 5, Construct: "if"},
-	{From: 633, To: 633, Line: 141, Col: 9, Construct: "{{ }}"},
-	{From: 636, To: 638, Line: 143, Col: 5, Construct: "if"},
-	{From: 640, To: 664, Line: 146, Col: 5, Construct: "if"},
-	{From: 644, To: 645, Line: 148, Col: 9, Construct: "{{ }}"},
-	{From: 649, To: 663, Line: 151, Col: 9, Construct: "for"},
-	{From: 652, To: 662, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 666, To: 668, Line: 157, Col: 5, Construct: "if"},
-	{From: 669, To: 679, Line: 161, Col: 9, Construct: "if"},
-	{From: 672, To: 672, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 674, To: 676, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 678, To: 678, Line: 164, Col: 9, Construct: "{{ }}"},
-	{From: 682, To: 685, Line: 169, Col: 1, Construct: "if"},
-	{From: 684, To: 684, Line: 170, Col: 1, Construct: "{{ }}"},
+	{From: 434, To: 461, Line: 27, Col: 1, Construct: "macro"},
+	{From: 438, To: 450, Line: 28, Col: 5, Construct: "if"},
+	{From: 440, To: 440, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 444, To: 447, Line: 31, Col: 9, Construct: "if"},
+	{From: 446, To: 446, Line: 32, Col: 13, Construct: "set"},
+	{From: 449, To: 449, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 452, To: 455, Line: 38, Col: 5, Construct: "if"},
+	{From: 454, To: 454, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 457, To: 460, Line: 42, Col: 5, Construct: "if"},
+	{From: 459, To: 459, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 463, To: 463, Line: 48, Col: 1, Construct: "set"},
+	{From: 465, To: 465, Line: 49, Col: 1, Construct: "set"},
+	{From: 467, To: 472, Line: 50, Col: 1, Construct: "if"},
+	{From: 469, To: 469, Line: 51, Col: 5, Construct: "set"},
+	{From: 471, To: 471, Line: 52, Col: 5, Construct: "set"},
+	{From: 474, To: 474, Line: 55, Col: 1, Construct: "set"},
+	{From: 476, To: 484, Line: 56, Col: 1, Construct: "for"},
+	{From: 480, To: 483, Line: 57, Col: 5, Construct: "if"},
+	{From: 482, To: 482, Line: 58, Col: 9, Construct: "set"},
+	{From: 486, To: 488, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 490, To: 490, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 492, To: 519, Line: 65, Col: 1, Construct: "if"},
+	{From: 494, To: 498, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 500, To: 502, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 504, To: 504, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 506, To: 507, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 509, To: 510, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 512, To: 514, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 516, To: 517, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 521, To: 521, Line: 82, Col: 1, Construct: "set"},
+	{From: 524, To: 703, Line: 83, Col: 1, Construct: "for"},
+	{From: 531, To: 702, Line: 84, Col: 5, Construct: "if"},
+	{From: 534, To: 535, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 537, To: 537, Line: 88, Col: 9, Construct: "set"},
+	{From: 539, To: 541, Line: 89, Col: 9, Construct: "set"},
+	{From: 543, To: 574, Line: 90, Col: 9, Construct: "if"},
+	{From: 546, To: 546, Line: 91, Col: 13, Construct: "set"},
+	{From: 550, To: 573, Line: 93, Col: 13, Construct: "if"},
+	{From: 552, To: 552, Line: 95, Col: 17, Construct: "set"},
+	{From: 555, To: 572, Line: 96, Col: 17, Construct: "for"},
+	{From: 560, To: 571, Line: 97, Col: 21, Construct: "if"},
+	{From: 562, To: 562, Line: 98, Col: 25, Construct: "set"},
+	{From: 564, To: 564, Line: 99, Col: 25, Construct: "set"},
+	{From: 566, To: 566, Line: 100, Col: 25, Construct: "set"},
+	{From: 570, To: 570, Line: 102, Col: 25, Construct: "set"},
+	{From: 576, To: 584, Line: 107, Col: 9, Construct: "if"},
+	{From: 578, To: 583, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 586, To: 589, Line: 110, Col: 9, Construct: "if"},
+	{From: 588, To: 588, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 591, To: 647, Line: 113, Col: 9, Construct: "if"},
+	{From: 594, To: 596, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 599, To: 637, Line: 116, Col: 13, Construct: "for"},
+	{From: 602, To: 606, Line: 117, Col: 17, Construct: "if"},
+	{From: 605, To: 605, Line: 118, Col: 21, Construct: "set"},
+	{From: 608, To: 610, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 612, To: 633, Line: 121, Col: 17, Construct: "if"},
+	{From: 615, To: 615, Line: 122, Col: 17, Construct: "set"},
+	{From: 617, To: 632, Line: 123, Col: 17, Construct: "for"},
+	{From: 622, To: 624, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 626, To: 631, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 635, To: 636, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 639, To: 640, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 642, To: 642, Line: 133, Col: 13, Construct: "set"},
+	{From: 646, To: 646, Line: 135, Col: 13, Construct: "set"},
+	{From: 649, To: 650, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 651, To: 702, Line: 139, Col: 9, Construct: "if"},
+	{From: 654, To: 657, Line: 140, Col: 5, Construct: "if"},
+	{From: 656, To: 656, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 659, To: 661, Line: 143, Col: 5, Construct: "if"},
+	{From: 663, To: 687, Line: 146, Col: 5, Construct: "if"},
+	{From: 667, To: 668, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 672, To: 686, Line: 151, Col: 9, Construct: "for"},
+	{From: 675, To: 685, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 689, To: 691, Line: 157, Col: 5, Construct: "if"},
+	{From: 692, To: 702, Line: 161, Col: 9, Construct: "if"},
+	{From: 695, To: 696, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 698, To: 698, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 700, To: 701, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 705, To: 711, Line: 169, Col: 1, Construct: "if"},
+	{From: 707, To: 710, Line: 170, Col: 1, Construct: "{{ }}"},
 }

@@ -59,19 +59,19 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
 	// unsloth-mistral-Devstral-Small-2507.jinja:6:1 {{- bos_token }}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := messages.ItemInt(0)
-	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
+	messages0 := jinja2.ItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
-		messages0Content := messages0.ItemStr("content")
+		messages0Content := jinja2.ItemStr(messages0, "content")
 		if jinja2.IsString(messages0Content) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
+			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
@@ -84,7 +84,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	w.WriteString("[SYSTEM_PROMPT]")
-	w.WriteStr(systemMessage)
+	jinja2.WriteStr(w, systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = jinja2.Str("")
@@ -97,21 +97,21 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
 		toolsDescription = jinja2.Add(jinja2.Add(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
-		w.Write(toolsDescription)
+		jinja2.Write(w, toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
 		var content jinja2.Value
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("[/INST]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
@@ -119,17 +119,17 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
-					blockType := block.ItemStr("type")
+					blockType := jinja2.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
-						blockText := block.ItemStr("text")
+						blockText := jinja2.ItemStr(block, "text")
 						if jinja2.IsDefined(blockText) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
-							w.Write(blockText)
+							jinja2.Write(w, blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
-							w.Write(block.ItemStr("content"))
+							jinja2.Write(w, jinja2.ItemStr(block, "content"))
 						}
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
@@ -137,7 +137,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -145,40 +145,40 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent)
+				jinja2.WriteStr(w, messageContent)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
+				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := message.ItemStr("content")
+			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
-				w.Write(messageContent)
+				jinja2.Write(w, messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				w.Write(messageContent.ItemInt(0).ItemStr("text"))
+				jinja2.Write(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			messageToolCalls := message.ItemStr("tool_calls")
+			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := tool.ItemStr("function")
-					arguments = toolFunction.ItemStr("arguments")
+					toolFunction := jinja2.ItemStr(tool, "function")
+					arguments = jinja2.ItemStr(toolFunction, "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !jinja2.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
@@ -186,20 +186,20 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.WriteString("[TOOL_CALLS]")
-					w.WriteStr(toolFunction.ItemStr("name"))
+					jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
 					w.WriteString("[ARGS]")
-					w.WriteStr(arguments)
+					jinja2.WriteStr(w, arguments)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
-			w.Write(eosToken)
+			jinja2.Write(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := message.Attr("content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(messageContent.Attr("content")) {
+			messageContent := jinja2.Attr(message, "content")
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.Attr(messageContent, "content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = messageContent.Attr("content")
+				content = jinja2.Attr(messageContent, "content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
@@ -207,12 +207,12 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.WriteString("[TOOL_RESULTS]")
-			w.WriteStr(jinja2.FilterString(content))
+			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
 }
@@ -238,7 +238,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
 		messages0Content := llamacpp.ItemStr(messages0, "content")
-		if llamacpp.CallTest("string", messages0Content, nil, nil) {
+		if llamacpp.IsString(messages0Content) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
@@ -256,43 +256,48 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+	w.WriteString("[SYSTEM_PROMPT]")
+	llamacpp.WriteStr(w, systemMessage)
+	w.WriteString("[/SYSTEM_PROMPT]")
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = jinja2.Str("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (llamacpp.CallTest("defined", tools, nil, nil) && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		toolsDescription = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDescription = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
 		llamacpp.Write(w, toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
+	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+				w.WriteString("[INST]")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("[/INST]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
+				for _, block := range llamacpp.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
 					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
 						blockText := llamacpp.ItemStr(block, "text")
-						if llamacpp.CallTest("defined", blockText, nil, nil) {
+						if llamacpp.IsDefined(blockText) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							llamacpp.Write(w, blockText)
 						} else {
@@ -315,19 +320,23 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
+				w.WriteString("[SYSTEM_PROMPT]")
+				llamacpp.WriteStr(w, messageContent)
+				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
+				w.WriteString("[SYSTEM_PROMPT]")
+				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.CallTest("string", messageContent, nil, nil) {
+			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				llamacpp.Write(w, messageContent)
 			} else {
@@ -337,19 +346,23 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil) {
+			if llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
-					if !llamacpp.CallTest("string", arguments, nil, nil) {
+					if !llamacpp.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
-						arguments = llamacpp.CallFilter("tojson", arguments, nil, nil)
+						arguments = llamacpp.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("[TOOL_CALLS]"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("[ARGS]"), arguments))
+					w.WriteString("[TOOL_CALLS]")
+					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					w.WriteString("[ARGS]")
+					llamacpp.WriteStr(w, arguments)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
@@ -358,7 +371,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(messageContent, "content"), nil, nil) {
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.Attr(messageContent, "content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
 				content = llamacpp.Attr(messageContent, "content")
 			} else {
@@ -367,7 +380,9 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			w.WriteString("[TOOL_RESULTS]")
+			llamacpp.WriteStr(w, llamacpp.FilterString(content))
+			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
@@ -436,43 +451,43 @@ var spansUnslothMistralDevstralSmall2507 = []jinja2.Span{
 	{From: 250, To: 250, Line: 14, Col: 5, Construct: "set"},
 	{From: 254, To: 254, Line: 16, Col: 5, Construct: "set"},
 	{From: 256, To: 256, Line: 17, Col: 5, Construct: "set"},
-	{From: 259, To: 259, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 261, To: 261, Line: 24, Col: 1, Construct: "set"},
-	{From: 263, To: 263, Line: 25, Col: 1, Construct: "set"},
-	{From: 265, To: 272, Line: 27, Col: 1, Construct: "if"},
-	{From: 267, To: 267, Line: 29, Col: 5, Construct: "set"},
-	{From: 269, To: 269, Line: 30, Col: 5, Construct: "set"},
-	{From: 271, To: 271, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 274, To: 376, Line: 36, Col: 1, Construct: "for"},
-	{From: 278, To: 375, Line: 37, Col: 5, Construct: "if"},
-	{From: 281, To: 313, Line: 39, Col: 9, Construct: "if"},
-	{From: 284, To: 284, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 289, To: 312, Line: 43, Col: 13, Construct: "for"},
-	{From: 291, To: 310, Line: 44, Col: 17, Construct: "if"},
-	{From: 294, To: 302, Line: 47, Col: 21, Construct: "if"},
-	{From: 297, To: 297, Line: 48, Col: 25, Construct: "{{ }}"},
-	{From: 301, To: 301, Line: 50, Col: 25, Construct: "{{ }}"},
-	{From: 303, To: 310, Line: 53, Col: 21, Construct: "if"},
-	{From: 309, To: 309, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 314, To: 375, Line: 62, Col: 9, Construct: "if"},
-	{From: 317, To: 325, Line: 63, Col: 9, Construct: "if"},
-	{From: 320, To: 320, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 324, To: 324, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 326, To: 375, Line: 70, Col: 9, Construct: "if"},
-	{From: 329, To: 337, Line: 71, Col: 9, Construct: "if"},
-	{From: 332, To: 332, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 336, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 339, To: 354, Line: 79, Col: 9, Construct: "if"},
-	{From: 342, To: 353, Line: 80, Col: 13, Construct: "for"},
-	{From: 345, To: 345, Line: 81, Col: 17, Construct: "set"},
-	{From: 347, To: 350, Line: 82, Col: 17, Construct: "if"},
-	{From: 349, To: 349, Line: 83, Col: 21, Construct: "set"},
-	{From: 352, To: 352, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 356, To: 356, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 357, To: 375, Line: 92, Col: 9, Construct: "if"},
-	{From: 360, To: 368, Line: 93, Col: 9, Construct: "if"},
-	{From: 363, To: 363, Line: 94, Col: 13, Construct: "set"},
-	{From: 367, To: 367, Line: 96, Col: 13, Construct: "set"},
-	{From: 370, To: 370, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 261, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 263, To: 263, Line: 24, Col: 1, Construct: "set"},
+	{From: 265, To: 265, Line: 25, Col: 1, Construct: "set"},
+	{From: 267, To: 274, Line: 27, Col: 1, Construct: "if"},
+	{From: 269, To: 269, Line: 29, Col: 5, Construct: "set"},
+	{From: 271, To: 271, Line: 30, Col: 5, Construct: "set"},
+	{From: 273, To: 273, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 277, To: 391, Line: 36, Col: 1, Construct: "for"},
+	{From: 281, To: 390, Line: 37, Col: 5, Construct: "if"},
+	{From: 284, To: 318, Line: 39, Col: 9, Construct: "if"},
+	{From: 287, To: 289, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 294, To: 317, Line: 43, Col: 13, Construct: "for"},
+	{From: 296, To: 315, Line: 44, Col: 17, Construct: "if"},
+	{From: 299, To: 307, Line: 47, Col: 21, Construct: "if"},
+	{From: 302, To: 302, Line: 48, Col: 25, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 50, Col: 25, Construct: "{{ }}"},
+	{From: 308, To: 315, Line: 53, Col: 21, Construct: "if"},
+	{From: 314, To: 314, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 319, To: 390, Line: 62, Col: 9, Construct: "if"},
+	{From: 322, To: 334, Line: 63, Col: 9, Construct: "if"},
+	{From: 325, To: 327, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 331, To: 333, Line: 66, Col: 13, Construct: "{{ }}"},
+	{From: 335, To: 390, Line: 70, Col: 9, Construct: "if"},
+	{From: 338, To: 346, Line: 71, Col: 9, Construct: "if"},
+	{From: 341, To: 341, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 345, To: 345, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 348, To: 367, Line: 79, Col: 9, Construct: "if"},
+	{From: 352, To: 366, Line: 80, Col: 13, Construct: "for"},
+	{From: 355, To: 355, Line: 81, Col: 17, Construct: "set"},
+	{From: 357, To: 360, Line: 82, Col: 17, Construct: "if"},
+	{From: 359, To: 359, Line: 83, Col: 21, Construct: "set"},
+	{From: 362, To: 365, Line: 86, Col: 17, Construct: "{{ }}"},
+	{From: 369, To: 369, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 370, To: 390, Line: 92, Col: 9, Construct: "if"},
+	{From: 373, To: 381, Line: 93, Col: 9, Construct: "if"},
+	{From: 376, To: 376, Line: 94, Col: 13, Construct: "set"},
+	{From: 380, To: 380, Line: 96, Col: 13, Construct: "set"},
+	{From: 383, To: 385, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 101, Col: 9, Construct: "{{ }}"},
 }

@@ -80,7 +80,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(message.Attr("role"), "user") {
+		if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
 		}
@@ -98,7 +98,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
@@ -114,7 +114,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 			for _, systemMessage := range jinja2.Iterate(w, userSystemMessages) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-				w.Write(systemMessage)
+				jinja2.Write(w, systemMessage)
 			}
 		}
 	}
@@ -132,7 +132,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			w.WriteJSON(tool.Attr("function"), nil, nil)
+			w.WriteJSON(jinja2.Attr(tool, "function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -148,7 +148,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		w.Write(responseFormat)
+		jinja2.Write(w, responseFormat)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
@@ -158,13 +158,13 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 		for _, msg := range jinja2.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
+			if jinja2.EqStr(jinja2.Attr(msg, "role"), "assistant") && jinja2.Attr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, msg.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(msg, "tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(toolCall.Attr("id"), toolCallId) {
+					if jinja2.Eq(jinja2.Attr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						w.Write(toolCall.Attr("function").Attr("name"))
+						jinja2.Write(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
 					}
 				}
 			}
@@ -180,7 +180,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
-			w.Write(toolArguments)
+			jinja2.Write(w, toolArguments)
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
@@ -188,9 +188,9 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(message.Attr("role"), "system") {
+		if jinja2.EqStr(jinja2.Attr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(message.Attr("content")))
+			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(jinja2.Attr(message, "content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -217,36 +217,36 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		var prevIsTool jinja2.Value
 		var nextIsTool jinja2.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			w.WriteStr(message.Attr("content"))
+			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.Int(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := message.Attr("tool_call_id")
+			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
-			w.WriteStr(messageToolCallId)
+			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
 			getToolName(messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
@@ -257,38 +257,38 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				messageReasoning := message.Attr("reasoning")
+				messageReasoning := jinja2.Attr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(messageReasoning)
+					jinja2.WriteStr(w, messageReasoning)
 					w.WriteString("<|end|>")
 				}
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning := message.Attr("reasoning")
+				message3Reasoning := jinja2.Attr(message, "reasoning")
 				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(message3Reasoning)
+					jinja2.WriteStr(w, message3Reasoning)
 					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					w.WriteStr(toolCall.Attr("id"))
+					jinja2.WriteStr(w, jinja2.Attr(toolCall, "id"))
 					w.WriteString("<|tool_call:name|>")
-					w.WriteStr(toolCall.Attr("function").Attr("name"))
+					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(toolCall.Attr("function").Attr("arguments"))
+					renderToolArguments(jinja2.Attr(jinja2.Attr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -296,7 +296,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				w.WriteStr(message.Attr("content"))
+				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
 				w.WriteString("<|end|>")
 			}
 		}
@@ -323,19 +323,19 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(llamacpp.CallTest("defined", addGenerationPrompt, nil, nil)) {
+	if !(llamacpp.IsDefined(addGenerationPrompt)) {
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(llamacpp.CallTest("defined", defaultSystemPrompt, nil, nil)) {
+	if !(llamacpp.IsDefined(defaultSystemPrompt)) {
 		defaultSystemPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(llamacpp.CallTest("defined", reasoningEffort, nil, nil)) {
+	if !(llamacpp.IsDefined(reasoningEffort)) {
 		reasoningEffort = jinja2.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(llamacpp.CallTest("defined", thinkRenderOption, nil, nil)) {
+	if !(llamacpp.IsDefined(thinkRenderOption)) {
 		thinkRenderOption = jinja2.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
@@ -343,7 +343,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
@@ -364,7 +364,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
+			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 		if userSystemMessages.Truthy() {
@@ -376,7 +378,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range jinja2.Iterate(w, llamacpp.Iterable(userSystemMessages)) {
+			for _, systemMessage := range llamacpp.Iterate(w, userSystemMessages) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
 				llamacpp.Write(w, systemMessage)
@@ -394,10 +396,10 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
+		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, nil))
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -421,11 +423,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+		for _, msg := range llamacpp.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
 			if jinja2.EqStr(llamacpp.Attr(msg, "role"), "assistant") && llamacpp.Attr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(msg, "tool_calls"))) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(msg, "tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
 					if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
@@ -439,9 +441,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolArguments := func(toolArguments jinja2.Value) {
 		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if llamacpp.CallTest("mapping", toolArguments, nil, nil) {
+		if llamacpp.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			llamacpp.Write(w, llamacpp.CallFilter("tojson", toolArguments, nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTojson(toolArguments, nil, nil))
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
@@ -451,7 +453,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
 		if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
@@ -462,36 +464,33 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
-		llamacpp.Write(w, w.Capture(func() {
-			renderSystemMessage(nsSystemMessages)
-		}))
+		renderSystemMessage(nsSystemMessages)
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderToolInstruction(tools)
-			}))
+			renderToolInstruction(tools)
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
-			llamacpp.Write(w, w.Capture(func() {
-				renderJsonResponseFormatInstruction(responseFormat)
-			}))
+			renderJsonResponseFormatInstruction(responseFormat)
 		}
 		w.WriteString("<|end|>")
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var prevIsTool jinja2.Value
 	var nextIsTool jinja2.Value
-	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
+	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>user<|content|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
+			w.WriteString("<|begin|>user<|content|>")
+			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
@@ -499,7 +498,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.Int(int64(i)), llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.Int(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
 				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
@@ -508,11 +507,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_response:begin|>"), messageToolCallId), jinja2.Str("<|tool_response:name|>")))
+			w.WriteString("<|tool_response:begin|>")
+			llamacpp.WriteStr(w, messageToolCallId)
+			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			llamacpp.Write(w, w.Capture(func() {
-				getToolName(messages, messageToolCallId)
-			}))
+			getToolName(messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -529,7 +528,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				messageReasoning := llamacpp.Attr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|think|>"), messageReasoning), jinja2.Str("<|end|>")))
+					w.WriteString("<|begin|>assistant<|think|>")
+					llamacpp.WriteStr(w, messageReasoning)
+					w.WriteString("<|end|>")
 				}
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
@@ -537,7 +538,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				message3Reasoning := llamacpp.Attr(message, "reasoning")
 				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|think|>"), message3Reasoning), jinja2.Str("<|end|>")))
+					w.WriteString("<|begin|>assistant<|think|>")
+					llamacpp.WriteStr(w, message3Reasoning)
+					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
@@ -545,20 +548,24 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call:begin|>"), llamacpp.Attr(toolCall, "id")), jinja2.Str("<|tool_call:name|>")), llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name")), jinja2.Str("<|tool_call:args|>")))
+					w.WriteString("<|tool_call:begin|>")
+					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
+					w.WriteString("<|tool_call:name|>")
+					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
+					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderToolArguments(llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments"))
-					}))
+					renderToolArguments(llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
 			} else {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|content|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
+				w.WriteString("<|begin|>assistant<|content|>")
+				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				w.WriteString("<|end|>")
 			}
 		}
 	}
@@ -657,68 +664,68 @@ var spansUpstageSolarOpen100B = []jinja2.Span{
 	{From: 346, To: 354, Line: 12, Col: 1, Construct: "for"},
 	{From: 350, To: 353, Line: 13, Col: 5, Construct: "if"},
 	{From: 352, To: 352, Line: 14, Col: 9, Construct: "set"},
-	{From: 356, To: 385, Line: 19, Col: 1, Construct: "macro"},
-	{From: 359, To: 368, Line: 20, Col: 5, Construct: "if"},
+	{From: 356, To: 387, Line: 19, Col: 1, Construct: "macro"},
+	{From: 359, To: 370, Line: 20, Col: 5, Construct: "if"},
 	{From: 361, To: 363, Line: 21, Col: 9, Construct: "if"},
 	{From: 365, To: 365, Line: 22, Col: 9, Construct: "set"},
-	{From: 367, To: 367, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 370, To: 384, Line: 25, Col: 5, Construct: "if"},
-	{From: 372, To: 374, Line: 26, Col: 9, Construct: "if"},
-	{From: 376, To: 377, Line: 27, Col: 9, Construct: "set"},
-	{From: 379, To: 383, Line: 29, Col: 9, Construct: "for"},
-	{From: 382, To: 382, Line: 31, Col: 13, Construct: "{{ }}"},
-	{From: 387, To: 404, Line: 36, Col: 1, Construct: "macro"},
-	{From: 390, To: 392, Line: 37, Col: 5, Construct: "if"},
-	{From: 394, To: 395, Line: 38, Col: 5, Construct: "set"},
-	{From: 397, To: 403, Line: 43, Col: 5, Construct: "for"},
-	{From: 400, To: 401, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 406, To: 418, Line: 57, Col: 1, Construct: "macro"},
-	{From: 409, To: 411, Line: 58, Col: 5, Construct: "if"},
-	{From: 413, To: 414, Line: 59, Col: 5, Construct: "set"},
-	{From: 416, To: 417, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 420, To: 437, Line: 66, Col: 1, Construct: "macro"},
-	{From: 424, To: 436, Line: 67, Col: 5, Construct: "for"},
-	{From: 426, To: 435, Line: 68, Col: 9, Construct: "if"},
-	{From: 428, To: 434, Line: 69, Col: 13, Construct: "for"},
-	{From: 430, To: 433, Line: 70, Col: 17, Construct: "if"},
-	{From: 432, To: 432, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 439, To: 450, Line: 78, Col: 1, Construct: "macro"},
-	{From: 442, To: 449, Line: 79, Col: 5, Construct: "if"},
-	{From: 444, To: 444, Line: 80, Col: 9, Construct: "{{ }}"},
-	{From: 448, To: 448, Line: 82, Col: 9, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 87, Col: 1, Construct: "set"},
-	{From: 454, To: 460, Line: 88, Col: 1, Construct: "for"},
-	{From: 456, To: 459, Line: 89, Col: 5, Construct: "if"},
-	{From: 458, To: 458, Line: 90, Col: 9, Construct: "set"},
-	{From: 462, To: 483, Line: 94, Col: 1, Construct: "if"},
-	{From: 465, To: 467, Line: 96, Col: 9, Construct: "{{ }}"},
-	{From: 469, To: 474, Line: 97, Col: 9, Construct: "if"},
-	{From: 471, To: 473, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 476, To: 482, Line: 100, Col: 9, Construct: "if"},
-	{From: 478, To: 480, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 564, Line: 107, Col: 1, Construct: "for"},
-	{From: 491, To: 563, Line: 108, Col: 5, Construct: "if"},
-	{From: 494, To: 494, Line: 109, Col: 10, Construct: "{{ }}"},
-	{From: 495, To: 563, Line: 110, Col: 9, Construct: "if"},
-	{From: 498, To: 500, Line: 111, Col: 9, Construct: "set"},
-	{From: 502, To: 504, Line: 112, Col: 9, Construct: "set"},
-	{From: 506, To: 508, Line: 113, Col: 9, Construct: "if"},
-	{From: 510, To: 511, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 513, To: 516, Line: 117, Col: 9, Construct: "{{ }}"},
-	{From: 518, To: 519, Line: 119, Col: 9, Construct: "{{ }}"},
-	{From: 521, To: 523, Line: 121, Col: 9, Construct: "if"},
-	{From: 524, To: 563, Line: 124, Col: 9, Construct: "if"},
-	{From: 527, To: 542, Line: 126, Col: 9, Construct: "if"},
-	{From: 529, To: 533, Line: 127, Col: 13, Construct: "if"},
-	{From: 532, To: 532, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 534, To: 542, Line: 130, Col: 13, Construct: "if"},
-	{From: 537, To: 541, Line: 131, Col: 13, Construct: "if"},
-	{From: 540, To: 540, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 544, To: 562, Line: 137, Col: 9, Construct: "if"},
-	{From: 548, To: 557, Line: 139, Col: 13, Construct: "for"},
-	{From: 550, To: 550, Line: 140, Col: 17, Construct: "{{ }}"},
-	{From: 552, To: 555, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 561, To: 561, Line: 146, Col: 13, Construct: "{{ }}"},
-	{From: 566, To: 572, Line: 151, Col: 1, Construct: "if"},
-	{From: 568, To: 571, Line: 152, Col: 5, Construct: "if"},
+	{From: 367, To: 369, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 372, To: 386, Line: 25, Col: 5, Construct: "if"},
+	{From: 374, To: 376, Line: 26, Col: 9, Construct: "if"},
+	{From: 378, To: 379, Line: 27, Col: 9, Construct: "set"},
+	{From: 381, To: 385, Line: 29, Col: 9, Construct: "for"},
+	{From: 384, To: 384, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 406, Line: 36, Col: 1, Construct: "macro"},
+	{From: 392, To: 394, Line: 37, Col: 5, Construct: "if"},
+	{From: 396, To: 397, Line: 38, Col: 5, Construct: "set"},
+	{From: 399, To: 405, Line: 43, Col: 5, Construct: "for"},
+	{From: 402, To: 403, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 408, To: 420, Line: 57, Col: 1, Construct: "macro"},
+	{From: 411, To: 413, Line: 58, Col: 5, Construct: "if"},
+	{From: 415, To: 416, Line: 59, Col: 5, Construct: "set"},
+	{From: 418, To: 419, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 422, To: 439, Line: 66, Col: 1, Construct: "macro"},
+	{From: 426, To: 438, Line: 67, Col: 5, Construct: "for"},
+	{From: 428, To: 437, Line: 68, Col: 9, Construct: "if"},
+	{From: 430, To: 436, Line: 69, Col: 13, Construct: "for"},
+	{From: 432, To: 435, Line: 70, Col: 17, Construct: "if"},
+	{From: 434, To: 434, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 441, To: 452, Line: 78, Col: 1, Construct: "macro"},
+	{From: 444, To: 451, Line: 79, Col: 5, Construct: "if"},
+	{From: 446, To: 446, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 450, To: 450, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 454, To: 454, Line: 87, Col: 1, Construct: "set"},
+	{From: 456, To: 462, Line: 88, Col: 1, Construct: "for"},
+	{From: 458, To: 461, Line: 89, Col: 5, Construct: "if"},
+	{From: 460, To: 460, Line: 90, Col: 9, Construct: "set"},
+	{From: 464, To: 479, Line: 94, Col: 1, Construct: "if"},
+	{From: 467, To: 467, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 469, To: 472, Line: 97, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 474, To: 478, Line: 100, Col: 9, Construct: "if"},
+	{From: 476, To: 476, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 482, To: 571, Line: 107, Col: 1, Construct: "for"},
+	{From: 488, To: 570, Line: 108, Col: 5, Construct: "if"},
+	{From: 491, To: 493, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 494, To: 570, Line: 110, Col: 9, Construct: "if"},
+	{From: 497, To: 499, Line: 111, Col: 9, Construct: "set"},
+	{From: 501, To: 503, Line: 112, Col: 9, Construct: "set"},
+	{From: 505, To: 507, Line: 113, Col: 9, Construct: "if"},
+	{From: 509, To: 512, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 514, To: 515, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 517, To: 518, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 520, To: 522, Line: 121, Col: 9, Construct: "if"},
+	{From: 523, To: 570, Line: 124, Col: 9, Construct: "if"},
+	{From: 526, To: 545, Line: 126, Col: 9, Construct: "if"},
+	{From: 528, To: 534, Line: 127, Col: 13, Construct: "if"},
+	{From: 531, To: 533, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 535, To: 545, Line: 130, Col: 13, Construct: "if"},
+	{From: 538, To: 544, Line: 131, Col: 13, Construct: "if"},
+	{From: 541, To: 543, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 547, To: 569, Line: 137, Col: 9, Construct: "if"},
+	{From: 551, To: 562, Line: 139, Col: 13, Construct: "for"},
+	{From: 553, To: 557, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 559, To: 560, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 566, To: 568, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 573, To: 579, Line: 151, Col: 1, Construct: "if"},
+	{From: 575, To: 578, Line: 152, Col: 5, Construct: "if"},
 }

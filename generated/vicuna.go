@@ -52,21 +52,21 @@ func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
 	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("</s>\n")
 		}
 	}
@@ -79,20 +79,24 @@ func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
 func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("USER: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
+			w.WriteString("USER: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("ASSISTANT: "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
+			w.WriteString("ASSISTANT: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -108,11 +112,11 @@ var spansVicuna = []jinja2.Span{
 	{From: 62, To: 64, Line: 14, Col: 1, Construct: "{{ }}"},
 	{From: 65, To: 71, Line: 15, Col: 5, Construct: "if"},
 	{From: 68, To: 70, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 98, Line: 10, Col: 1, Construct: "for"},
-	{From: 84, To: 96, Line: 11, Col: 1, Construct: "if"},
+	{From: 82, To: 102, Line: 10, Col: 1, Construct: "for"},
+	{From: 84, To: 100, Line: 11, Col: 1, Construct: "if"},
 	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 13, Col: 5, Construct: "if"},
-	{From: 91, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 96, Line: 15, Col: 5, Construct: "if"},
-	{From: 95, To: 95, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 100, Line: 13, Col: 5, Construct: "if"},
+	{From: 91, To: 93, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 100, Line: 15, Col: 5, Construct: "if"},
+	{From: 97, To: 99, Line: 16, Col: 1, Construct: "{{ }}"},
 }

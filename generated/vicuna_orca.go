@@ -52,23 +52,23 @@ func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.WriteString("SYSTEM: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("</s>\n")
 		}
 	}
@@ -81,20 +81,26 @@ func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
 func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("SYSTEM: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
+			w.WriteString("SYSTEM: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("USER: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
+			w.WriteString("USER: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("ASSISTANT: "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
+			w.WriteString("ASSISTANT: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("</s>\n")
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -110,11 +116,11 @@ var spansVicunaOrca = []jinja2.Span{
 	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 73, Line: 16, Col: 5, Construct: "if"},
 	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 100, Line: 11, Col: 1, Construct: "for"},
-	{From: 86, To: 98, Line: 12, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 98, Line: 14, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 98, Line: 16, Col: 5, Construct: "if"},
-	{From: 97, To: 97, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 106, Line: 11, Col: 1, Construct: "for"},
+	{From: 86, To: 104, Line: 12, Col: 1, Construct: "if"},
+	{From: 89, To: 91, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 104, Line: 14, Col: 5, Construct: "if"},
+	{From: 95, To: 97, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 104, Line: 16, Col: 5, Construct: "if"},
+	{From: 101, To: 103, Line: 17, Col: 1, Construct: "{{ }}"},
 }

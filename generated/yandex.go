@@ -52,17 +52,17 @@ func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
 	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
-		messageRole := message.ItemStr("role")
+		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Пользователь: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Ассистент: ")
-			w.WriteStr(message.ItemStr("content"))
+			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n\n")
 		}
 	}
@@ -75,16 +75,20 @@ func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
 func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" Пользователь: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n\n")))
+			w.WriteString(" Пользователь: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" Ассистент: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n\n")))
+			w.WriteString(" Ассистент: ")
+			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			w.WriteString("\n\n")
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
@@ -98,9 +102,9 @@ var spansYandex = []jinja2.Span{
 	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 67, Line: 14, Col: 5, Construct: "if"},
 	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 90, Line: 11, Col: 1, Construct: "for"},
-	{From: 80, To: 88, Line: 12, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 88, Line: 14, Col: 5, Construct: "if"},
-	{From: 87, To: 87, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 94, Line: 11, Col: 1, Construct: "for"},
+	{From: 80, To: 92, Line: 12, Col: 1, Construct: "if"},
+	{From: 83, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 92, Line: 14, Col: 5, Construct: "if"},
+	{From: 89, To: 91, Line: 15, Col: 1, Construct: "{{ }}"},
 }

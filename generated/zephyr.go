@@ -53,9 +53,9 @@ func renderZephyr(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.WriteString("<|")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("|>\n")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
@@ -67,9 +67,13 @@ func renderZephyr(w *jinja2.Writer, in *jinja2.Input) {
 func renderZephyrLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// zephyr.jinja:7:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|endoftext|>\n")))
+		w.WriteString("<|")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("|>\n")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
 }
@@ -79,6 +83,6 @@ func renderZephyrLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansZephyr = []jinja2.Span{
 	{From: 53, To: 61, Line: 7, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 74, Line: 7, Col: 1, Construct: "for"},
-	{From: 72, To: 72, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 78, Line: 7, Col: 1, Construct: "for"},
+	{From: 72, To: 76, Line: 8, Col: 1, Construct: "{{ }}"},
 }

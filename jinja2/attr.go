@@ -11,7 +11,7 @@ import (
 // otherwise the item x["name"], otherwise an undefined value that remembers what was
 // looked up. Attributes of undefined values raise UndefinedError, except those Python's
 // Undefined object has (its special attributes), which the sandbox refuses.
-func (v Value) Attr(name string) Value {
+func Attr(v Value, name string) Value {
 	if v.kind() == KindUndefined {
 		if undefinedDunders[name] {
 			return unsafeAttr(v, name)
@@ -35,6 +35,9 @@ func (v Value) Attr(name string) Value {
 	}
 	return missingAttr(v, name)
 }
+
+// Attr is Attr(v, name).
+func (v Value) Attr(name string) Value { return Attr(v, name) }
 
 // undefinedDunders are the attributes of Jinja2's Undefined object (dir(Undefined())):
 // all start with "_", so the sandbox refuses them.
@@ -118,7 +121,7 @@ func (v Value) pyAttr(name string) (Value, bool) {
 // Item is Jinja2's x[key] in the sandbox: the item if there is one, otherwise for a str
 // key the attribute of that name, otherwise an undefined value. Items of undefined
 // values raise UndefinedError.
-func (v Value) Item(key Value) Value {
+func Item(v Value, key Value) Value {
 	if v.kind() == KindUndefined {
 		v.undefinedError()
 	}
@@ -133,8 +136,11 @@ func (v Value) Item(key Value) Value {
 	return missingItem(v, key)
 }
 
+// Item is Item(v, key).
+func (v Value) Item(key Value) Value { return Item(v, key) }
+
 // ItemStr is v.Item(Str(key)).
-func (v Value) ItemStr(key string) Value {
+func ItemStr(v Value, key string) Value {
 	if v.kind() == KindDict {
 		if r, ok := v.dict().GetStr(key); ok {
 			return r
@@ -143,8 +149,11 @@ func (v Value) ItemStr(key string) Value {
 	return v.Item(Str(key))
 }
 
+// ItemStr is ItemStr(v, key).
+func (v Value) ItemStr(key string) Value { return ItemStr(v, key) }
+
 // ItemInt is v.Item(Int(i)).
-func (v Value) ItemInt(i int64) Value {
+func ItemInt(v Value, i int64) Value {
 	if (v.kind() == KindList || v.kind() == KindTuple) && !isDictView(v) {
 		items := v.list().items()
 		pos := i
@@ -157,6 +166,9 @@ func (v Value) ItemInt(i int64) Value {
 	}
 	return v.Item(Int(i))
 }
+
+// ItemInt is ItemInt(v, i).
+func (v Value) ItemInt(i int64) Value { return ItemInt(v, i) }
 
 // lookupItem is Python's x[key] without the attribute fallback. Where Python raises
 // TypeError (an unhashable key), the sandbox's getitem finds nothing.

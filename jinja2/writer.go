@@ -198,3 +198,16 @@ func (w *Writer) WriteStr(v Value) {
 		throw(TypeError, "can only concatenate str (not \"%s\") to str", v.TypeName())
 	}
 }
+
+// Write, WriteStr and WriteAdd are w.Write, w.WriteStr and w.WriteAdd in the form
+// generated code calls them: a template's llama.cpp render function calls package
+// llamacpp's functions of the same names at the same places.
+
+// Write is w.Write(v).
+func Write(w *Writer, v Value) { w.Write(v) }
+
+// WriteStr is w.WriteStr(v).
+func WriteStr(w *Writer, v Value) { w.WriteStr(v) }
+
+// WriteAdd is w.WriteAdd(operands...).
+func WriteAdd(w *Writer, operands ...Value) { w.WriteAdd(operands...) }

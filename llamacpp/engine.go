@@ -534,3 +534,14 @@ func CallMissingGlobal(in *jinja2.Input, name string, args []jinja2.Value, kwarg
 	jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
 	return jinja2.Value{}
 }
+
+// WriteStr is jinja2.WriteStr as llama.cpp joins an operand of + or ~ that follows a
+// str: a str as it is, none or undefined as nothing, another value in its string form.
+func WriteStr(w *jinja2.Writer, v jinja2.Value) {
+	if !isNull(v) {
+		w.WriteString(llamaString(v))
+	}
+}
+
+// WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
+func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { Write(w, Sum(operands...)) }

@@ -1,5 +1,7 @@
 package codegen
 
+import "strings"
+
 // The runtime functions generated code calls for the tests and filters a template names:
 // a test or filter called with the arguments its Go function takes is a direct call to
 // it (runtime.IsDefined(x), runtime.FilterLength(x)); one called otherwise goes through
@@ -126,4 +128,12 @@ var directMethods = map[string]map[int]string{
 	"startswith": {1: "MethodStartswith"},
 	"endswith":   {1: "MethodEndswith"},
 	"replace":    {2: "MethodReplace"},
+}
+
+// llamaDirect reports whether name is the name package llamacpp's function fn applies
+// (llamacpp/direct.go): the name fn is named after, such as "length" for FilterLength,
+// and not another name Jinja2 gives the same test or filter ("count"), which llama.cpp
+// may not have.
+func llamaDirect(name, fn string) bool {
+	return strings.EqualFold(name, strings.TrimPrefix(strings.TrimPrefix(fn, "Is"), "Filter"))
 }

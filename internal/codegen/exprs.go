@@ -206,14 +206,10 @@ func (g *gen) op(name string) *jen.Statement {
 	return rt(name)
 }
 
-// method calls the Value method name on recv: in the llama.cpp render function, the
-// runtime function of its llama.cpp variant when it has one.
+// method calls the function name of a lookup (Attr, Item, ItemStr, ItemInt) on recv:
+// jinja2's, or in the llama.cpp render function its llama.cpp variant.
 func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.Statement {
-	if g.llama && llamaVariants[name] {
-		g.variants++
-		return llama(name).Call(append([]jen.Code{recv}, args...)...)
-	}
-	return recv.Dot(name).Call(args...)
+	return g.op(name).Call(append([]jen.Code{recv}, args...)...)
 }
 
 // llamaVariants are the runtime functions and Value methods that have a variant with
@@ -293,14 +289,15 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		d, ok := directTests[x.Name]
 		args, kwargs := g.args(x.Args)
 		switch {
-		case g.llama:
+		case g.llama && !(ok && takes(d, x.Args) && llamaDirect(x.Name, d.fn)):
+			// a test by another of its names: llama.cpp may lack that name
 			g.variants++
 			return llama("CallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 		case !ok:
 			// the operands are passed (and ignored) so that the variables they read are used
 			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
 		case takes(d, x.Args):
-			return rt(d.fn).Call(append([]jen.Code{g.value(x.X)}, g.values(x.Args.Args)...)...)
+			return g.direct(d.fn).Call(append([]jen.Code{g.value(x.X)}, g.values(x.Args.Args)...)...)
 		}
 		return rt("CallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 	case *ir.Const:
@@ -389,17 +386,17 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
 	args, kwargs := g.args(f.Args)
 	switch {
-	case g.llama:
-		// llama.cpp's builtins of the value's type
+	case g.llama && !(ok && (d.args < 0 || takes(d, f.Args)) && llamaDirect(f.Name, d.fn)):
+		// a filter by another of its names: llama.cpp may lack that name
 		g.variants++
 		return llama("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 	case !ok:
 		// the operands are passed (and ignored) so that the variables they read are used
 		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
 	case d.args < 0:
-		return rt(d.fn).Call(v, args, kwargs)
+		return g.direct(d.fn).Call(v, args, kwargs)
 	case takes(d, f.Args):
-		return rt(d.fn).Call(append([]jen.Code{v}, g.values(f.Args.Args)...)...)
+		return g.direct(d.fn).Call(append([]jen.Code{v}, g.values(f.Args.Args)...)...)
 	}
 	return rt("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 }
@@ -443,8 +440,8 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
 		}
-		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && !g.llama && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-			return rt(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
+		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			return g.direct(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
 		}
 		if g.llama && (fn.Name == "append" || fn.Name == "pop") {
 			g.mutates = true // llama.cpp's list methods change the list

@@ -205,13 +205,10 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
-	if g.llama {
-		// llama.cpp writes what the expression gives, as its output writes a value
-		if s, ok := strConst(x); ok {
-			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
+	if b, ok := x.(*ir.Binary); ok && g.llama {
+		if c, ok := ir.LlamaConcat(b); ok {
+			x = c // llama.cpp reads a + b ~ c as (a + b) ~ c
 		}
-		g.variants++
-		return []jen.Code{llama("Write").Call(jen.Id("w"), g.value(x))}
 	}
 	switch x := x.(type) {
 	case *ir.Binary:
@@ -221,10 +218,11 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		// a + b + c written operand by operand, not summed first
 		operands := addOperands(x)
 		if _, first := strConst(operands[0]); !first || g.markup {
-			return []jen.Code{jen.Id("w").Dot("WriteAdd").Call(g.values(operands)...)}
+			return []jen.Code{g.direct("WriteAdd").Call(append([]jen.Code{jen.Id("w")}, g.values(operands)...)...)}
 		}
-		// 'text' + v + ...: a sum of strs (Python's + requires it) with no Markup in this
-		// template to escape them, so each operand can be written as it comes
+		// 'text' + v + ...: a sum of strs (Python's + requires it; llama.cpp's joins
+		// what follows a str in its string form) with no Markup in this template to
+		// escape them, so each operand can be written as it comes
 		var code []jen.Code
 		for _, op := range operands {
 			code = append(code, g.writeOperand(op, "WriteStr"))
@@ -232,9 +230,16 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		return code
 	case *ir.Concat:
 		// a ~ b ~ c written operand by operand: the str() of each
+		write := "Write"
+		if g.llama {
+			if _, first := strConst(x.Items[0]); !first {
+				break // llama.cpp's ~ checks its first two operands
+			}
+			write = "WriteStr" // llama.cpp's ~ joins what follows a str as its + does
+		}
 		var code []jen.Code
 		for _, op := range x.Items {
-			code = append(code, g.writeOperand(op, "Write"))
+			code = append(code, g.writeOperand(op, write))
 		}
 		return code
 	case *ir.Call:
@@ -257,7 +262,7 @@ func (g *gen) writeOperand(x ir.Expr, write string) jen.Code {
 		args, kwargs := g.args(f.Args)
 		return jen.Id("w").Dot("WriteJSON").Call(g.value(f.X), args, kwargs)
 	}
-	return jen.Id("w").Dot(write).Call(g.value(x))
+	return g.direct(write).Call(jen.Id("w"), g.value(x))
 }
 
 // isReversal reports whether x is y[::-1].
@@ -491,12 +496,17 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 		// for x in y[::-1] visits y backwards, without building the reversed list
 		iter = g.value(s.Iter.(*ir.Slice).X)
 	}
+	// llama.cpp's for loop refuses a str: llamacpp.Iterate checks it, and the other
+	// loops check it first (checked)
+	checked := iter
 	if g.llama {
-		// llama.cpp's for loop refuses a str
-		iter = g.op("Iterable").Call(iter)
-		// and it runs every iteration in one scope, which starts as a copy of the
+		checked = g.op("Iterable").Call(iter)
+		// llama.cpp runs every iteration in one scope, which starts as a copy of the
 		// scope around the loop: what one iteration assigns, the next one sees
-		code = append(code, g.scopeDecls(s.Body.Scope)...)
+		if decls := g.scopeDecls(s.Body.Scope); len(decls) > 0 {
+			code = append(code, jen.Comment("llama.cpp: every iteration runs in one scope, a copy of the scope around the loop"))
+			code = append(code, decls...)
+		}
 	}
 	withLoop := s.Loop != nil && g.needed[s.Loop]
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
@@ -511,7 +521,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			// the i-th item of y[::-1] is the i-th from the end of y
 			iterate, item = "IterateReversed", jen.Id(items).Index(jen.Len(jen.Id(items)).Op("-").Lit(1).Op("-").Id(i))
 		}
-		code = append(code, jen.Id(items).Op(":=").Add(rt(iterate).Call(jen.Id("w"), iter)))
+		code = append(code, jen.Id(items).Op(":=").Add(g.direct(iterate).Call(jen.Id("w"), iter)))
 		loopHead = jen.For(jen.Id(i).Op(":=").Range().Id(items))
 		body = append(body, g.storeNew(s.Target, item)...)
 	} else if useLoop {
@@ -533,7 +543,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			filter = jen.Func().Params(jen.Id(item).Add(valueType())).Bool().Block(fbody...)
 		}
 		if rec != nil {
-			newLoop := rt("NewRecursiveLoop").Call(jen.Id("w"), iter, filter, jen.Id(rec.depth), jen.Id(rec.fn))
+			newLoop := rt("NewRecursiveLoop").Call(jen.Id("w"), checked, filter, jen.Id(rec.depth), jen.Id(rec.fn))
 			loopHead = jen.For(jen.Id(name).Op(":=").Add(newLoop), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		} else {
 			// the loop's state is a variable of its own (no allocation unless it escapes)
@@ -542,11 +552,11 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 				start = "StartReversed"
 			}
 			code = append(code, jen.Var().Id(name).Qual(Jinja2Path, "Loop"))
-			loopHead = jen.For(jen.Id(name).Dot(start).Call(jen.Id("w"), iter, filter), jen.Id(name).Dot("Next").Call(), jen.Empty())
+			loopHead = jen.For(jen.Id(name).Dot(start).Call(jen.Id("w"), checked, filter), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		}
 		body = append(body, g.storeNew(s.Target, jen.Id(name).Dot("Item").Call())...)
 	} else {
-		items := rt("Iterate").Call(jen.Id("w"), iter)
+		items := g.direct("Iterate").Call(jen.Id("w"), iter)
 		if vt, ok := s.Target.(*ir.VarTarget); ok && !g.needed[vt.Var] {
 			loopHead = jen.For(jen.Range().Add(items))
 		} else if ok {

@@ -61,46 +61,46 @@ func renderModel(w *jinja2.Writer, in *jinja2.Input) {
 		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// model:25:20 {{ role }}
-		w.Write(role)
+		jinja2.Write(w, role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// model:29:1 {{- bos_token -}}
-	w.Write(bosToken)
+	jinja2.Write(w, bosToken)
 	// model:31:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// model:32:1 {%- if message.role == 'system' -%}
-		messageRole := message.Attr("role")
+		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
 			llama3Header(jinja2.Str("system"))
 			// model:34:1 {{- message.content | trim -}}
-			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
 			llama3Header(jinja2.Str("user"))
 			// model:38:1 {{- message.content | trim -}}
-			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(jinja2.Str("assistant"))
 			// model:42:1 {%- if message.content -%}
-			messageContent := message.Attr("content")
+			messageContent := jinja2.Attr(message, "content")
 			if messageContent.Truthy() {
 				// model:43:1 {{- message.content | trim -}}
-				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
+				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := message.Attr("tool_calls")
+			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// model:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 					var call jinja2.Value
 					// model:47:1 {%- if tc.function is defined -%}
-					tcFunction := tc.Attr("function")
+					tcFunction := jinja2.Attr(tc, "function")
 					if jinja2.IsDefined(tcFunction) {
 						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -111,19 +111,19 @@ func renderModel(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString("<tool_call>")
 					// model:53:1 {%- if call.arguments is string %}
-					callArguments := call.Attr("arguments")
+					callArguments := jinja2.Attr(call, "arguments")
 					if jinja2.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// model:54:11 {{ call.name }}
-						w.Write(call.Attr("name"))
+						jinja2.Write(w, jinja2.Attr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// model:54:42 {{ call.arguments }}
-						w.Write(callArguments)
+						jinja2.Write(w, callArguments)
 						w.WriteString("}")
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), call.Attr("name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -135,7 +135,7 @@ func renderModel(w *jinja2.Writer, in *jinja2.Input) {
 			llama3Header(jinja2.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
-			w.Write(message.Attr("content"))
+			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
@@ -164,47 +164,42 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// model:29:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// model:31:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// model:32:1 {%- if message.role == 'system' -%}
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("system"))
-			}))
+			llama3Header(jinja2.Str("system"))
 			// model:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("user"))
-			}))
+			llama3Header(jinja2.Str("user"))
 			// model:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("assistant"))
-			}))
+			llama3Header(jinja2.Str("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// model:43:1 {{- message.content | trim -}}
-				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
-			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// model:46:1 {%- for tc in message.tool_calls -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
-				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
+				for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 					// model:47:1 {%- if tc.function is defined -%}
 					tcFunction := llamacpp.Attr(tc, "function")
-					if llamacpp.CallTest("defined", tcFunction, nil, nil) {
+					if llamacpp.IsDefined(tcFunction) {
 						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -215,7 +210,7 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("<tool_call>")
 					// model:53:1 {%- if call.arguments is string %}
 					callArguments := llamacpp.Attr(call, "arguments")
-					if llamacpp.CallTest("string", callArguments, nil, nil) {
+					if llamacpp.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// model:54:11 {{ call.name }}
 						llamacpp.Write(w, llamacpp.Attr(call, "name"))
@@ -226,7 +221,7 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -235,9 +230,7 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			llamacpp.Write(w, w.Capture(func() {
-				llama3Header(jinja2.Str("user"))
-			}))
+			llama3Header(jinja2.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -247,9 +240,7 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		llamacpp.Write(w, w.Capture(func() {
-			llama3Header(jinja2.Str("assistant"))
-		}))
+		llama3Header(jinja2.Str("assistant"))
 	}
 }
 
@@ -287,29 +278,29 @@ var spansModel = []jinja2.Span{
 	{From: 157, To: 163, Line: 24, Col: 1, Construct: "macro"},
 	{From: 161, To: 162, Line: 25, Col: 20, Construct: "{{ }}"},
 	{From: 165, To: 165, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 167, To: 246, Line: 31, Col: 1, Construct: "for"},
-	{From: 169, To: 245, Line: 32, Col: 1, Construct: "if"},
-	{From: 172, To: 174, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 177, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 178, To: 245, Line: 36, Col: 5, Construct: "if"},
-	{From: 181, To: 183, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 185, To: 186, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 187, To: 245, Line: 40, Col: 5, Construct: "if"},
-	{From: 190, To: 192, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 194, To: 198, Line: 42, Col: 1, Construct: "if"},
-	{From: 197, To: 197, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 234, Line: 45, Col: 1, Construct: "if"},
-	{From: 203, To: 232, Line: 46, Col: 1, Construct: "for"},
-	{From: 206, To: 215, Line: 47, Col: 1, Construct: "if"},
-	{From: 209, To: 209, Line: 48, Col: 1, Construct: "set"},
-	{From: 213, To: 213, Line: 50, Col: 1, Construct: "set"},
-	{From: 217, To: 231, Line: 53, Col: 1, Construct: "if"},
-	{From: 221, To: 222, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 224, To: 225, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 235, To: 245, Line: 62, Col: 5, Construct: "if"},
-	{From: 238, To: 241, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 243, To: 244, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 248, To: 253, Line: 71, Col: 1, Construct: "if"},
-	{From: 250, To: 252, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 167, To: 239, Line: 31, Col: 1, Construct: "for"},
+	{From: 169, To: 238, Line: 32, Col: 1, Construct: "if"},
+	{From: 172, To: 172, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 238, Line: 36, Col: 5, Construct: "if"},
+	{From: 179, To: 179, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 183, To: 238, Line: 40, Col: 5, Construct: "if"},
+	{From: 186, To: 186, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 188, To: 192, Line: 42, Col: 1, Construct: "if"},
+	{From: 191, To: 191, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 194, To: 229, Line: 45, Col: 1, Construct: "if"},
+	{From: 198, To: 227, Line: 46, Col: 1, Construct: "for"},
+	{From: 201, To: 210, Line: 47, Col: 1, Construct: "if"},
+	{From: 204, To: 204, Line: 48, Col: 1, Construct: "set"},
+	{From: 208, To: 208, Line: 50, Col: 1, Construct: "set"},
+	{From: 212, To: 226, Line: 53, Col: 1, Construct: "if"},
+	{From: 216, To: 217, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 219, To: 220, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 230, To: 238, Line: 62, Col: 5, Construct: "if"},
+	{From: 233, To: 234, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 236, To: 237, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 241, To: 244, Line: 71, Col: 1, Construct: "if"},
+	{From: 243, To: 243, Line: 72, Col: 1, Construct: "{{ }}"},
 }

@@ -58,9 +58,9 @@ func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message.ItemStr("role"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 		w.WriteString("\n")
-		w.WriteStr(message.ItemStr("content"))
+		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
@@ -72,9 +72,13 @@ func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
 func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, message := range llamacpp.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+		w.WriteString("<|im_start|>")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }
@@ -84,6 +88,6 @@ func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 var spansModelChatml = []jinja2.Span{
 	{From: 58, To: 66, Line: 8, Col: 1, Construct: "for"},
 	{From: 60, To: 64, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 79, Line: 8, Col: 1, Construct: "for"},
-	{From: 77, To: 77, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 83, Line: 8, Col: 1, Construct: "for"},
+	{From: 77, To: 81, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -52,22 +52,22 @@ func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		w.Write(jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := m.Attr("role")
+		mRole := jinja2.Attr(m, "role")
 		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
+			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		w.WriteAdd(mRole, jinja2.Str(": "), m.Attr("content"))
+		jinja2.WriteAdd(w, mRole, jinja2.Str(": "), jinja2.Attr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
-	w.Write(messages.ItemInt(0).Attr("missing").Attr("deeper"))
+	jinja2.Write(w, jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messages, 0), "missing"), "deeper"))
 }
 
 // renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -76,12 +76,12 @@ func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, m := range llamacpp.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
 		mRole := llamacpp.Attr(m, "role")
 		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
@@ -89,7 +89,7 @@ func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Attr(m, "role"), jinja2.Str(": ")), llamacpp.Attr(m, "content")))
+		llamacpp.WriteAdd(w, llamacpp.Attr(m, "role"), jinja2.Str(": "), llamacpp.Attr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}

@@ -54,64 +54,64 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
-		last = messages.ItemInt(-1)
+		last = jinja2.ItemInt(messages, -1)
 	} else {
 		last = jinja2.None()
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		w.Write(last.Attr("content"))
+		jinja2.Write(w, jinja2.Attr(last, "content"))
 	} else {
 		w.WriteString("nothing")
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	w.Write(jinja2.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	w.Write(jinja2.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	w.Write(jinja2.Mod(jinja2.Int(-7), jinja2.Int(3)))
+	jinja2.Write(w, jinja2.Mod(jinja2.Int(-7), jinja2.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	w.Write(jinja2.Pow(jinja2.Int(2), jinja2.Int(10)))
+	jinja2.Write(w, jinja2.Pow(jinja2.Int(2), jinja2.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	w.Write(jinja2.Div(jinja2.Int(7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.Div(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	w.Write(jinja2.Float(1e+16))
+	jinja2.Write(w, jinja2.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
-	w.WriteAdd(jinja2.Float(0.1), jinja2.Float(0.2))
+	jinja2.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	w.Write(jinja2.Pow(jinja2.Int(2), jinja2.Int(70)))
+	jinja2.Write(w, jinja2.Pow(jinja2.Int(2), jinja2.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.WriteString("a")
-	w.Write(jinja2.Int(1))
-	w.Write(jinja2.None())
-	w.Write(undefinedName)
+	jinja2.Write(w, jinja2.Int(1))
+	jinja2.Write(w, jinja2.None())
+	jinja2.Write(w, undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	w.Write(jinja2.Or(jinja2.None(), func() jinja2.Value {
+	jinja2.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
 		return jinja2.Str("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	w.Write(jinja2.And(jinja2.Int(0), func() jinja2.Value {
+	jinja2.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
 		return jinja2.Str("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	w.Write(jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+	jinja2.Write(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
 		return jinja2.DictOf()
 	}))
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	w.Write(jinja2.Bool(func() bool {
+	jinja2.Write(w, jinja2.Bool(func() bool {
 		left := jinja2.Int(1)
 		right := jinja2.Int(2)
 		if !jinja2.Lt(left, right) {
@@ -122,7 +122,7 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	w.Write(jinja2.Bool(func() bool {
+	jinja2.Write(w, jinja2.Bool(func() bool {
 		left := jinja2.Int(3)
 		right := jinja2.Int(2)
 		if !jinja2.Gt(left, right) {
@@ -133,34 +133,34 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	w.Write(jinja2.Bool(jinja2.In(jinja2.Str("b"), jinja2.Str("abc"))))
+	jinja2.Write(w, jinja2.Bool(jinja2.In(jinja2.Str("b"), jinja2.Str("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	w.Write(jinja2.Bool(!jinja2.InStrs(jinja2.Str("x"), "a")))
+	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	w.Write(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))))
+	jinja2.Write(w, jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	w.Write(jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
+	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	w.Write(jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	w.Write(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
+	jinja2.Write(w, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	w.Write(jinja2.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
+	jinja2.Write(w, jinja2.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	w.Write(jinja2.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
+	jinja2.Write(w, jinja2.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	w.Write(jinja2.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
+	jinja2.Write(w, jinja2.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	w.Write(jinja2.MethodSplit(jinja2.Str("  a b  ")))
+	jinja2.Write(w, jinja2.MethodSplit(jinja2.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
@@ -169,34 +169,34 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	w.Write(jinja2.FilterUpper(jinja2.Str("Straße İ")))
+	jinja2.Write(w, jinja2.FilterUpper(jinja2.Str("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	w.Write(jinja2.FilterTitle(jinja2.Str("ǅ héllo")))
+	jinja2.Write(w, jinja2.FilterTitle(jinja2.Str("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	w.Write(jinja2.Str("abc").Slice(jinja2.None(), jinja2.None(), jinja2.Int(-1)))
+	jinja2.Write(w, jinja2.Str("abc").Slice(jinja2.None(), jinja2.None(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	w.Write(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)).Slice(jinja2.Int(1), jinja2.None(), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)).Slice(jinja2.Int(1), jinja2.None(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	w.Write(jinja2.Bool(jinja2.IsDefined(tools)))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsDefined(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	w.Write(jinja2.Bool(jinja2.IsNone(tools)))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsNone(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	w.Write(jinja2.Bool(jinja2.IsSequence(messages)))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	w.Write(jinja2.Bool(jinja2.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	w.Write(jinja2.Bool(jinja2.IsUpper(jinja2.Str("A"))))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	w.Write(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	jinja2.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -239,13 +239,16 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, jinja2.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
-	llamacpp.Write(w, llamacpp.Add(jinja2.Float(0.1), jinja2.Float(0.2)))
+	llamacpp.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
 	llamacpp.Write(w, llamacpp.Pow(jinja2.Int(2), jinja2.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("a"), jinja2.Int(1), jinja2.None(), undefinedName))
+	w.WriteString("a")
+	llamacpp.WriteStr(w, jinja2.Int(1))
+	llamacpp.WriteStr(w, jinja2.None())
+	llamacpp.WriteStr(w, undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
 	llamacpp.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
@@ -291,16 +294,16 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	llamacpp.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.CallFilter("map", messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	llamacpp.Write(w, llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil), nil, nil))
+	llamacpp.Write(w, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
 	llamacpp.Write(w, llamacpp.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
@@ -309,22 +312,22 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("x,y,,z"), "split", []jinja2.Value{jinja2.Str(",")}, nil))
+	llamacpp.Write(w, llamacpp.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("  a b  "), "split", nil, nil))
+	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
+	llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+	llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	llamacpp.Write(w, llamacpp.CallFilter("upper", jinja2.Str("Straße İ"), nil, nil))
+	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Str("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	llamacpp.Write(w, llamacpp.CallFilter("title", jinja2.Str("ǅ héllo"), nil, nil))
+	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Str("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
 	llamacpp.Write(w, llamacpp.Slice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
@@ -333,19 +336,19 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("defined", tools, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDefined(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("none", tools, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsNone(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("sequence", messages, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("divisibleby", jinja2.Int(5), []jinja2.Value{jinja2.Int(5)}, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("upper", jinja2.Str("A"), nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	llamacpp.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
@@ -402,32 +405,32 @@ var spansExpressions = []jinja2.Span{
 	{From: 239, To: 240, Line: 4, Col: 67, Construct: "{{ }}"},
 	{From: 242, To: 243, Line: 4, Col: 78, Construct: "{{ }}"},
 	{From: 245, To: 246, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 248, To: 249, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 251, To: 254, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 256, To: 259, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 261, To: 264, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 266, To: 275, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 277, To: 286, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 288, To: 289, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 291, To: 292, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 294, To: 295, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 297, To: 298, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 300, To: 301, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 303, To: 304, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 306, To: 307, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 312, To: 313, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 315, To: 316, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 318, To: 319, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 321, To: 322, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 324, To: 325, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 327, To: 328, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 330, To: 331, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 333, To: 334, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 336, To: 337, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 339, To: 340, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 342, To: 343, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 345, To: 346, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 348, To: 349, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 248, To: 252, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 254, To: 257, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 259, To: 262, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 264, To: 267, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 269, To: 278, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 280, To: 289, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 291, To: 292, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 294, To: 295, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 300, To: 301, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 303, To: 304, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 306, To: 307, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 309, To: 310, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 312, To: 313, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 315, To: 316, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 318, To: 319, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 321, To: 322, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 324, To: 325, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 327, To: 328, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 330, To: 331, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 333, To: 334, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 336, To: 337, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 339, To: 340, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 342, To: 343, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 345, To: 346, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 348, To: 349, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 351, To: 352, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 13, Col: 1, Construct: "{{ }}"},
 }

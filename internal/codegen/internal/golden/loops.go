@@ -54,17 +54,17 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 	var loop jinja2.Loop
 	for loop.Start(w, messages, func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(m.Attr("role"), "system")
+		return !jinja2.EqStr(jinja2.Attr(m, "role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
-		w.Write(loop.Index())
+		jinja2.Write(w, loop.Index())
 		w.WriteString("/")
 		// loops.jinja:3:18 {{ loop.length }}
-		w.Write(loop.Length())
+		jinja2.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		w.Write(m.Attr("role"))
+		jinja2.Write(w, jinja2.Attr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -75,7 +75,7 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		w.Write(jinja2.FilterTrim(m.Attr("content"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
@@ -87,10 +87,10 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 		k := keys[i]
 		v := values[i]
 		// loops.jinja:7:43 {{ k }}
-		w.Write(k)
+		jinja2.Write(w, k)
 		w.WriteString("=")
 		// loops.jinja:7:51 {{ v }}
-		w.Write(v)
+		jinja2.Write(w, v)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(keys)-1) {
 			w.WriteString(", ")
@@ -107,7 +107,7 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
-		w.Write(i)
+		jinja2.Write(w, i)
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
@@ -123,9 +123,9 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 	for loop2.Start(w, jinja2.Str("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		w.Write(loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
+		jinja2.Write(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
 		// loops.jinja:10:49 {{ c }}
-		w.Write(c)
+		jinja2.Write(w, c)
 	}
 }
 
@@ -160,14 +160,14 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(m, "content"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
+	items := llamacpp.Iterate(w, llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil))
 	for i := range items {
 		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
@@ -183,10 +183,10 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, jinja2.Int(10)))) {
+	for _, i := range llamacpp.Iterate(w, jinja2.Range(in, jinja2.Int(10))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
-		if llamacpp.CallTest("even", i, nil, nil) {
+		if llamacpp.IsEven(i) {
 			w.Drop(mark)
 			continue
 		}
@@ -201,7 +201,7 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
-	for range jinja2.Iterate(w, llamacpp.Iterable(jinja2.NewList())) {
+	for range llamacpp.Iterate(w, jinja2.NewList()) {
 		w.WriteString("never")
 		iterated2 = true
 	}

@@ -59,10 +59,10 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
-		w.Write(role)
+		jinja2.Write(w, role)
 		w.WriteString("|>")
 		// macros.jinja:3:15 {{ sep }}
-		w.Write(sep)
+		jinja2.Write(w, sep)
 	}
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -74,13 +74,13 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6:2 {{ tag }}
-		w.Write(tag)
+		jinja2.Write(w, tag)
 		w.WriteString(">")
 		// macros.jinja:6:12 {{ caller() }}
-		w.Write(jinja2.Call(caller, nil, nil))
+		jinja2.Write(w, jinja2.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6:28 {{ tag }}
-		w.Write(tag)
+		jinja2.Write(w, tag)
 		w.WriteString(">")
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
@@ -92,22 +92,22 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		w.Write(jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		w.Write(jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
 	countdown = func(n jinja2.Value) {
 		n = jinja2.Param(n, "n")
 		// macros.jinja:12:1 {{ n }}
-		w.Write(n)
+		jinja2.Write(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
 		if jinja2.Gt(n, jinja2.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
-			w.Write(w.Capture(func() {
+			jinja2.Write(w, w.Capture(func() {
 				countdown(jinja2.Sub(n, jinja2.Int(1)))
 			}))
 		}
@@ -115,9 +115,9 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		header(m.Attr("role"), jinja2.Missing())
+		header(jinja2.Attr(m, "role"), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
-		w.Write(m.Attr("content"))
+		jinja2.Write(w, jinja2.Attr(m, "content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -125,14 +125,14 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			w.Write(jinja2.FilterUpper(m.Attr("role")))
+			jinja2.Write(w, jinja2.FilterUpper(jinja2.Attr(m, "role")))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	w.Write(jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
+	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
-	w.Write(w.Capture(func() {
+	jinja2.Write(w, w.Capture(func() {
 		countdown(jinja2.Int(3))
 	}))
 	w.WriteString("\n")
@@ -190,10 +190,10 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		llamacpp.Write(w, llamacpp.CallFilter("join", varargs, []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.CallFilter("map", llamacpp.CallFilter("dictsort", kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
@@ -211,11 +211,9 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// macros.jinja:14:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, m := range llamacpp.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		llamacpp.Write(w, w.Capture(func() {
-			header(llamacpp.Attr(m, "role"), jinja2.Missing())
-		}))
+		header(llamacpp.Attr(m, "role"), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
 		llamacpp.Write(w, llamacpp.Attr(m, "content"))
 		w.WriteString("\n")
@@ -226,7 +224,7 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			llamacpp.Write(w, llamacpp.CallFilter("upper", llamacpp.Attr(m, "role"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterUpper(llamacpp.Attr(m, "role")))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
@@ -238,9 +236,7 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	llamacpp.Write(w, w.Capture(func() {
-		header(jinja2.Str("end"), jinja2.Str(""))
-	}))
+	header(jinja2.Str("end"), jinja2.Str(""))
 }
 
 // spansMacros is the position table of macros.jinja: an error on the lines From to To of this
@@ -282,12 +278,12 @@ var spansMacros = []jinja2.Span{
 	{From: 203, To: 203, Line: 12, Col: 1, Construct: "{{ }}"},
 	{From: 205, To: 211, Line: 12, Col: 8, Construct: "if"},
 	{From: 208, To: 210, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 214, To: 231, Line: 14, Col: 1, Construct: "for"},
-	{From: 216, To: 218, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 220, To: 221, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 223, To: 230, Line: 16, Col: 1, Construct: "call"},
-	{From: 229, To: 229, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 233, To: 234, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 236, To: 239, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 241, To: 243, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 214, To: 229, Line: 14, Col: 1, Construct: "for"},
+	{From: 216, To: 216, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 218, To: 219, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 221, To: 228, Line: 16, Col: 1, Construct: "call"},
+	{From: 227, To: 227, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 231, To: 232, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 234, To: 237, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 239, To: 239, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -68,17 +68,17 @@ func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = jinja2.Add(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(m.Attr("role")))
+		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.Attr(m, "role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
-	w.Write(count)
+	jinja2.Write(w, count)
 	w.WriteString(" ns.count=")
 	// scopes.jinja:9:28 {{ ns.count }}
-	w.Write(nsCount)
+	jinja2.Write(w, nsCount)
 	w.WriteString(" roles=")
 	// scopes.jinja:9:49 {{ ns.roles }}
-	w.Write(nsRoles)
+	jinja2.Write(w, nsRoles)
 	w.WriteString("\n")
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
@@ -86,31 +86,31 @@ func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
 	for _, m := range jinja2.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		w.Write(m.Attr("role"))
+		jinja2.Write(w, jinja2.Attr(m, "role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark)
 	w.WriteString("block=")
 	// scopes.jinja:11:7 {{ block }}
-	w.Write(block)
+	jinja2.Write(w, block)
 	w.WriteString("\n")
 	// scopes.jinja:12:1 {% set shout | upper %}
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	w.Write(jinja2.FilterLength(messages))
+	jinja2.Write(w, jinja2.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
 	shout = jinja2.FilterUpper(w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
-	w.Write(shout)
+	jinja2.Write(w, shout)
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
 		a := jinja2.Int(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
-		w.WriteAdd(a, b)
+		jinja2.WriteAdd(w, a, b)
 	}
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
@@ -119,12 +119,12 @@ func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
-		first = messages.ItemInt(0)
+		first = jinja2.ItemInt(messages, 0)
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if jinja2.IsDefined(first) {
-		w.Write(first.Attr("role"))
+		jinja2.Write(w, jinja2.Attr(first, "role"))
 	} else {
 		w.WriteString("none")
 	}
@@ -133,9 +133,9 @@ func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
-	w.Write(b)
+	jinja2.Write(w, b)
 	// scopes.jinja:19:8 {{ a }}
-	w.Write(a)
+	jinja2.Write(w, a)
 }
 
 // renderScopesLlama renders scopes.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -155,8 +155,9 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsCount := jinja2.Int(0)
 	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	count2 := count
-	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, m := range llamacpp.Iterate(w, messages) {
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
 		count2 = llamacpp.Add(count2, jinja2.Int(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
@@ -177,7 +178,7 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
-	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
+	for _, m := range llamacpp.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
 		llamacpp.Write(w, llamacpp.Attr(m, "role"))
@@ -193,9 +194,9 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	llamacpp.Write(w, llamacpp.CallFilter("length", messages, nil, nil))
+	llamacpp.Write(w, llamacpp.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = llamacpp.CallFilter("upper", w.Cut(mark2), nil, nil)
+	shout = llamacpp.FilterUpper(w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
 	llamacpp.Write(w, shout)
 	w.WriteString("\n")
@@ -204,12 +205,12 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 		a := jinja2.Int(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
-		llamacpp.Write(w, llamacpp.Add(a, b))
+		llamacpp.WriteAdd(w, a, b)
 	}
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(llamacpp.CallFilter("trim", llamacpp.CallFilter("replace", w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	w.Write(llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
@@ -217,7 +218,7 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if llamacpp.CallTest("defined", first, nil, nil) {
+	if llamacpp.IsDefined(first) {
 		llamacpp.Write(w, llamacpp.Attr(first, "role"))
 	} else {
 		w.WriteString("none")
@@ -264,29 +265,29 @@ var spansScopes = []jinja2.Span{
 	{From: 138, To: 138, Line: 19, Col: 8, Construct: "{{ }}"},
 	{From: 153, To: 153, Line: 2, Col: 1, Construct: "set"},
 	{From: 155, To: 156, Line: 3, Col: 1, Construct: "set"},
-	{From: 158, To: 167, Line: 4, Col: 1, Construct: "for"},
-	{From: 161, To: 161, Line: 5, Col: 1, Construct: "set"},
-	{From: 163, To: 163, Line: 6, Col: 1, Construct: "set"},
-	{From: 165, To: 165, Line: 7, Col: 1, Construct: "set"},
-	{From: 169, To: 170, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 172, To: 173, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 175, To: 176, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 178, To: 178, Line: 10, Col: 1, Construct: "set"},
-	{From: 180, To: 185, Line: 10, Col: 16, Construct: "for"},
-	{From: 183, To: 184, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 187, To: 188, Line: 10, Col: 1, Construct: "set"},
-	{From: 190, To: 191, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 193, To: 194, Line: 12, Col: 1, Construct: "set"},
-	{From: 196, To: 196, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 198, To: 198, Line: 12, Col: 1, Construct: "set"},
-	{From: 200, To: 201, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 203, To: 208, Line: 13, Col: 1, Construct: "with"},
-	{From: 207, To: 207, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 210, To: 212, Line: 15, Col: 1, Construct: "filter"},
-	{From: 214, To: 218, Line: 16, Col: 1, Construct: "if"},
-	{From: 216, To: 216, Line: 16, Col: 18, Construct: "set"},
-	{From: 220, To: 224, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 226, To: 228, Line: 18, Col: 1, Construct: "set"},
-	{From: 230, To: 230, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 232, To: 232, Line: 19, Col: 8, Construct: "{{ }}"},
+	{From: 159, To: 168, Line: 4, Col: 1, Construct: "for"},
+	{From: 162, To: 162, Line: 5, Col: 1, Construct: "set"},
+	{From: 164, To: 164, Line: 6, Col: 1, Construct: "set"},
+	{From: 166, To: 166, Line: 7, Col: 1, Construct: "set"},
+	{From: 170, To: 171, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 173, To: 174, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 179, To: 179, Line: 10, Col: 1, Construct: "set"},
+	{From: 181, To: 186, Line: 10, Col: 16, Construct: "for"},
+	{From: 184, To: 185, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 188, To: 189, Line: 10, Col: 1, Construct: "set"},
+	{From: 191, To: 192, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 194, To: 195, Line: 12, Col: 1, Construct: "set"},
+	{From: 197, To: 197, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 199, To: 199, Line: 12, Col: 1, Construct: "set"},
+	{From: 201, To: 202, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 204, To: 209, Line: 13, Col: 1, Construct: "with"},
+	{From: 208, To: 208, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 211, To: 213, Line: 15, Col: 1, Construct: "filter"},
+	{From: 215, To: 219, Line: 16, Col: 1, Construct: "if"},
+	{From: 217, To: 217, Line: 16, Col: 18, Construct: "set"},
+	{From: 221, To: 225, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 227, To: 229, Line: 18, Col: 1, Construct: "set"},
+	{From: 231, To: 231, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 19, Col: 8, Construct: "{{ }}"},
 }
