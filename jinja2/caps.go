@@ -4,7 +4,7 @@ package jinja2
 // template when it loads it: the capabilities its Jinja engine detects by rendering the
 // template on fixed probe requests (jinja::caps_get), the specialized handler it picks
 // by substrings of the template text, and whether the template supports thinking.
-// tmplgen computes them when it compiles a template (see package interp) and writes them
+// tmplgen computes them when it compiles a template (see package internal/llamaprobe) and writes them
 // into the generated Template; package llamaserver reads them to rewrite requests
 // the way llama-server does. The field comments name llama.cpp's own fields.
 type Capabilities struct {

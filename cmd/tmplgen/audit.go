@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
@@ -142,7 +142,7 @@ func auditOf(s source) (*audit, error) {
 	a := &audit{
 		Template: s.Name, SHA256: templatehash.SHA256(s.Text),
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
-		SpecialTokens: ir.SpecialTokens(t), Capabilities: interp.Capabilities(t),
+		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t),
 		src: s, lines: strings.Split(t.Source, "\n"),
 	}
 	for _, p := range compactPaths(ir.Reads(t)) {

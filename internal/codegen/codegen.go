@@ -54,7 +54,7 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
-	// Caps are the template's llama.cpp capabilities (see interp.Capabilities), which
+	// Caps are the template's llama.cpp capabilities (see llamaprobe.Capabilities), which
 	// package compiler computes.
 	Caps jinja2.Capabilities
 	// Tokens, AddBOS and AddEOS are the model's special tokens and tokenizer settings

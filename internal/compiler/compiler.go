@@ -1,5 +1,5 @@
 // Package compiler is the driver of tmplgen's compiler: it lowers template sources to IR
-// (package ir), probes what llama.cpp sees in them (package interp) and names them, which
+// (package ir), probes what llama.cpp sees in them (package llamaprobe) and names them, which
 // gives the units package codegen turns into Go.
 package compiler
 
@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
-	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
@@ -62,7 +62,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			SHA256:  templatehash.SHA256(s.Text),
 			Aliases: aliases(s.Text),
 			IR:      t,
-			Caps:    interp.CapabilitiesWithTokens(t, s.Tokens),
+			Caps:    llamaprobe.CapabilitiesWithTokens(t, s.Tokens),
 			Tokens:  s.Tokens,
 			AddBOS:  s.AddBOS,
 			AddEOS:  s.AddEOS,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Records what llama.cpp itself detects about every template of ../shared/templates, for
-interp's capability test (internal/interp/caps_test.go) to measure tmplgen's agreement with.
+llamaprobe's capability test (internal/llamaprobe/caps_test.go) to measure tmplgen's agreement with.
 
     python3 testdata/llama_server/record_caps.py LLAMA_JINJA ORACLE_DIR > testdata/llama_server/llama_caps.tsv
 

@@ -1,4 +1,4 @@
-package interp_test
+package llamaprobe_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
@@ -74,7 +74,7 @@ func TestOracle(t *testing.T) {
 			var got string
 			err := compileErr
 			if err == nil {
-				got, err = interp.Template(tmpl).Render(inputs[id])
+				got, err = llamaprobe.Template(tmpl).Render(inputs[id])
 			}
 			switch {
 			case want["error"] != nil && err != nil, want["prompt"] != nil && err == nil && got == *want["prompt"]:
@@ -122,7 +122,7 @@ func TestAgreesWithGenerated(t *testing.T) {
 		}
 		for id, in := range inputs {
 			want, wantErr := compiled.Render(in)
-			got, gotErr := interp.Template(tmpl).Render(in)
+			got, gotErr := llamaprobe.Template(tmpl).Render(in)
 			if (wantErr != nil) != (gotErr != nil) || want != got {
 				t.Errorf("%s %s: interpreted %q (%v), compiled %q (%v)", f[0], id, got, gotErr, want, wantErr)
 			}

@@ -1,9 +1,12 @@
-// Package interp evaluates a template's IR directly with the runtime, without generating
-// Go. tmplgen uses it where a template must be run before its Go code exists: to probe
-// what a template does with sample inputs when it is compiled (the capabilities
-// llama.cpp detects by rendering), and in tests as a second implementation to compare
-// generated code against. Rendering for users always goes through generated code.
-package interp
+// Package llamaprobe is llama.cpp's load-time model: what llama-server finds out about a
+// chat template when it loads it, by rendering it on sample inputs (the capabilities
+// caps.go computes, the probes of probe.go, reasoning.go, load.go, tools.go and
+// nlohmann.go), computed when tmplgen compiles the template and written into its
+// generated file. To run a template before its Go code exists it evaluates the template's
+// IR directly (this file, with package jinja2's semantics, or llamacpp's in probe mode);
+// tests use that evaluator as a second implementation to compare generated code
+// against. Rendering for users always goes through generated code.
+package llamaprobe
 
 import (
 	"fmt"
@@ -54,7 +57,7 @@ func (e *env) slot(v *ir.Var) *jinja2.Value {
 			return p
 		}
 	}
-	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
+	panic(fmt.Sprintf("llamaprobe: variable %s#%d is not in scope", v.Name, v.ID))
 }
 
 func (e *env) load(v *ir.Var) jinja2.Value {
@@ -71,7 +74,7 @@ func (e *env) load(v *ir.Var) jinja2.Value {
 			}
 		}
 	}
-	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
+	panic(fmt.Sprintf("llamaprobe: variable %s#%d is not in scope", v.Name, v.ID))
 }
 
 func (e *env) loop(v *ir.Var) (*jinja2.Loop, bool) {
@@ -194,7 +197,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Fail:
 		jinja2.Fail(jinja2.ErrorKind(s.Kind), s.Msg)
 	default:
-		panic(fmt.Sprintf("interp: unknown statement %T", s))
+		panic(fmt.Sprintf("llamaprobe: unknown statement %T", s))
 	}
 	return normal
 }
@@ -380,7 +383,7 @@ func compare(op string, a, b jinja2.Value) bool {
 	case "notin":
 		return jinja2.NotIn(a, b)
 	}
-	panic("interp: unknown comparison " + op)
+	panic("llamaprobe: unknown comparison " + op)
 }
 
 var binaryOps = map[string]func(a, b jinja2.Value) jinja2.Value{
@@ -466,7 +469,7 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	case *ir.Filter:
 		return m.filter(e, &ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, m.expr(e, x.X))
 	}
-	panic(fmt.Sprintf("interp: unknown expression %T", x))
+	panic(fmt.Sprintf("llamaprobe: unknown expression %T", x))
 }
 
 func (m *machine) exprs(e *env, xs []ir.Expr) []jinja2.Value {
@@ -544,5 +547,5 @@ func constValue(v any) jinja2.Value {
 	case string:
 		return jinja2.Str(v)
 	}
-	panic(fmt.Sprintf("interp: unknown constant %T", v))
+	panic(fmt.Sprintf("llamaprobe: unknown constant %T", v))
 }

@@ -1,4 +1,4 @@
-package interp
+package llamaprobe
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ var probeNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 func render(t *ir.Template, vars *jinja2.Dict, p *probe) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", &jinja2.Error{Kind: "InternalError", Msg: fmt.Sprintf("interp: panic while probing: %v", r)}
+			out, err = "", &jinja2.Error{Kind: "InternalError", Msg: fmt.Sprintf("llamaprobe: panic while probing: %v", r)}
 		}
 	}()
 	rt := &jinja2.Template{Name: t.File, File: t.File, Func: func(w *jinja2.Writer, in *jinja2.Input) {
@@ -95,7 +95,7 @@ var probeLimits = jinja2.Limits{MaxOutput: 4 << 20, MaxIterations: 100_000, MaxD
 func mustJSON(s string) jinja2.Value {
 	v, err := jinja2.ParseJSON([]byte(s))
 	if err != nil {
-		panic("interp: bad probe JSON: " + err.Error())
+		panic("llamaprobe: bad probe JSON: " + err.Error())
 	}
 	return v
 }

@@ -1,4 +1,4 @@
-package interp_test
+package llamaprobe_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
@@ -54,7 +54,7 @@ func TestSemantics(t *testing.T) {
 		var got string
 		tmpl, err := ir.Compile(s.ID+".jinja", s.Template)
 		if err == nil {
-			got, err = interp.Template(tmpl).Render(&req.Input)
+			got, err = llamaprobe.Template(tmpl).Render(&req.Input)
 		}
 		ok := (want.Error != nil && err != nil) || (want.Prompt != nil && err == nil && got == *want.Prompt)
 		if _, isKnown := known[s.ID]; ok == isKnown {
