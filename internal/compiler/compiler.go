@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
-	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 

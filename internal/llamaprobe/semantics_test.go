@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 
