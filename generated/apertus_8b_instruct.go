@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// Apertus8BInstruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
-var Apertus8BInstruct = &jinja2.Template{
+// Apertus8B_Instruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
+var Apertus8B_Instruct = &jinja2.Template{
 	Aliases: []string{"63f6263c88486e3b4dab3a154fc2e84bf1db33e88ba24dcf6b50f4b3d20fc87e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var Apertus8BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Apertus-8B-Instruct.jinja",
-	Func:      renderApertus8BInstruct,
-	LlamaFunc: renderApertus8BInstructLlama,
+	Func:      renderApertus8B_Instruct,
+	LlamaFunc: renderApertus8B_InstructLlama,
 	Name:      "Apertus-8B-Instruct",
 	Origin:    "llama.cpp/Apertus-8B-Instruct.jinja",
 	SHA256:    "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
-	Spans:     spansApertus8BInstruct,
+	Spans:     spansApertus8B_Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
-func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderApertus8B_Instruct renders Apertus-8B-Instruct.jinja.
+func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	var systemToken jinja2.Value
 	var endSystemToken jinja2.Value
@@ -681,10 +681,10 @@ func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderApertus8BInstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderApertus8BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderApertus8B_InstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderApertus8B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	var systemToken jinja2.Value
 	var endSystemToken jinja2.Value
@@ -1297,9 +1297,9 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansApertus8BInstruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
+// spansApertus8B_Instruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansApertus8BInstruct = []jinja2.Span{
+var spansApertus8B_Instruct = []jinja2.Span{
 	{From: 67, To: 244, Line: 1, Col: 1, Construct: "macro"},
 	{From: 74, To: 243, Line: 2, Col: 5, Construct: "if"},
 	{From: 77, To: 118, Line: 3, Col: 9, Construct: "if"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// Apriel1615bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
-var Apriel1615bThinkerFixed = &jinja2.Template{
+// Apriel1_6_15bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
+var Apriel1_6_15bThinkerFixed = &jinja2.Template{
 	Aliases: []string{"db5602523321d7578f7a833bb40d1e1e71b14f32132fd64e79af0697122eed15", "86bc625842f60e1a5a8a3a9fc0dd3c9775db0ba31c12cde65e239f37959116d1"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var Apriel1615bThinkerFixed = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Apriel-1.6-15b-Thinker-fixed.jinja",
-	Func:      renderApriel1615bThinkerFixed,
-	LlamaFunc: renderApriel1615bThinkerFixedLlama,
+	Func:      renderApriel1_6_15bThinkerFixed,
+	LlamaFunc: renderApriel1_6_15bThinkerFixedLlama,
 	Name:      "Apriel-1.6-15b-Thinker-fixed",
 	Origin:    "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
 	SHA256:    "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
-	Spans:     spansApriel1615bThinkerFixed,
+	Spans:     spansApriel1_6_15bThinkerFixed,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
-func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
+// renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
+func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -312,10 +312,10 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderApriel1615bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderApriel1615bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
+// renderApriel1_6_15bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderApriel1_6_15bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -571,9 +571,9 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
+// spansApriel1_6_15bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansApriel1615bThinkerFixed = []jinja2.Span{
+var spansApriel1_6_15bThinkerFixed = []jinja2.Span{
 	{From: 60, To: 62, Line: 4, Col: 1, Construct: "set"},
 	{From: 64, To: 66, Line: 5, Col: 1, Construct: "set"},
 	{From: 68, To: 70, Line: 6, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// Bielik11BV30Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
-var Bielik11BV30Instruct = &jinja2.Template{
+// Bielik11B_V3_0Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
+var Bielik11B_V3_0Instruct = &jinja2.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var Bielik11BV30Instruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Bielik-11B-v3.0-Instruct.jinja",
-	Func:      renderBielik11BV30Instruct,
-	LlamaFunc: renderBielik11BV30InstructLlama,
+	Func:      renderBielik11B_V3_0Instruct,
+	LlamaFunc: renderBielik11B_V3_0InstructLlama,
 	Name:      "Bielik-11B-v3.0-Instruct",
 	Origin:    "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
 	SHA256:    "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
-	Spans:     spansBielik11BV30Instruct,
+	Spans:     spansBielik11B_V3_0Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
-func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
+func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var systemMessage jinja2.Value
@@ -186,10 +186,10 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderBielik11BV30InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBielik11BV30Instruct with the runtime's Llama functions where llama.cpp's semantics
+// renderBielik11B_V3_0InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBielik11B_V3_0Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var systemMessage jinja2.Value
@@ -322,9 +322,9 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
+// spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansBielik11BV30Instruct = []jinja2.Span{
+var spansBielik11B_V3_0Instruct = []jinja2.Span{
 	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 70, Line: 2, Col: 1, Construct: "if"},
 	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},

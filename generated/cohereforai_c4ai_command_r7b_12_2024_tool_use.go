@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// CohereForAIC4aiCommandR7b122024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-var CohereForAIC4aiCommandR7b122024ToolUse = &jinja2.Template{
+// CohereForAI_C4aiCommandR7b12_2024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
+var CohereForAI_C4aiCommandR7b12_2024ToolUse = &jinja2.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var CohereForAIC4aiCommandR7b122024ToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	Func:      renderCohereForAIC4aiCommandR7b122024ToolUse,
-	LlamaFunc: renderCohereForAIC4aiCommandR7b122024ToolUseLlama,
+	Func:      renderCohereForAI_C4aiCommandR7b12_2024ToolUse,
+	LlamaFunc: renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama,
 	Name:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
 	Origin:    "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
 	SHA256:    "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
-	Spans:     spansCohereForAIC4aiCommandR7b122024ToolUse,
+	Spans:     spansCohereForAI_C4aiCommandR7b12_2024ToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-func renderCohereForAIC4aiCommandR7b122024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
@@ -277,10 +277,10 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// renderCohereForAIC4aiCommandR7b122024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAIC4aiCommandR7b122024ToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohereForAI_C4aiCommandR7b12_2024ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -523,9 +523,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *jinja2.Writer, in *jin
 	}
 }
 
-// spansCohereForAIC4aiCommandR7b122024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja: an error on the lines From to To of this
+// spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandR7b122024ToolUse = []jinja2.Span{
+var spansCohereForAI_C4aiCommandR7b12_2024ToolUse = []jinja2.Span{
 	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 77, Line: 1, Col: 16, Construct: "macro"},
 	{From: 62, To: 76, Line: 9, Col: 1, Construct: "for"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// CohereForAIC4aiCommandRPlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
+// CohereForAI_C4aiCommandR_PlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
+var CohereForAI_C4aiCommandR_PlusToolUse = &jinja2.Template{
 	Aliases: []string{"31698458a8393030f1b4dc9cde361ed97129cf2dbdb1e2fd902e75d5737ebbcb", "658919e2d822e7b300e76b1304ffe60f409b0e3f300f4fec2a88aa474774eafc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	Func:      renderCohereForAIC4aiCommandRPlusToolUse,
-	LlamaFunc: renderCohereForAIC4aiCommandRPlusToolUseLlama,
+	Func:      renderCohereForAI_C4aiCommandR_PlusToolUse,
+	LlamaFunc: renderCohereForAI_C4aiCommandR_PlusToolUseLlama,
 	Name:      "CohereForAI-c4ai-command-r-plus-tool_use",
 	Origin:    "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
 	SHA256:    "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
-	Spans:     spansCohereForAIC4aiCommandRPlusToolUse,
+	Spans:     spansCohereForAI_C4aiCommandR_PlusToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
+func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var loopMessages jinja2.Value
@@ -389,10 +389,10 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// renderCohereForAIC4aiCommandRPlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAIC4aiCommandRPlusToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderCohereForAI_C4aiCommandR_PlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohereForAI_C4aiCommandR_PlusToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var loopMessages jinja2.Value
@@ -721,9 +721,9 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	}
 }
 
-// spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
+// spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandRPlusToolUse = []jinja2.Span{
+var spansCohereForAI_C4aiCommandR_PlusToolUse = []jinja2.Span{
 	{From: 55, To: 102, Line: 2, Col: 1, Construct: "macro"},
 	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
 	{From: 62, To: 101, Line: 10, Col: 1, Construct: "if"},

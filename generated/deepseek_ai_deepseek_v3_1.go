@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// DeepseekAiDeepSeekV31 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
-var DeepseekAiDeepSeekV31 = &jinja2.Template{
+// DeepseekAiDeepSeekV3_1 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
+var DeepseekAiDeepSeekV3_1 = &jinja2.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var DeepseekAiDeepSeekV31 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.1.jinja",
-	Func:      renderDeepseekAiDeepSeekV31,
-	LlamaFunc: renderDeepseekAiDeepSeekV31Llama,
+	Func:      renderDeepseekAiDeepSeekV3_1,
+	LlamaFunc: renderDeepseekAiDeepSeekV3_1Llama,
 	Name:      "deepseek-ai-DeepSeek-V3.1",
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
 	SHA256:    "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
-	Spans:     spansDeepseekAiDeepSeekV31,
+	Spans:     spansDeepseekAiDeepSeekV3_1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
-func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
+// renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
+func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -216,10 +216,10 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderDeepseekAiDeepSeekV31Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV31 with the runtime's Llama functions where llama.cpp's semantics
+// renderDeepseekAiDeepSeekV3_1Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV3_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -379,9 +379,9 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
+// spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV31 = []jinja2.Span{
+var spansDeepseekAiDeepSeekV3_1 = []jinja2.Span{
 	{From: 54, To: 57, Line: 1, Col: 1, Construct: "if"},
 	{From: 56, To: 56, Line: 2, Col: 3, Construct: "set"},
 	{From: 59, To: 69, Line: 4, Col: 1, Construct: "if"},

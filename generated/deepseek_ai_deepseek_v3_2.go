@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// DeepseekAiDeepSeekV32 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
-var DeepseekAiDeepSeekV32 = &jinja2.Template{
+// DeepseekAiDeepSeekV3_2 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
+var DeepseekAiDeepSeekV3_2 = &jinja2.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var DeepseekAiDeepSeekV32 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.2.jinja",
-	Func:      renderDeepseekAiDeepSeekV32,
-	LlamaFunc: renderDeepseekAiDeepSeekV32Llama,
+	Func:      renderDeepseekAiDeepSeekV3_2,
+	LlamaFunc: renderDeepseekAiDeepSeekV3_2Llama,
 	Name:      "deepseek-ai-DeepSeek-V3.2",
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
 	SHA256:    "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
-	Spans:     spansDeepseekAiDeepSeekV32,
+	Spans:     spansDeepseekAiDeepSeekV3_2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
-func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
+// renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
+func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -368,10 +368,10 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderDeepseekAiDeepSeekV32Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
+// renderDeepseekAiDeepSeekV3_2Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV3_2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -661,9 +661,9 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
+// spansDeepseekAiDeepSeekV3_2 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV32 = []jinja2.Span{
+var spansDeepseekAiDeepSeekV3_2 = []jinja2.Span{
 	{From: 60, To: 63, Line: 1, Col: 1, Construct: "if"},
 	{From: 62, To: 62, Line: 2, Col: 3, Construct: "set"},
 	{From: 65, To: 75, Line: 4, Col: 1, Construct: "if"},

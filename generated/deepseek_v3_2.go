@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// DeepSeekV32 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
-var DeepSeekV32 = &jinja2.Template{
+// DeepSeekV3_2 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
+var DeepSeekV3_2 = &jinja2.Template{
 	Aliases: []string{"32e1b11ec922ebf3c5440764e14858930e697522f0763a44bfd2ea10a0d844a1", "b7916484dd3e224d6e263ec558cf342576750dc405307ce397f5843312be27a9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -29,12 +29,12 @@ var DeepSeekV32 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "DeepSeek-V3.2.jinja",
-	Func:      renderDeepSeekV32,
-	LlamaFunc: renderDeepSeekV32Llama,
+	Func:      renderDeepSeekV3_2,
+	LlamaFunc: renderDeepSeekV3_2Llama,
 	Name:      "DeepSeek-V3.2",
 	Origin:    "llama.cpp/DeepSeek-V3.2.jinja",
 	SHA256:    "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
-	Spans:     spansDeepSeekV32,
+	Spans:     spansDeepSeekV3_2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
-func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
+// renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
+func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	var bosToken jinja2.Value
@@ -418,10 +418,10 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderDeepSeekV32Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
+// renderDeepSeekV3_2Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepSeekV3_2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -812,9 +812,9 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansDeepSeekV32 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
+// spansDeepSeekV3_2 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepSeekV32 = []jinja2.Span{
+var spansDeepSeekV3_2 = []jinja2.Span{
 	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
 	{From: 63, To: 63, Line: 19, Col: 1, Construct: "set"},
 	{From: 65, To: 65, Line: 20, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GigaChat310BA18B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
-var GigaChat310BA18B = &jinja2.Template{
+// GigaChat3_10B_A1_8B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
+var GigaChat3_10B_A1_8B = &jinja2.Template{
 	Aliases: []string{"b5068009252eaee0e0fbd15bfb16400a81e4face5d75250ce9a571d776aa0873"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GigaChat310BA18B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GigaChat3-10B-A1.8B.jinja",
-	Func:      renderGigaChat310BA18B,
-	LlamaFunc: renderGigaChat310BA18BLlama,
+	Func:      renderGigaChat3_10B_A1_8B,
+	LlamaFunc: renderGigaChat3_10B_A1_8BLlama,
 	Name:      "GigaChat3-10B-A1.8B",
 	Origin:    "llama.cpp/GigaChat3-10B-A1.8B.jinja",
 	SHA256:    "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
-	Spans:     spansGigaChat310BA18B,
+	Spans:     spansGigaChat3_10B_A1_8B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
-func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
+// renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
+func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
@@ -59,7 +59,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -68,7 +68,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = jinja2.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -119,7 +119,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := keys[i]
 					addVal := values[i]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.In(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.In(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -426,10 +426,10 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGigaChat310BA18BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat310BA18B with the runtime's Llama functions where llama.cpp's semantics
+// renderGigaChat3_10B_A1_8BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat3_10B_A1_8B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
@@ -446,7 +446,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -455,7 +455,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -506,7 +506,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.LlamaIn(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.LlamaCallTest("string", addVal, nil, nil) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -825,9 +825,9 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGigaChat310BA18B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
+// spansGigaChat3_10B_A1_8B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat310BA18B = []jinja2.Span{
+var spansGigaChat3_10B_A1_8B = []jinja2.Span{
 	{From: 56, To: 225, Line: 6, Col: 1, Construct: "macro"},
 	{From: 71, To: 71, Line: 7, Col: 2, Construct: "set"},
 	{From: 73, To: 73, Line: 8, Col: 2, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GigaChat35 is the chat template llama.cpp/GigaChat3.5.jinja.
-var GigaChat35 = &jinja2.Template{
+// GigaChat3_5 is the chat template llama.cpp/GigaChat3.5.jinja.
+var GigaChat3_5 = &jinja2.Template{
 	Aliases: []string{"c65f2bf344341a122bb54d0305d232483c0885af2f0d8eac16d9a41e098f4364"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GigaChat35 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GigaChat3.5.jinja",
-	Func:      renderGigaChat35,
-	LlamaFunc: renderGigaChat35Llama,
+	Func:      renderGigaChat3_5,
+	LlamaFunc: renderGigaChat3_5Llama,
 	Name:      "GigaChat3.5",
 	Origin:    "llama.cpp/GigaChat3.5.jinja",
 	SHA256:    "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
-	Spans:     spansGigaChat35,
+	Spans:     spansGigaChat3_5,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,16 +43,16 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGigaChat35 renders GigaChat3.5.jinja.
-func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
+// renderGigaChat3_5 renders GigaChat3.5.jinja.
+func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	eosTokenInput := in.Lookup("eos_token")
 	var DEVSYSTEM jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
 	tools := in.Lookup("tools")
 	ns := in.Lookup("ns")
-	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTIONNAMES jinja2.Value
+	FUNCTION_DESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
+	var FUNCTION_NAMES jinja2.Value
 	reasoning := in.Lookup("reasoning")
 	useDevsystem := in.Lookup("use_devsystem")
 	useSuggester := in.Lookup("use_suggester")
@@ -80,7 +80,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var root jinja2.Value
 		var rns jinja2.Value
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var refstr jinja2.Value
 		var segs jinja2.Value
 		var nsP jinja2.Value
@@ -113,7 +113,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !jinja2.IsMapping(schema) {
 			w.WriteString("any")
@@ -460,7 +460,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 						vals := jinja2.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
-						return jinja2.In(addKey, ADDITIONALJSONKEYS)
+						return jinja2.In(addKey, ADDITIONAL_JSON_KEYS)
 					}); loop.Next(); {
 						vals := jinja2.Unpack(loop.Item(), 2)
 						addKey := vals[0]
@@ -1060,7 +1060,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		for _, tool := range jinja2.Iterate(w, FUNCTIONDESCRIPTIONS) {
+		for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
 			var toolId jinja2.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := tool.Attr("id")
@@ -1291,15 +1291,15 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.SetAttr(ns, "function_names", jinja2.Add(ns.Attr("function_names"), jinja2.NewList(item.Attr("name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
+		FUNCTION_DESCRIPTIONS = ns.Attr("functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTIONNAMES = ns.Attr("function_names")
+		FUNCTION_NAMES = ns.Attr("function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		FUNCTIONDESCRIPTIONS = jinja2.NewList()
+		FUNCTION_DESCRIPTIONS = jinja2.NewList()
 		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
-		FUNCTIONNAMES = jinja2.NewList()
+		FUNCTION_NAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
 	if !jinja2.IsDefined(reasoning) {
@@ -1407,7 +1407,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
+		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTION_NAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.Int(0)
@@ -1476,7 +1476,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing())
 					}
@@ -1496,7 +1496,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
 					})), jinja2.Missing(), jinja2.Missing())
 				}
@@ -1757,10 +1757,10 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGigaChat35Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat35 with the runtime's Llama functions where llama.cpp's semantics
+// renderGigaChat3_5Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat3_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
@@ -1769,8 +1769,8 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addTokens := jinja2.Undefined("add_tokens")
 	tools := in.Lookup("tools")
 	ns := in.Lookup("ns")
-	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTIONNAMES jinja2.Value
+	FUNCTION_DESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
+	var FUNCTION_NAMES jinja2.Value
 	reasoning := in.Lookup("reasoning")
 	useDevsystem := in.Lookup("use_devsystem")
 	useSuggester := in.Lookup("use_suggester")
@@ -1798,7 +1798,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var root jinja2.Value
 		var rns jinja2.Value
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var refstr jinja2.Value
 		var segs jinja2.Value
 		var nsP jinja2.Value
@@ -1831,7 +1831,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !jinja2.LlamaCallTest("mapping", schema, nil, nil) {
 			w.WriteString("any")
@@ -2176,7 +2176,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						vals := jinja2.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
-						return jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS)
+						return jinja2.LlamaIn(addKey, ADDITIONAL_JSON_KEYS)
 					}); loop.Next(); {
 						vals := jinja2.Unpack(loop.Item(), 2)
 						addKey := vals[0]
@@ -2764,7 +2764,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		var toolId jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(FUNCTION_DESCRIPTIONS)) {
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := jinja2.LlamaAttr(tool, "id")
 			if jinja2.LlamaCallTest("defined", tool2Id, nil, nil) {
@@ -2982,15 +2982,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.LlamaSetAttr(ns, "function_names", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "function_names"), jinja2.NewList(jinja2.LlamaAttr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTIONDESCRIPTIONS = jinja2.LlamaAttr(ns, "functions")
+		FUNCTION_DESCRIPTIONS = jinja2.LlamaAttr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTIONNAMES = jinja2.LlamaAttr(ns, "function_names")
+		FUNCTION_NAMES = jinja2.LlamaAttr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		FUNCTIONDESCRIPTIONS = jinja2.NewList()
+		FUNCTION_DESCRIPTIONS = jinja2.NewList()
 		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
-		FUNCTIONNAMES = jinja2.NewList()
+		FUNCTION_NAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
 	if !jinja2.LlamaCallTest("defined", reasoning, nil, nil) {
@@ -3106,7 +3106,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
 		jinja2.LlamaWrite(w, w.Capture(func() {
-			renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
+			renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTION_NAMES))
 		}))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
@@ -3185,7 +3185,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 						jinja2.LlamaWrite(w, w.Capture(func() {
-							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 								return jinja2.NewList()
 							})), jinja2.Missing(), jinja2.Missing())
 						}))
@@ -3211,7 +3211,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
 					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing())
 					}))
@@ -3479,9 +3479,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
+// spansGigaChat3_5 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat35 = []jinja2.Span{
+var spansGigaChat3_5 = []jinja2.Span{
 	{From: 66, To: 681, Line: 3, Col: 1, Construct: "macro"},
 	{From: 98, To: 105, Line: 4, Col: 2, Construct: "if"},
 	{From: 100, To: 100, Line: 5, Col: 3, Construct: "set"},

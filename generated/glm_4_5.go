@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// Glm45 is the chat template llama.cpp/glm_4_5.jinja.
-var Glm45 = &jinja2.Template{
+// Glm4_5 is the chat template llama.cpp/glm_4_5.jinja.
+var Glm4_5 = &jinja2.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var Glm45 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "glm_4_5.jinja",
-	Func:      renderGlm45,
-	LlamaFunc: renderGlm45Llama,
+	Func:      renderGlm4_5,
+	LlamaFunc: renderGlm4_5Llama,
 	Name:      "glm_4_5",
 	Origin:    "llama.cpp/glm_4_5.jinja",
 	SHA256:    "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
-	Spans:     spansGlm45,
+	Spans:     spansGlm4_5,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGlm45 renders glm_4_5.jinja.
-func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
+// renderGlm4_5 renders glm_4_5.jinja.
+func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -275,10 +275,10 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGlm45Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGlm45 with the runtime's Llama functions where llama.cpp's semantics
+// renderGlm4_5Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGlm4_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -507,9 +507,9 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
+// spansGlm4_5 is the position table of glm_4_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGlm45 = []jinja2.Span{
+var spansGlm4_5 = []jinja2.Span{
 	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
 	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},

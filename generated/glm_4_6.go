@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GLM46 is the chat template llama.cpp/GLM-4.6.jinja.
-var GLM46 = &jinja2.Template{
+// GLM4_6 is the chat template llama.cpp/GLM-4.6.jinja.
+var GLM4_6 = &jinja2.Template{
 	Aliases: []string{"e5435142af633e74102a951ce8e51e37c2541d1036f80752a37d359a7383c4eb", "e6e2ddfb13f8aef529a869e362f74743725c0919b8675139b93c0cb1623796c8"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GLM46 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GLM-4.6.jinja",
-	Func:      renderGLM46,
-	LlamaFunc: renderGLM46Llama,
+	Func:      renderGLM4_6,
+	LlamaFunc: renderGLM4_6Llama,
 	Name:      "GLM-4.6",
 	Origin:    "llama.cpp/GLM-4.6.jinja",
 	SHA256:    "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
-	Spans:     spansGLM46,
+	Spans:     spansGLM4_6,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGLM46 renders GLM-4.6.jinja.
-func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
+// renderGLM4_6 renders GLM-4.6.jinja.
+func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -255,10 +255,10 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGLM46Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM46 with the runtime's Llama functions where llama.cpp's semantics
+// renderGLM4_6Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM4_6 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -469,9 +469,9 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
+// spansGLM4_6 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGLM46 = []jinja2.Span{
+var spansGLM4_6 = []jinja2.Span{
 	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
 	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},

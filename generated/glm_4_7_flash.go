@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GLM47Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
-var GLM47Flash = &jinja2.Template{
+// GLM4_7Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
+var GLM4_7Flash = &jinja2.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GLM47Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GLM-4.7-Flash.jinja",
-	Func:      renderGLM47Flash,
-	LlamaFunc: renderGLM47FlashLlama,
+	Func:      renderGLM4_7Flash,
+	LlamaFunc: renderGLM4_7FlashLlama,
 	Name:      "GLM-4.7-Flash",
 	Origin:    "llama.cpp/GLM-4.7-Flash.jinja",
 	SHA256:    "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
-	Spans:     spansGLM47Flash,
+	Spans:     spansGLM4_7Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGLM47Flash renders GLM-4.7-Flash.jinja.
-func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
+func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -238,10 +238,10 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGLM47FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM47Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderGLM4_7FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM4_7Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -436,9 +436,9 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGLM47Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
+// spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGLM47Flash = []jinja2.Span{
+var spansGLM4_7Flash = []jinja2.Span{
 	{From: 55, To: 64, Line: 2, Col: 1, Construct: "if"},
 	{From: 58, To: 63, Line: 10, Col: 1, Construct: "for"},
 	{From: 60, To: 61, Line: 11, Col: 1, Construct: "{{ }}"},

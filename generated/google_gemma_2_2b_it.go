@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GoogleGemma22bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
-var GoogleGemma22bIt = &jinja2.Template{
+// GoogleGemma2_2bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
+var GoogleGemma2_2bIt = &jinja2.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -29,12 +29,12 @@ var GoogleGemma22bIt = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "google-gemma-2-2b-it.jinja",
-	Func:      renderGoogleGemma22bIt,
-	LlamaFunc: renderGoogleGemma22bItLlama,
+	Func:      renderGoogleGemma2_2bIt,
+	LlamaFunc: renderGoogleGemma2_2bItLlama,
 	Name:      "google-gemma-2-2b-it",
 	Origin:    "llama.cpp/google-gemma-2-2b-it.jinja",
 	SHA256:    "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
-	Spans:     spansGoogleGemma22bIt,
+	Spans:     spansGoogleGemma2_2bIt,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
-func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
+// renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
+func renderGoogleGemma2_2bIt(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -88,10 +88,10 @@ func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGoogleGemma22bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma22bIt with the runtime's Llama functions where llama.cpp's semantics
+// renderGoogleGemma2_2bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma2_2bIt with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma2_2bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -131,9 +131,9 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
+// spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma22bIt = []jinja2.Span{
+var spansGoogleGemma2_2bIt = []jinja2.Span{
 	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 54, To: 57, Line: 1, Col: 16, Construct: "if"},
 	{From: 56, To: 56, Line: 1, Col: 56, Construct: "{{ }}"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GoogleGemma431BIt is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
-var GoogleGemma431BIt = &jinja2.Template{
+// GoogleGemma4_31B_It is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
+var GoogleGemma4_31B_It = &jinja2.Template{
 	Aliases: []string{"a727194b8fd2c1099758afb584f88e44b938f8211a6a261759a83b6418a370c8", "1d35a24a2a63cc600c0cab43628a6df4cd3318e959b03307cf5f9f7e29ecf783"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GoogleGemma431BIt = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "google-gemma-4-31B-it.jinja",
-	Func:      renderGoogleGemma431BIt,
-	LlamaFunc: renderGoogleGemma431BItLlama,
+	Func:      renderGoogleGemma4_31B_It,
+	LlamaFunc: renderGoogleGemma4_31B_ItLlama,
 	Name:      "google-gemma-4-31B-it",
 	Origin:    "llama.cpp/google-gemma-4-31B-it.jinja",
 	SHA256:    "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
-	Spans:     spansGoogleGemma431BIt,
+	Spans:     spansGoogleGemma4_31B_It,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
-func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
+// renderGoogleGemma4_31B_It renders google-gemma-4-31B-it.jinja.
+func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -835,10 +835,10 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGoogleGemma431BItLlama renders google-gemma-4-31B-it.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma431BIt with the runtime's Llama functions where llama.cpp's semantics
+// renderGoogleGemma4_31B_ItLlama renders google-gemma-4-31B-it.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma4_31B_It with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	formatArgument2 := jinja2.Undefined("format_argument")
@@ -1629,9 +1629,9 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
+// spansGoogleGemma4_31B_It is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma431BIt = []jinja2.Span{
+var spansGoogleGemma4_31B_It = []jinja2.Span{
 	{From: 57, To: 291, Line: 1, Col: 1, Construct: "macro"},
 	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
 	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},

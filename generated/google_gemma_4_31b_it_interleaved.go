@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// GoogleGemma431BItInterleaved is the chat template llama.cpp/google-gemma-4-31B-it-interleaved.jinja.
-var GoogleGemma431BItInterleaved = &jinja2.Template{
+// GoogleGemma4_31B_ItInterleaved is the chat template llama.cpp/google-gemma-4-31B-it-interleaved.jinja.
+var GoogleGemma4_31B_ItInterleaved = &jinja2.Template{
 	Aliases: []string{"c8c27d272381ce3f2632e8ce576cfdc202c105a7d0c9db822c88821eec910aa1", "df900edd2fcee5defc268bee887666c43c976d973bb3e87355b52423a651bf91"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var GoogleGemma431BItInterleaved = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "google-gemma-4-31B-it-interleaved.jinja",
-	Func:      renderGoogleGemma431BItInterleaved,
-	LlamaFunc: renderGoogleGemma431BItInterleavedLlama,
+	Func:      renderGoogleGemma4_31B_ItInterleaved,
+	LlamaFunc: renderGoogleGemma4_31B_ItInterleavedLlama,
 	Name:      "google-gemma-4-31B-it-interleaved",
 	Origin:    "llama.cpp/google-gemma-4-31B-it-interleaved.jinja",
 	SHA256:    "65f93a25708c952457106a30e185ba7beffddd726121c8d7e3f3e08b23c16c67",
-	Spans:     spansGoogleGemma431BItInterleaved,
+	Spans:     spansGoogleGemma4_31B_ItInterleaved,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderGoogleGemma431BItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
-func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
+// renderGoogleGemma4_31B_ItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
+func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -699,10 +699,10 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGoogleGemma431BItInterleavedLlama renders google-gemma-4-31B-it-interleaved.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma431BItInterleaved with the runtime's Llama functions where llama.cpp's semantics
+// renderGoogleGemma4_31B_ItInterleavedLlama renders google-gemma-4-31B-it-interleaved.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma4_31B_ItInterleaved with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	formatArgument2 := jinja2.Undefined("format_argument")
@@ -1351,9 +1351,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 	}
 }
 
-// spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
+// spansGoogleGemma4_31B_ItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma431BItInterleaved = []jinja2.Span{
+var spansGoogleGemma4_31B_ItInterleaved = []jinja2.Span{
 	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
 	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
 	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// HuggingFaceTBSmolLM33B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
-var HuggingFaceTBSmolLM33B = &jinja2.Template{
+// HuggingFaceTB_SmolLM3_3B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
+var HuggingFaceTB_SmolLM3_3B = &jinja2.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var HuggingFaceTBSmolLM33B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "HuggingFaceTB-SmolLM3-3B.jinja",
-	Func:      renderHuggingFaceTBSmolLM33B,
-	LlamaFunc: renderHuggingFaceTBSmolLM33BLlama,
+	Func:      renderHuggingFaceTB_SmolLM3_3B,
+	LlamaFunc: renderHuggingFaceTB_SmolLM3_3BLlama,
 	Name:      "HuggingFaceTB-SmolLM3-3B",
 	Origin:    "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
 	SHA256:    "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
-	Spans:     spansHuggingFaceTBSmolLM33B,
+	Spans:     spansHuggingFaceTB_SmolLM3_3B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
-func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
+// renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
+func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
@@ -163,10 +163,10 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderHuggingFaceTBSmolLM33BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderHuggingFaceTBSmolLM33B with the runtime's Llama functions where llama.cpp's semantics
+// renderHuggingFaceTB_SmolLM3_3BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderHuggingFaceTB_SmolLM3_3B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
@@ -270,9 +270,9 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
+// spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansHuggingFaceTBSmolLM33B = []jinja2.Span{
+var spansHuggingFaceTB_SmolLM3_3B = []jinja2.Span{
 	{From: 55, To: 58, Line: 5, Col: 1, Construct: "if"},
 	{From: 57, To: 57, Line: 6, Col: 5, Construct: "set"},
 	{From: 60, To: 68, Line: 9, Col: 1, Construct: "if"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// IbmGraniteGranite332BInstruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
-var IbmGraniteGranite332BInstruct = &jinja2.Template{
+// IbmGraniteGranite3_3_2B_Instruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
+var IbmGraniteGranite3_3_2B_Instruct = &jinja2.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var IbmGraniteGranite332BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-3.3-2B-Instruct.jinja",
-	Func:      renderIbmGraniteGranite332BInstruct,
-	LlamaFunc: renderIbmGraniteGranite332BInstructLlama,
+	Func:      renderIbmGraniteGranite3_3_2B_Instruct,
+	LlamaFunc: renderIbmGraniteGranite3_3_2B_InstructLlama,
 	Name:      "ibm-granite-granite-3.3-2B-Instruct",
 	Origin:    "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
 	SHA256:    "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
-	Spans:     spansIbmGraniteGranite332BInstruct,
+	Spans:     spansIbmGraniteGranite3_3_2B_Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
-func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
+func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
@@ -153,10 +153,10 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite332BInstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite332BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite3_3_2B_InstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite3_3_2B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
@@ -256,9 +256,9 @@ func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
+// spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite332BInstruct = []jinja2.Span{
+var spansIbmGraniteGranite3_3_2B_Instruct = []jinja2.Span{
 	{From: 58, To: 61, Line: 2, Col: 1, Construct: "if"},
 	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
 	{From: 63, To: 106, Line: 5, Col: 1, Construct: "if"},

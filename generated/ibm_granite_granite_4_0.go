@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// IbmGraniteGranite40 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
-var IbmGraniteGranite40 = &jinja2.Template{
+// IbmGraniteGranite4_0 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
+var IbmGraniteGranite4_0 = &jinja2.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var IbmGraniteGranite40 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-4.0.jinja",
-	Func:      renderIbmGraniteGranite40,
-	LlamaFunc: renderIbmGraniteGranite40Llama,
+	Func:      renderIbmGraniteGranite4_0,
+	LlamaFunc: renderIbmGraniteGranite4_0Llama,
 	Name:      "ibm-granite-granite-4.0",
 	Origin:    "llama.cpp/ibm-granite-granite-4.0.jinja",
 	SHA256:    "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
-	Spans:     spansIbmGraniteGranite40,
+	Spans:     spansIbmGraniteGranite4_0,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
-func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
+func renderIbmGraniteGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -272,10 +272,10 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite40Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite40 with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite4_0Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite4_0 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -492,9 +492,9 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
+// spansIbmGraniteGranite4_0 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite40 = []jinja2.Span{
+var spansIbmGraniteGranite4_0 = []jinja2.Span{
 	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
 	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// IbmGraniteGranite41 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
-var IbmGraniteGranite41 = &jinja2.Template{
+// IbmGraniteGranite4_1 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
+var IbmGraniteGranite4_1 = &jinja2.Template{
 	Aliases: []string{"25299405f4110a2b2393660f15fd7b27fe8df1b9443b21e875ef763450ad650f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var IbmGraniteGranite41 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-4.1.jinja",
-	Func:      renderIbmGraniteGranite41,
-	LlamaFunc: renderIbmGraniteGranite41Llama,
+	Func:      renderIbmGraniteGranite4_1,
+	LlamaFunc: renderIbmGraniteGranite4_1Llama,
 	Name:      "ibm-granite-granite-4.1",
 	Origin:    "llama.cpp/ibm-granite-granite-4.1.jinja",
 	SHA256:    "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
-	Spans:     spansIbmGraniteGranite41,
+	Spans:     spansIbmGraniteGranite4_1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderIbmGraniteGranite41 renders ibm-granite-granite-4.1.jinja.
-func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite4_1 renders ibm-granite-granite-4.1.jinja.
+func renderIbmGraniteGranite4_1(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -262,10 +262,10 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite41Llama renders ibm-granite-granite-4.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite41 with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite4_1Llama renders ibm-granite-granite-4.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite4_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -474,9 +474,9 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansIbmGraniteGranite41 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
+// spansIbmGraniteGranite4_1 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite41 = []jinja2.Span{
+var spansIbmGraniteGranite4_1 = []jinja2.Span{
 	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
 	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// LFM258BA1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
-var LFM258BA1B = &jinja2.Template{
+// LFM2_5_8B_A1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
+var LFM2_5_8B_A1B = &jinja2.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var LFM258BA1B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2.5-8B-A1B.jinja",
-	Func:      renderLFM258BA1B,
-	LlamaFunc: renderLFM258BA1BLlama,
+	Func:      renderLFM2_5_8B_A1B,
+	LlamaFunc: renderLFM2_5_8B_A1BLlama,
 	Name:      "LFM2.5-8B-A1B",
 	Origin:    "llama.cpp/LFM2.5-8B-A1B.jinja",
 	SHA256:    "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
-	Spans:     spansLFM258BA1B,
+	Spans:     spansLFM2_5_8B_A1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
-func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
+func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
@@ -299,10 +299,10 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM258BA1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM258BA1B with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_5_8B_A1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_5_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -551,9 +551,9 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
+// spansLFM2_5_8B_A1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM258BA1B = []jinja2.Span{
+var spansLFM2_5_8B_A1B = []jinja2.Span{
 	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
 	{From: 58, To: 75, Line: 4, Col: 1, Construct: "macro"},

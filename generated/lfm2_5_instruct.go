@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// LFM25Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
-var LFM25Instruct = &jinja2.Template{
+// LFM2_5Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
+var LFM2_5Instruct = &jinja2.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var LFM25Instruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2.5-Instruct.jinja",
-	Func:      renderLFM25Instruct,
-	LlamaFunc: renderLFM25InstructLlama,
+	Func:      renderLFM2_5Instruct,
+	LlamaFunc: renderLFM2_5InstructLlama,
 	Name:      "LFM2.5-Instruct",
 	Origin:    "llama.cpp/LFM2.5-Instruct.jinja",
 	SHA256:    "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
-	Spans:     spansLFM25Instruct,
+	Spans:     spansLFM2_5Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderLFM25Instruct renders LFM2.5-Instruct.jinja.
-func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
+func renderLFM2_5Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
 	var ns jinja2.Value
@@ -160,10 +160,10 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM25InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM25Instruct with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_5InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_5Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_5InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -276,9 +276,9 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
+// spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM25Instruct = []jinja2.Span{
+var spansLFM2_5Instruct = []jinja2.Span{
 	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},

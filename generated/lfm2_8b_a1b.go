@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// LFM28BA1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
-var LFM28BA1B = &jinja2.Template{
+// LFM2_8B_A1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
+var LFM2_8B_A1B = &jinja2.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var LFM28BA1B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2-8B-A1B.jinja",
-	Func:      renderLFM28BA1B,
-	LlamaFunc: renderLFM28BA1BLlama,
+	Func:      renderLFM2_8B_A1B,
+	LlamaFunc: renderLFM2_8B_A1BLlama,
 	Name:      "LFM2-8B-A1B",
 	Origin:    "llama.cpp/LFM2-8B-A1B.jinja",
 	SHA256:    "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-	Spans:     spansLFM28BA1B,
+	Spans:     spansLFM2_8B_A1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderLFM28BA1B renders LFM2-8B-A1B.jinja.
-func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
+func renderLFM2_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -127,10 +127,10 @@ func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM28BA1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM28BA1B with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_8B_A1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -208,9 +208,9 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
+// spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM28BA1B = []jinja2.Span{
+var spansLFM2_8B_A1B = []jinja2.Span{
 	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},

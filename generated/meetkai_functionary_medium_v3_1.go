@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MeetkaiFunctionaryMediumV31 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
-var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
+// MeetkaiFunctionaryMediumV3_1 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
+var MeetkaiFunctionaryMediumV3_1 = &jinja2.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meetkai-functionary-medium-v3.1.jinja",
-	Func:      renderMeetkaiFunctionaryMediumV31,
-	LlamaFunc: renderMeetkaiFunctionaryMediumV31Llama,
+	Func:      renderMeetkaiFunctionaryMediumV3_1,
+	LlamaFunc: renderMeetkaiFunctionaryMediumV3_1Llama,
 	Name:      "meetkai-functionary-medium-v3.1",
 	Origin:    "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
 	SHA256:    "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
-	Spans:     spansMeetkaiFunctionaryMediumV31,
+	Spans:     spansMeetkaiFunctionaryMediumV3_1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
-func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
+// renderMeetkaiFunctionaryMediumV3_1 renders meetkai-functionary-medium-v3.1.jinja.
+func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -141,10 +141,10 @@ func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMeetkaiFunctionaryMediumV31Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMeetkaiFunctionaryMediumV31 with the runtime's Llama functions where llama.cpp's semantics
+// renderMeetkaiFunctionaryMediumV3_1Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMeetkaiFunctionaryMediumV3_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -241,9 +241,9 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
+// spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMeetkaiFunctionaryMediumV31 = []jinja2.Span{
+var spansMeetkaiFunctionaryMediumV3_1 = []jinja2.Span{
 	{From: 54, To: 57, Line: 1, Col: 26, Construct: "if"},
 	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MeetkaiFunctionaryMediumV32 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
-var MeetkaiFunctionaryMediumV32 = &jinja2.Template{
+// MeetkaiFunctionaryMediumV3_2 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
+var MeetkaiFunctionaryMediumV3_2 = &jinja2.Template{
 	Aliases: []string{"b20f1cb974043057255fde1eae61e961fe674fb5e3badd91867e2cb0fc3f58be"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MeetkaiFunctionaryMediumV32 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meetkai-functionary-medium-v3.2.jinja",
-	Func:      renderMeetkaiFunctionaryMediumV32,
-	LlamaFunc: renderMeetkaiFunctionaryMediumV32Llama,
+	Func:      renderMeetkaiFunctionaryMediumV3_2,
+	LlamaFunc: renderMeetkaiFunctionaryMediumV3_2Llama,
 	Name:      "meetkai-functionary-medium-v3.2",
 	Origin:    "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
 	SHA256:    "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
-	Spans:     spansMeetkaiFunctionaryMediumV32,
+	Spans:     spansMeetkaiFunctionaryMediumV3_2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
-func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
+// renderMeetkaiFunctionaryMediumV3_2 renders meetkai-functionary-medium-v3.2.jinja.
+func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer, in *jinja2.Input) {
 	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
@@ -671,10 +671,10 @@ func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMeetkaiFunctionaryMediumV32Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMeetkaiFunctionaryMediumV32 with the runtime's Llama functions where llama.cpp's semantics
+// renderMeetkaiFunctionaryMediumV3_2Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMeetkaiFunctionaryMediumV3_2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
@@ -1229,9 +1229,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// spansMeetkaiFunctionaryMediumV32 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
+// spansMeetkaiFunctionaryMediumV3_2 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMeetkaiFunctionaryMediumV32 = []jinja2.Span{
+var spansMeetkaiFunctionaryMediumV3_2 = []jinja2.Span{
 	{From: 54, To: 89, Line: 1, Col: 24, Construct: "macro"},
 	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
 	{From: 63, To: 66, Line: 3, Col: 5, Construct: "if"},

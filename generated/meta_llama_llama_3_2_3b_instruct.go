@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MetaLlamaLlama323BInstruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
-var MetaLlamaLlama323BInstruct = &jinja2.Template{
+// MetaLlamaLlama3_2_3B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
+var MetaLlamaLlama3_2_3B_Instruct = &jinja2.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MetaLlamaLlama323BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meta-llama-Llama-3.2-3B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama323BInstruct,
-	LlamaFunc: renderMetaLlamaLlama323BInstructLlama,
+	Func:      renderMetaLlamaLlama3_2_3B_Instruct,
+	LlamaFunc: renderMetaLlamaLlama3_2_3B_InstructLlama,
 	Name:      "meta-llama-Llama-3.2-3B-Instruct",
 	Origin:    "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
 	SHA256:    "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
-	Spans:     spansMetaLlamaLlama323BInstruct,
+	Spans:     spansMetaLlamaLlama3_2_3B_Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
-func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
+func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -194,10 +194,10 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMetaLlamaLlama323BInstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMetaLlamaLlama323BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMetaLlamaLlama3_2_3B_InstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama3_2_3B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -339,9 +339,9 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
+// spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama323BInstruct = []jinja2.Span{
+var spansMetaLlamaLlama3_2_3B_Instruct = []jinja2.Span{
 	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 60, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},

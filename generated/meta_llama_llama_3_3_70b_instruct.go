@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MetaLlamaLlama3370BInstruct is the chat template llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja.
-var MetaLlamaLlama3370BInstruct = &jinja2.Template{
+// MetaLlamaLlama3_3_70B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja.
+var MetaLlamaLlama3_3_70B_Instruct = &jinja2.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MetaLlamaLlama3370BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meta-llama-Llama-3.3-70B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama3370BInstruct,
-	LlamaFunc: renderMetaLlamaLlama3370BInstructLlama,
+	Func:      renderMetaLlamaLlama3_3_70B_Instruct,
+	LlamaFunc: renderMetaLlamaLlama3_3_70B_InstructLlama,
 	Name:      "meta-llama-Llama-3.3-70B-Instruct",
 	Origin:    "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
 	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
-	Spans:     spansMetaLlamaLlama3370BInstruct,
+	Spans:     spansMetaLlamaLlama3_3_70B_Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMetaLlamaLlama3370BInstruct renders meta-llama-Llama-3.3-70B-Instruct.jinja.
-func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMetaLlamaLlama3_3_70B_Instruct renders meta-llama-Llama-3.3-70B-Instruct.jinja.
+func renderMetaLlamaLlama3_3_70B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -225,10 +225,10 @@ func renderMetaLlamaLlama3370BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMetaLlamaLlama3370BInstructLlama renders meta-llama-Llama-3.3-70B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMetaLlamaLlama3370BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMetaLlamaLlama3_3_70B_InstructLlama renders meta-llama-Llama-3.3-70B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama3_3_70B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMetaLlamaLlama3_3_70B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -398,9 +398,9 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// spansMetaLlamaLlama3370BInstruct is the position table of meta-llama-Llama-3.3-70B-Instruct.jinja: an error on the lines From to To of this
+// spansMetaLlamaLlama3_3_70B_Instruct is the position table of meta-llama-Llama-3.3-70B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama3370BInstruct = []jinja2.Span{
+var spansMetaLlamaLlama3_3_70B_Instruct = []jinja2.Span{
 	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
 	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MicrosoftPhi35MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
-var MicrosoftPhi35MiniInstruct = &jinja2.Template{
+// MicrosoftPhi3_5MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
+var MicrosoftPhi3_5MiniInstruct = &jinja2.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MicrosoftPhi35MiniInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "microsoft-Phi-3.5-mini-instruct.jinja",
-	Func:      renderMicrosoftPhi35MiniInstruct,
-	LlamaFunc: renderMicrosoftPhi35MiniInstructLlama,
+	Func:      renderMicrosoftPhi3_5MiniInstruct,
+	LlamaFunc: renderMicrosoftPhi3_5MiniInstructLlama,
 	Name:      "microsoft-Phi-3.5-mini-instruct",
 	Origin:    "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
 	SHA256:    "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
-	Spans:     spansMicrosoftPhi35MiniInstruct,
+	Spans:     spansMicrosoftPhi3_5MiniInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMicrosoftPhi35MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
-func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
+func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
@@ -81,10 +81,10 @@ func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMicrosoftPhi35MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMicrosoftPhi35MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMicrosoftPhi3_5MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMicrosoftPhi3_5MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
@@ -115,9 +115,9 @@ func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
+// spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMicrosoftPhi35MiniInstruct = []jinja2.Span{
+var spansMicrosoftPhi3_5MiniInstruct = []jinja2.Span{
 	{From: 52, To: 73, Line: 1, Col: 1, Construct: "for"},
 	{From: 54, To: 72, Line: 1, Col: 30, Construct: "if"},
 	{From: 57, To: 59, Line: 2, Col: 24, Construct: "{{ }}"},

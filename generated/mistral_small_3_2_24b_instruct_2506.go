@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MistralSmall3224BInstruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
-var MistralSmall3224BInstruct2506 = &jinja2.Template{
+// MistralSmall3_2_24B_Instruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
+var MistralSmall3_2_24B_Instruct2506 = &jinja2.Template{
 	Aliases: []string{"293c5a993c83d4b90f0c2e39762475862e186e40a441a21866ced13a0127ac35", "d990bccdaaa20611e261434bf60bce767b03d8ee1f1d9b5cd0742b1cc96066b9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MistralSmall3224BInstruct2506 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	Func:      renderMistralSmall3224BInstruct2506,
-	LlamaFunc: renderMistralSmall3224BInstruct2506Llama,
+	Func:      renderMistralSmall3_2_24B_Instruct2506,
+	LlamaFunc: renderMistralSmall3_2_24B_Instruct2506Llama,
 	Name:      "Mistral-Small-3.2-24B-Instruct-2506",
 	Origin:    "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
 	SHA256:    "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
-	Spans:     spansMistralSmall3224BInstruct2506,
+	Spans:     spansMistralSmall3_2_24B_Instruct2506,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
-func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
+func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -243,10 +243,10 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMistralSmall3224BInstruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralSmall3224BInstruct2506 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralSmall3_2_24B_Instruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralSmall3_2_24B_Instruct2506 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -430,9 +430,9 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
+// spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralSmall3224BInstruct2506 = []jinja2.Span{
+var spansMistralSmall3_2_24B_Instruct2506 = []jinja2.Span{
 	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
 	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 28, Col: 1, Construct: "{{ }}"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MistralaiMinistral314BReasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
+// MistralaiMinistral3_14B_Reasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
+var MistralaiMinistral3_14B_Reasoning2512 = &jinja2.Template{
 	Aliases: []string{"e768458a83b06afa6641e0027ae80e5d397da066cdde4c2a7e5fc868f6b4cd35", "31b50c917746ef1c2611c2fef122d3ebee690aca5748ab37832734f9ad375da1"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	Func:      renderMistralaiMinistral314BReasoning2512,
-	LlamaFunc: renderMistralaiMinistral314BReasoning2512Llama,
+	Func:      renderMistralaiMinistral3_14B_Reasoning2512,
+	LlamaFunc: renderMistralaiMinistral3_14B_Reasoning2512Llama,
 	Name:      "mistralai-Ministral-3-14B-Reasoning-2512",
 	Origin:    "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
 	SHA256:    "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
-	Spans:     spansMistralaiMinistral314BReasoning2512,
+	Spans:     spansMistralaiMinistral3_14B_Reasoning2512,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
+func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -245,10 +245,10 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 	}
 }
 
-// renderMistralaiMinistral314BReasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMinistral314BReasoning2512 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralaiMinistral3_14B_Reasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMinistral3_14B_Reasoning2512 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -448,9 +448,9 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 	}
 }
 
-// spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
+// spansMistralaiMinistral3_14B_Reasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMinistral314BReasoning2512 = []jinja2.Span{
+var spansMistralaiMinistral3_14B_Reasoning2512 = []jinja2.Span{
 	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
 	{From: 58, To: 58, Line: 5, Col: 1, Construct: "{{ }}"},
 	{From: 60, To: 100, Line: 9, Col: 1, Construct: "if"},

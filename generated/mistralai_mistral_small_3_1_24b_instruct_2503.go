@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// MistralaiMistralSmall3124BInstruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
+// MistralaiMistralSmall3_1_24B_Instruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
+var MistralaiMistralSmall3_1_24B_Instruct2503 = &jinja2.Template{
 	Aliases: []string{"d910f59b1e9f332daca728235df126a4b118f8bac42119a3a49f33241177964b", "c7f09ec50cad59defe5e99a449ec012015ff27bf131f57eb9fe0131e5b182054"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	Func:      renderMistralaiMistralSmall3124BInstruct2503,
-	LlamaFunc: renderMistralaiMistralSmall3124BInstruct2503Llama,
+	Func:      renderMistralaiMistralSmall3_1_24B_Instruct2503,
+	LlamaFunc: renderMistralaiMistralSmall3_1_24B_Instruct2503Llama,
 	Name:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
 	Origin:    "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
 	SHA256:    "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
-	Spans:     spansMistralaiMistralSmall3124BInstruct2503,
+	Spans:     spansMistralaiMistralSmall3_1_24B_Instruct2503,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
+func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -308,10 +308,10 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// renderMistralaiMistralSmall3124BInstruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMistralSmall3124BInstruct2503 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralaiMistralSmall3_1_24B_Instruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMistralSmall3_1_24B_Instruct2503 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -557,9 +557,9 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 	}
 }
 
-// spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
+// spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMistralSmall3124BInstruct2503 = []jinja2.Span{
+var spansMistralaiMistralSmall3_1_24B_Instruct2503 = []jinja2.Span{
 	{From: 60, To: 60, Line: 1, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 2, Col: 1, Construct: "set"},
 	{From: 64, To: 64, Line: 4, Col: 1, Construct: "{{ }}"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// NousResearchHermes3Llama318BToolUse is the chat template llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
-var NousResearchHermes3Llama318BToolUse = &jinja2.Template{
+// NousResearchHermes3Llama3_1_8B_ToolUse is the chat template llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
+var NousResearchHermes3Llama3_1_8B_ToolUse = &jinja2.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var NousResearchHermes3Llama318BToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
-	Func:      renderNousResearchHermes3Llama318BToolUse,
-	LlamaFunc: renderNousResearchHermes3Llama318BToolUseLlama,
+	Func:      renderNousResearchHermes3Llama3_1_8B_ToolUse,
+	LlamaFunc: renderNousResearchHermes3Llama3_1_8B_ToolUseLlama,
 	Name:      "NousResearch-Hermes-3-Llama-3.1-8B-tool_use",
 	Origin:    "llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
 	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
-	Spans:     spansNousResearchHermes3Llama318BToolUse,
+	Spans:     spansNousResearchHermes3Llama3_1_8B_ToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderNousResearchHermes3Llama318BToolUse renders NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
-func renderNousResearchHermes3Llama318BToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderNousResearchHermes3Llama3_1_8B_ToolUse renders NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
+func renderNousResearchHermes3Llama3_1_8B_ToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -279,10 +279,10 @@ func renderNousResearchHermes3Llama318BToolUse(w *jinja2.Writer, in *jinja2.Inpu
 	}
 }
 
-// renderNousResearchHermes3Llama318BToolUseLlama renders NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNousResearchHermes3Llama318BToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderNousResearchHermes3Llama3_1_8B_ToolUseLlama renders NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNousResearchHermes3Llama3_1_8B_ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNousResearchHermes3Llama318BToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNousResearchHermes3Llama3_1_8B_ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -495,9 +495,9 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *jinja2.Writer, in *jinja2
 	}
 }
 
-// spansNousResearchHermes3Llama318BToolUse is the position table of NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja: an error on the lines From to To of this
+// spansNousResearchHermes3Llama3_1_8B_ToolUse is the position table of NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNousResearchHermes3Llama318BToolUse = []jinja2.Span{
+var spansNousResearchHermes3Llama3_1_8B_ToolUse = []jinja2.Span{
 	{From: 53, To: 107, Line: 1, Col: 1, Construct: "macro"},
 	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
 	{From: 60, To: 106, Line: 9, Col: 1, Construct: "if"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// NvidiaLlama33NemotronSuper49BV15 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
+// NvidiaLlama3_3NemotronSuper49B_V1_5 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
+var NvidiaLlama3_3NemotronSuper49B_V1_5 = &jinja2.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	Func:      renderNvidiaLlama33NemotronSuper49BV15,
-	LlamaFunc: renderNvidiaLlama33NemotronSuper49BV15Llama,
+	Func:      renderNvidiaLlama3_3NemotronSuper49B_V1_5,
+	LlamaFunc: renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama,
 	Name:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
 	Origin:    "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
 	SHA256:    "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
-	Spans:     spansNvidiaLlama33NemotronSuper49BV15,
+	Spans:     spansNvidiaLlama3_3NemotronSuper49B_V1_5,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) {
+// renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Input) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -248,10 +248,10 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// renderNvidiaLlama33NemotronSuper49BV15Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNvidiaLlama33NemotronSuper49BV15 with the runtime's Llama functions where llama.cpp's semantics
+// renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNvidiaLlama3_3NemotronSuper49B_V1_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -441,9 +441,9 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 	}
 }
 
-// spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
+// spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNvidiaLlama33NemotronSuper49BV15 = []jinja2.Span{
+var spansNvidiaLlama3_3NemotronSuper49B_V1_5 = []jinja2.Span{
 	{From: 64, To: 64, Line: 1, Col: 1, Construct: "set"},
 	{From: 66, To: 66, Line: 1, Col: 36, Construct: "set"},
 	{From: 68, To: 68, Line: 1, Col: 70, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// NVIDIANemotron3Nano30BA3BBF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
-var NVIDIANemotron3Nano30BA3BBF16 = &jinja2.Template{
+// NVIDIA_Nemotron3Nano30B_A3B_BF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
+var NVIDIA_Nemotron3Nano30B_A3B_BF16 = &jinja2.Template{
 	Aliases: []string{"ed29ac80ec4c3707f69ffb274bba5832c8cc52e18c6443539243f77aebff42a1", "43a92aacc2e169bb37055e4d8b0df31edfdc8657d8c387fcf98254cb246e626a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var NVIDIANemotron3Nano30BA3BBF16 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-	Func:      renderNVIDIANemotron3Nano30BA3BBF16,
-	LlamaFunc: renderNVIDIANemotron3Nano30BA3BBF16Llama,
+	Func:      renderNVIDIA_Nemotron3Nano30B_A3B_BF16,
+	LlamaFunc: renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama,
 	Name:      "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
 	Origin:    "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
 	SHA256:    "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
-	Spans:     spansNVIDIANemotron3Nano30BA3BBF16,
+	Spans:     spansNVIDIA_Nemotron3Nano30B_A3B_BF16,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
-func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
+// renderNVIDIA_Nemotron3Nano30B_A3B_BF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
 	var ns jinja2.Value
@@ -445,10 +445,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderNVIDIANemotron3Nano30BA3BBF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNVIDIANemotron3Nano30BA3BBF16 with the runtime's Llama functions where llama.cpp's semantics
+// renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNVIDIA_Nemotron3Nano30B_A3B_BF16 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	enableThinking := in.Lookup("enable_thinking")
@@ -821,9 +821,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// spansNVIDIANemotron3Nano30BA3BBF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
+// spansNVIDIA_Nemotron3Nano30B_A3B_BF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNVIDIANemotron3Nano30BA3BBF16 = []jinja2.Span{
+var spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = []jinja2.Span{
 	{From: 57, To: 92, Line: 1, Col: 1, Construct: "macro"},
 	{From: 61, To: 91, Line: 2, Col: 5, Construct: "if"},
 	{From: 63, To: 90, Line: 3, Col: 9, Construct: "for"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// NVIDIANemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
-var NVIDIANemotronNanoV2 = &jinja2.Template{
+// NVIDIA_NemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
+var NVIDIA_NemotronNanoV2 = &jinja2.Template{
 	Aliases: []string{"0f17df2801f96de27145fac8a4eebc92cba91890094bcb292faa2ea6723cac29"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var NVIDIANemotronNanoV2 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "NVIDIA-Nemotron-Nano-v2.jinja",
-	Func:      renderNVIDIANemotronNanoV2,
-	LlamaFunc: renderNVIDIANemotronNanoV2Llama,
+	Func:      renderNVIDIA_NemotronNanoV2,
+	LlamaFunc: renderNVIDIA_NemotronNanoV2Llama,
 	Name:      "NVIDIA-Nemotron-Nano-v2",
 	Origin:    "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
 	SHA256:    "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
-	Spans:     spansNVIDIANemotronNanoV2,
+	Spans:     spansNVIDIA_NemotronNanoV2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
-func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
+// renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
+func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -322,10 +322,10 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderNVIDIANemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNVIDIANemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
+// renderNVIDIA_NemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNVIDIA_NemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	var ns jinja2.Value
@@ -593,9 +593,9 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
+// spansNVIDIA_NemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNVIDIANemotronNanoV2 = []jinja2.Span{
+var spansNVIDIA_NemotronNanoV2 = []jinja2.Span{
 	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
 	{From: 56, To: 77, Line: 2, Col: 1, Construct: "for"},
 	{From: 59, To: 59, Line: 3, Col: 3, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// OpenbmbMiniCPM51B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
-var OpenbmbMiniCPM51B = &jinja2.Template{
+// OpenbmbMiniCPM5_1B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
+var OpenbmbMiniCPM5_1B = &jinja2.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var OpenbmbMiniCPM51B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "openbmb-MiniCPM5-1B.jinja",
-	Func:      renderOpenbmbMiniCPM51B,
-	LlamaFunc: renderOpenbmbMiniCPM51BLlama,
+	Func:      renderOpenbmbMiniCPM5_1B,
+	LlamaFunc: renderOpenbmbMiniCPM5_1BLlama,
 	Name:      "openbmb-MiniCPM5-1B",
 	Origin:    "llama.cpp/openbmb-MiniCPM5-1B.jinja",
 	SHA256:    "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
-	Spans:     spansOpenbmbMiniCPM51B,
+	Spans:     spansOpenbmbMiniCPM5_1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
-func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
+// renderOpenbmbMiniCPM5_1B renders openbmb-MiniCPM5-1B.jinja.
+func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -424,10 +424,10 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderOpenbmbMiniCPM51BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOpenbmbMiniCPM51B with the runtime's Llama functions where llama.cpp's semantics
+// renderOpenbmbMiniCPM5_1BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOpenbmbMiniCPM5_1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -772,9 +772,9 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
+// spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansOpenbmbMiniCPM51B = []jinja2.Span{
+var spansOpenbmbMiniCPM5_1B = []jinja2.Span{
 	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 59, To: 102, Line: 1, Col: 17, Construct: "if"},
 	{From: 61, To: 62, Line: 2, Col: 5, Construct: "set"},

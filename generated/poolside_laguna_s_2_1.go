@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// PoolsideLagunaS21 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
-var PoolsideLagunaS21 = &jinja2.Template{
+// PoolsideLagunaS2_1 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
+var PoolsideLagunaS2_1 = &jinja2.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var PoolsideLagunaS21 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "poolside-Laguna-S-2.1.jinja",
-	Func:      renderPoolsideLagunaS21,
-	LlamaFunc: renderPoolsideLagunaS21Llama,
+	Func:      renderPoolsideLagunaS2_1,
+	LlamaFunc: renderPoolsideLagunaS2_1Llama,
 	Name:      "poolside-Laguna-S-2.1",
 	Origin:    "llama.cpp/poolside-Laguna-S-2.1.jinja",
 	SHA256:    "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
-	Spans:     spansPoolsideLagunaS21,
+	Spans:     spansPoolsideLagunaS2_1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderPoolsideLagunaS21 renders poolside-Laguna-S-2.1.jinja.
-func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
+// renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
+func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
@@ -211,10 +211,10 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderPoolsideLagunaS21Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaS21 with the runtime's Llama functions where llama.cpp's semantics
+// renderPoolsideLagunaS2_1Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaS2_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
@@ -369,9 +369,9 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
+// spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaS21 = []jinja2.Span{
+var spansPoolsideLagunaS2_1 = []jinja2.Span{
 	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// PoolsideLagunaXS21 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
-var PoolsideLagunaXS21 = &jinja2.Template{
+// PoolsideLagunaXS2_1 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
+var PoolsideLagunaXS2_1 = &jinja2.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var PoolsideLagunaXS21 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "poolside-Laguna-XS-2.1.jinja",
-	Func:      renderPoolsideLagunaXS21,
-	LlamaFunc: renderPoolsideLagunaXS21Llama,
+	Func:      renderPoolsideLagunaXS2_1,
+	LlamaFunc: renderPoolsideLagunaXS2_1Llama,
 	Name:      "poolside-Laguna-XS-2.1",
 	Origin:    "llama.cpp/poolside-Laguna-XS-2.1.jinja",
 	SHA256:    "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
-	Spans:     spansPoolsideLagunaXS21,
+	Spans:     spansPoolsideLagunaXS2_1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
-func renderPoolsideLagunaXS21(w *jinja2.Writer, in *jinja2.Input) {
+// renderPoolsideLagunaXS2_1 renders poolside-Laguna-XS-2.1.jinja.
+func renderPoolsideLagunaXS2_1(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -253,10 +253,10 @@ func renderPoolsideLagunaXS21(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderPoolsideLagunaXS21Llama renders poolside-Laguna-XS-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaXS21 with the runtime's Llama functions where llama.cpp's semantics
+// renderPoolsideLagunaXS2_1Llama renders poolside-Laguna-XS-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaXS2_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaXS21Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -453,9 +453,9 @@ func renderPoolsideLagunaXS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansPoolsideLagunaXS21 is the position table of poolside-Laguna-XS-2.1.jinja: an error on the lines From to To of this
+// spansPoolsideLagunaXS2_1 is the position table of poolside-Laguna-XS-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaXS21 = []jinja2.Span{
+var spansPoolsideLagunaXS2_1 = []jinja2.Span{
 	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// Qwen354B is the chat template llama.cpp/Qwen3.5-4B.jinja.
-var Qwen354B = &jinja2.Template{
+// Qwen3_5_4B is the chat template llama.cpp/Qwen3.5-4B.jinja.
+var Qwen3_5_4B = &jinja2.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var Qwen354B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Qwen3.5-4B.jinja",
-	Func:      renderQwen354B,
-	LlamaFunc: renderQwen354BLlama,
+	Func:      renderQwen3_5_4B,
+	LlamaFunc: renderQwen3_5_4BLlama,
 	Name:      "Qwen3.5-4B",
 	Origin:    "llama.cpp/Qwen3.5-4B.jinja",
 	SHA256:    "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
-	Spans:     spansQwen354B,
+	Spans:     spansQwen3_5_4B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderQwen354B renders Qwen3.5-4B.jinja.
-func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
+// renderQwen3_5_4B renders Qwen3.5-4B.jinja.
+func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -344,10 +344,10 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderQwen354BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwen354B with the runtime's Llama functions where llama.cpp's semantics
+// renderQwen3_5_4BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwen3_5_4B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -643,9 +643,9 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
+// spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwen354B = []jinja2.Span{
+var spansQwen3_5_4B = []jinja2.Span{
 	{From: 55, To: 55, Line: 1, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 131, Line: 3, Col: 1, Construct: "macro"},

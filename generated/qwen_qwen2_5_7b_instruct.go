@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// QwenQwen257BInstruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
-var QwenQwen257BInstruct = &jinja2.Template{
+// QwenQwen2_5_7B_Instruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
+var QwenQwen2_5_7B_Instruct = &jinja2.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var QwenQwen257BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Qwen-Qwen2.5-7B-Instruct.jinja",
-	Func:      renderQwenQwen257BInstruct,
-	LlamaFunc: renderQwenQwen257BInstructLlama,
+	Func:      renderQwenQwen2_5_7B_Instruct,
+	LlamaFunc: renderQwenQwen2_5_7B_InstructLlama,
 	Name:      "Qwen-Qwen2.5-7B-Instruct",
 	Origin:    "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
 	SHA256:    "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
-	Spans:     spansQwenQwen257BInstruct,
+	Spans:     spansQwenQwen2_5_7B_Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderQwenQwen257BInstruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
-func renderQwenQwen257BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderQwenQwen2_5_7B_Instruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
+func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -147,10 +147,10 @@ func renderQwenQwen257BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderQwenQwen257BInstructLlama renders Qwen-Qwen2.5-7B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwen257BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderQwenQwen2_5_7B_InstructLlama renders Qwen-Qwen2.5-7B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwenQwen2_5_7B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwenQwen257BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -244,9 +244,9 @@ func renderQwenQwen257BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwenQwen257BInstruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja: an error on the lines From to To of this
+// spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwen257BInstruct = []jinja2.Span{
+var spansQwenQwen2_5_7B_Instruct = []jinja2.Span{
 	{From: 52, To: 84, Line: 1, Col: 1, Construct: "if"},
 	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
 	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// QwenQwen306B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
-var QwenQwen306B = &jinja2.Template{
+// QwenQwen3_0_6B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
+var QwenQwen3_0_6B = &jinja2.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var QwenQwen306B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Qwen-Qwen3-0.6B.jinja",
-	Func:      renderQwenQwen306B,
-	LlamaFunc: renderQwenQwen306BLlama,
+	Func:      renderQwenQwen3_0_6B,
+	LlamaFunc: renderQwenQwen3_0_6BLlama,
 	Name:      "Qwen-Qwen3-0.6B",
 	Origin:    "llama.cpp/Qwen-Qwen3-0.6B.jinja",
 	SHA256:    "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
-	Spans:     spansQwenQwen306B,
+	Spans:     spansQwenQwen3_0_6B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
-func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
+// renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
+func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -221,10 +221,10 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderQwenQwen306BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwen306B with the runtime's Llama functions where llama.cpp's semantics
+// renderQwenQwen3_0_6BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwenQwen3_0_6B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderQwenQwen3_0_6BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -383,9 +383,9 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
+// spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwen306B = []jinja2.Span{
+var spansQwenQwen3_0_6B = []jinja2.Span{
 	{From: 53, To: 79, Line: 1, Col: 1, Construct: "if"},
 	{From: 56, To: 61, Line: 3, Col: 5, Construct: "if"},
 	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},

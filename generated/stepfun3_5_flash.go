@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// StepFun35Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
-var StepFun35Flash = &jinja2.Template{
+// StepFun3_5Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
+var StepFun3_5Flash = &jinja2.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var StepFun35Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "StepFun3.5-Flash.jinja",
-	Func:      renderStepFun35Flash,
-	LlamaFunc: renderStepFun35FlashLlama,
+	Func:      renderStepFun3_5Flash,
+	LlamaFunc: renderStepFun3_5FlashLlama,
 	Name:      "StepFun3.5-Flash",
 	Origin:    "llama.cpp/StepFun3.5-Flash.jinja",
 	SHA256:    "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
-	Spans:     spansStepFun35Flash,
+	Spans:     spansStepFun3_5Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderStepFun35Flash renders StepFun3.5-Flash.jinja.
-func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
+func renderStepFun3_5Flash(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -259,10 +259,10 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderStepFun35FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun35Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderStepFun3_5FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun3_5Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -477,9 +477,9 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
+// spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun35Flash = []jinja2.Span{
+var spansStepFun3_5Flash = []jinja2.Span{
 	{From: 53, To: 88, Line: 1, Col: 1, Construct: "macro"},
 	{From: 56, To: 87, Line: 1, Col: 36, Construct: "if"},
 	{From: 57, To: 87, Line: 1, Col: 72, Construct: "if"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// StepFun37Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
-var StepFun37Flash = &jinja2.Template{
+// StepFun3_7Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
+var StepFun3_7Flash = &jinja2.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var StepFun37Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "StepFun3.7-Flash.jinja",
-	Func:      renderStepFun37Flash,
-	LlamaFunc: renderStepFun37FlashLlama,
+	Func:      renderStepFun3_7Flash,
+	LlamaFunc: renderStepFun3_7FlashLlama,
 	Name:      "StepFun3.7-Flash",
 	Origin:    "llama.cpp/StepFun3.7-Flash.jinja",
 	SHA256:    "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
-	Spans:     spansStepFun37Flash,
+	Spans:     spansStepFun3_7Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderStepFun37Flash renders StepFun3.7-Flash.jinja.
-func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
+func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
@@ -299,10 +299,10 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderStepFun37FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun37Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderStepFun3_7FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun3_7Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = jinja2.LlamaOwnInput(in)
 	preserveThinkingInput := in.Lookup("preserve_thinking")
@@ -559,9 +559,9 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
+// spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun37Flash = []jinja2.Span{
+var spansStepFun3_7Flash = []jinja2.Span{
 	{From: 56, To: 107, Line: 1, Col: 1, Construct: "macro"},
 	{From: 60, To: 106, Line: 1, Col: 44, Construct: "if"},
 	{From: 62, To: 106, Line: 1, Col: 88, Construct: "if"},

@@ -4,8 +4,8 @@ package generated
 
 import "github.com/tmplgen/tmplgen/jinja2"
 
-// UnslothApriel15 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
-var UnslothApriel15 = &jinja2.Template{
+// UnslothApriel1_5 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
+var UnslothApriel1_5 = &jinja2.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -29,12 +29,12 @@ var UnslothApriel15 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "unsloth-Apriel-1.5.jinja",
-	Func:      renderUnslothApriel15,
-	LlamaFunc: renderUnslothApriel15Llama,
+	Func:      renderUnslothApriel1_5,
+	LlamaFunc: renderUnslothApriel1_5Llama,
 	Name:      "unsloth-Apriel-1.5",
 	Origin:    "llama.cpp/unsloth-Apriel-1.5.jinja",
 	SHA256:    "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
-	Spans:     spansUnslothApriel15,
+	Spans:     spansUnslothApriel1_5,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -43,8 +43,8 @@ var _ interface {
 	IsVersion_v0_1_0()
 } = jinja2.ThisVersion
 
-// renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
-func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
+// renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
+func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
@@ -298,10 +298,10 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderUnslothApriel15Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderUnslothApriel15 with the runtime's Llama functions where llama.cpp's semantics
+// renderUnslothApriel1_5Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderUnslothApriel1_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderUnslothApriel1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
@@ -526,9 +526,9 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
+// spansUnslothApriel1_5 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothApriel15 = []jinja2.Span{
+var spansUnslothApriel1_5 = []jinja2.Span{
 	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
 	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},

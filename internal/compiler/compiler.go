@@ -52,7 +52,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		base := codegen.Identifier(s.Name, true)
 		ident := base
 		for i := 2; idents[ident]; i++ {
-			ident = fmt.Sprintf("%s%d", base, i)
+			ident = codegen.Numbered(base, i)
 		}
 		idents[ident] = true
 		units = append(units, &codegen.Unit{
