@@ -37,11 +37,11 @@ var MetaLlamaLlama3_3_70B_Instruct = &jinja2.Template{
 	Spans:     spansMetaLlamaLlama3_3_70B_Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMetaLlamaLlama3_3_70B_Instruct renders meta-llama-Llama-3.3-70B-Instruct.jinja.
 func renderMetaLlamaLlama3_3_70B_Instruct(w *jinja2.Writer, in *jinja2.Input) {

@@ -18,12 +18,11 @@ import (
 	"go/scanner"
 	"go/token"
 	"sort"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 
@@ -62,13 +61,16 @@ type Unit struct {
 // Generator names what generated files say made them.
 const Generator = "tmplgen"
 
-// versionGuard writes the assertion that the runtime the file builds with is the
-// version of this generator (see jinja2.Version).
+// versionGuard writes the assertion that the runtime the file builds with runs code of
+// the version this generator writes, its runtime's MaxVersion (see
+// jinja2.EnforceVersion).
 func versionGuard(f *jen.File) {
-	v := strings.NewReplacer(".", "_", "-", "_").Replace(version.Version)
-	f.Commentf("The runtime must be %s, the version this file was generated for: against another,", version.Version)
-	f.Comment("this line does not compile. Generate the file again with the tmplgen of that runtime.")
-	f.Var().Id("_").Interface(jen.Id("IsVersion_"+v).Params()).Op("=").Qual(Jinja2Path, "ThisVersion")
+	n := jen.Lit(jinja2.MaxVersion)
+	f.Commentf("This is generated code of version %d, which the runtime must run (see jinja2.EnforceVersion).", jinja2.MaxVersion)
+	f.Const().Defs(
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(n.Clone().Op("-").Add(rt("MinVersion"))).Comment("the runtime is too new for this file: generate it again"),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("MaxVersion").Op("-").Add(n)).Comment("the runtime is too old for this file: update the tmplgen module"),
+	)
 	f.Line()
 }
 
