@@ -95,15 +95,6 @@ func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
-// spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansBailing2 = []jinja2.Span{
-	{From: 50, To: 52, Line: 11, Col: 1, Construct: "if"},
-	{From: 54, To: 70, Line: 14, Col: 1, Construct: "for"},
-	{From: 57, To: 62, Line: 15, Col: 1, Construct: "set"},
-	{From: 64, To: 68, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 81, Line: 11, Col: 1, Construct: "if"},
-	{From: 83, To: 95, Line: 14, Col: 1, Construct: "for"},
-	{From: 86, To: 91, Line: 15, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansBailing2 = "if,for,set,{{ }}|kDEWCAIgBGACGKCAEOICAGeELAAIYGACGKCAEOACAG"

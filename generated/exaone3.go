@@ -109,25 +109,6 @@ func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[|assistant|]")
 }
 
-// spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExaone3 = []jinja2.Span{
-	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
-	{From: 53, To: 78, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
-	{From: 58, To: 76, Line: 16, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 76, Line: 18, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 76, Line: 20, Col: 5, Construct: "if"},
-	{From: 73, To: 75, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 13, Col: 1, Construct: "set"},
-	{From: 90, To: 109, Line: 14, Col: 1, Construct: "for"},
-	{From: 93, To: 93, Line: 15, Col: 1, Construct: "set"},
-	{From: 95, To: 107, Line: 16, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 107, Line: 18, Col: 5, Construct: "if"},
-	{From: 102, To: 102, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 107, Line: 20, Col: 5, Construct: "if"},
-	{From: 106, To: 106, Line: 21, Col: 1, Construct: "{{ }}"},
-}
+// spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExaone3 = "set,for,if,{{ }}|mDAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAEmBCACGACAAEYCAEGACAGCQCIEGACJGCICIEGACJG"

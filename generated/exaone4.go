@@ -119,29 +119,6 @@ func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[|assistant|]")
 }
 
-// spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExaone4 = []jinja2.Span{
-	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
-	{From: 53, To: 84, Line: 15, Col: 1, Construct: "for"},
-	{From: 56, To: 56, Line: 16, Col: 1, Construct: "set"},
-	{From: 58, To: 82, Line: 17, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 82, Line: 19, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 82, Line: 21, Col: 5, Construct: "if"},
-	{From: 73, To: 75, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 82, Line: 23, Col: 5, Construct: "if"},
-	{From: 79, To: 81, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 14, Col: 1, Construct: "set"},
-	{From: 96, To: 119, Line: 15, Col: 1, Construct: "for"},
-	{From: 99, To: 99, Line: 16, Col: 1, Construct: "set"},
-	{From: 101, To: 117, Line: 17, Col: 1, Construct: "if"},
-	{From: 104, To: 104, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 117, Line: 19, Col: 5, Construct: "if"},
-	{From: 108, To: 108, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 117, Line: 21, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 117, Line: 23, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 24, Col: 1, Construct: "{{ }}"},
-}
+// spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExaone4 = "set,for,if,{{ }}|mDAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAEuBCACGACAAEgBCAEGACAGCYCIEGACJGCQCIEGACJGCICIEGACJG"

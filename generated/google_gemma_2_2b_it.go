@@ -131,29 +131,6 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma2_2bIt = []jinja2.Span{
-	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 57, Line: 1, Col: 16, Construct: "if"},
-	{From: 56, To: 56, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 59, To: 84, Line: 1, Col: 117, Construct: "for"},
-	{From: 64, To: 68, Line: 1, Col: 146, Construct: "if"},
-	{From: 67, To: 67, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 70, To: 77, Line: 1, Col: 311, Construct: "if"},
-	{From: 72, To: 72, Line: 1, Col: 352, Construct: "set"},
-	{From: 76, To: 76, Line: 1, Col: 386, Construct: "set"},
-	{From: 79, To: 83, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 86, To: 88, Line: 3, Col: 17, Construct: "if"},
-	{From: 99, To: 99, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 101, To: 104, Line: 1, Col: 16, Construct: "if"},
-	{From: 103, To: 103, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 106, To: 127, Line: 1, Col: 117, Construct: "for"},
-	{From: 111, To: 114, Line: 1, Col: 146, Construct: "if"},
-	{From: 113, To: 113, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 116, To: 124, Line: 1, Col: 311, Construct: "if"},
-	{From: 119, To: 119, Line: 1, Col: 352, Construct: "set"},
-	{From: 123, To: 123, Line: 1, Col: 386, Construct: "set"},
-	{From: 126, To: 126, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 3, Col: 17, Construct: "if"},
-}
+// spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|oDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAGqBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGACnWAGECdC"

@@ -113,27 +113,6 @@ func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlama2SysBos is the position table of llama2-sys-bos.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysBos = []jinja2.Span{
-	{From: 50, To: 51, Line: 17, Col: 1, Construct: "set"},
-	{From: 53, To: 78, Line: 19, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 20, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 22, Col: 1, Construct: "set"},
-	{From: 61, To: 77, Line: 24, Col: 1, Construct: "if"},
-	{From: 64, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 77, Line: 26, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 30, Col: 1, Construct: "set"},
-	{From: 87, To: 88, Line: 17, Col: 1, Construct: "set"},
-	{From: 90, To: 113, Line: 19, Col: 1, Construct: "for"},
-	{From: 92, To: 96, Line: 20, Col: 1, Construct: "if"},
-	{From: 95, To: 95, Line: 22, Col: 1, Construct: "set"},
-	{From: 98, To: 112, Line: 24, Col: 1, Construct: "if"},
-	{From: 101, To: 101, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 102, To: 112, Line: 26, Col: 5, Construct: "if"},
-	{From: 105, To: 105, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 111, Line: 30, Col: 1, Construct: "set"},
-}
+// spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlama2SysBos = "set,for,if,{{ }}|kDCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -125,31 +125,6 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysStrip = []jinja2.Span{
-	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
-	{From: 53, To: 54, Line: 19, Col: 1, Construct: "set"},
-	{From: 56, To: 84, Line: 21, Col: 1, Construct: "for"},
-	{From: 59, To: 59, Line: 22, Col: 1, Construct: "set"},
-	{From: 61, To: 65, Line: 23, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 25, Col: 1, Construct: "set"},
-	{From: 67, To: 83, Line: 27, Col: 1, Construct: "if"},
-	{From: 70, To: 72, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 83, Line: 29, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 82, Line: 33, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 18, Col: 1, Construct: "set"},
-	{From: 96, To: 97, Line: 19, Col: 1, Construct: "set"},
-	{From: 99, To: 125, Line: 21, Col: 1, Construct: "for"},
-	{From: 102, To: 102, Line: 22, Col: 1, Construct: "set"},
-	{From: 104, To: 108, Line: 23, Col: 1, Construct: "if"},
-	{From: 107, To: 107, Line: 25, Col: 1, Construct: "set"},
-	{From: 110, To: 124, Line: 27, Col: 1, Construct: "if"},
-	{From: 113, To: 113, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 124, Line: 29, Col: 5, Construct: "if"},
-	{From: 117, To: 117, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 121, To: 121, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 123, Line: 33, Col: 1, Construct: "set"},
-}
+// spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlama2SysStrip = "set,for,if,{{ }}|mDAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAG0BEACGACAAEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

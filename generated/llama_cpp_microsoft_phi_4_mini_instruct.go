@@ -193,51 +193,6 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppMicrosoftPhi4MiniInstruct = []jinja2.Span{
-	{From: 54, To: 66, Line: 1, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 66, Line: 3, Col: 4, Construct: "if"},
-	{From: 61, To: 61, Line: 4, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 6, Col: 5, Construct: "set"},
-	{From: 68, To: 76, Line: 8, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 9, Col: 5, Construct: "set"},
-	{From: 72, To: 75, Line: 10, Col: 5, Construct: "if"},
-	{From: 74, To: 74, Line: 11, Col: 9, Construct: "set"},
-	{From: 78, To: 83, Line: 14, Col: 1, Construct: "if"},
-	{From: 80, To: 82, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 85, To: 113, Line: 17, Col: 1, Construct: "for"},
-	{From: 87, To: 112, Line: 18, Col: 5, Construct: "if"},
-	{From: 90, To: 92, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 93, To: 112, Line: 20, Col: 9, Construct: "if"},
-	{From: 96, To: 98, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 100, To: 103, Line: 22, Col: 9, Construct: "if"},
-	{From: 102, To: 102, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 105, To: 111, Line: 25, Col: 9, Construct: "for"},
-	{From: 107, To: 109, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 115, To: 121, Line: 31, Col: 1, Construct: "if"},
-	{From: 120, To: 120, Line: 34, Col: 4, Construct: "{{ }}"},
-	{From: 134, To: 146, Line: 1, Col: 1, Construct: "if"},
-	{From: 137, To: 137, Line: 2, Col: 5, Construct: "set"},
-	{From: 138, To: 146, Line: 3, Col: 4, Construct: "if"},
-	{From: 141, To: 141, Line: 4, Col: 5, Construct: "set"},
-	{From: 145, To: 145, Line: 6, Col: 5, Construct: "set"},
-	{From: 148, To: 156, Line: 8, Col: 1, Construct: "if"},
-	{From: 150, To: 150, Line: 9, Col: 5, Construct: "set"},
-	{From: 152, To: 155, Line: 10, Col: 5, Construct: "if"},
-	{From: 154, To: 154, Line: 11, Col: 9, Construct: "set"},
-	{From: 158, To: 161, Line: 14, Col: 1, Construct: "if"},
-	{From: 160, To: 160, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 163, To: 185, Line: 17, Col: 1, Construct: "for"},
-	{From: 165, To: 184, Line: 18, Col: 5, Construct: "if"},
-	{From: 168, To: 168, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 169, To: 184, Line: 20, Col: 9, Construct: "if"},
-	{From: 172, To: 172, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 174, To: 177, Line: 22, Col: 9, Construct: "if"},
-	{From: 176, To: 176, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 183, Line: 25, Col: 9, Construct: "for"},
-	{From: 181, To: 181, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 187, To: 193, Line: 31, Col: 1, Construct: "if"},
-	{From: 192, To: 192, Line: 34, Col: 4, Construct: "{{ }}"},
-}
+// spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|sDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIGGRAEACIEGsBEJGEmBCIAGACIECeCAAGACAEEGCAAEACIEGIEJGEACIEMMKZAKAGGE"

@@ -178,47 +178,6 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppRwkvWorld = []jinja2.Span{
-	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 58, Line: 4, Col: 1, Construct: "set"},
-	{From: 60, To: 66, Line: 5, Col: 1, Construct: "for"},
-	{From: 62, To: 65, Line: 6, Col: 5, Construct: "if"},
-	{From: 64, To: 64, Line: 7, Col: 9, Construct: "set"},
-	{From: 68, To: 68, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 75, Line: 11, Col: 1, Construct: "if"},
-	{From: 72, To: 74, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 101, Line: 14, Col: 1, Construct: "for"},
-	{From: 80, To: 86, Line: 15, Col: 5, Construct: "if"},
-	{From: 83, To: 85, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 88, To: 100, Line: 18, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 19, Col: 9, Construct: "set"},
-	{From: 92, To: 95, Line: 20, Col: 9, Construct: "if"},
-	{From: 94, To: 94, Line: 21, Col: 13, Construct: "set"},
-	{From: 97, To: 99, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 103, To: 113, Line: 26, Col: 1, Construct: "if"},
-	{From: 106, To: 108, Line: 28, Col: 5, Construct: "if"},
-	{From: 110, To: 112, Line: 31, Col: 5, Construct: "if"},
-	{From: 125, To: 128, Line: 1, Col: 1, Construct: "if"},
-	{From: 127, To: 127, Line: 2, Col: 5, Construct: "set"},
-	{From: 130, To: 130, Line: 4, Col: 1, Construct: "set"},
-	{From: 132, To: 138, Line: 5, Col: 1, Construct: "for"},
-	{From: 134, To: 137, Line: 6, Col: 5, Construct: "if"},
-	{From: 136, To: 136, Line: 7, Col: 9, Construct: "set"},
-	{From: 140, To: 140, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 142, To: 145, Line: 11, Col: 1, Construct: "if"},
-	{From: 144, To: 144, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 166, Line: 14, Col: 1, Construct: "for"},
-	{From: 150, To: 153, Line: 15, Col: 5, Construct: "if"},
-	{From: 152, To: 152, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 155, To: 165, Line: 18, Col: 5, Construct: "if"},
-	{From: 157, To: 157, Line: 19, Col: 9, Construct: "set"},
-	{From: 159, To: 162, Line: 20, Col: 9, Construct: "if"},
-	{From: 161, To: 161, Line: 21, Col: 13, Construct: "set"},
-	{From: 164, To: 164, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 168, To: 178, Line: 26, Col: 1, Construct: "if"},
-	{From: 171, To: 173, Line: 28, Col: 5, Construct: "if"},
-	{From: 175, To: 177, Line: 31, Col: 5, Construct: "if"},
-}
+// spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|qDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEGCAAEACAGGmBEAEGGCIAEACIGGUEJAEACICEGCAAEACICGAEJGIUGRAGEEIAIEGAA"

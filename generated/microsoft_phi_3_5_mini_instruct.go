@@ -115,25 +115,6 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMicrosoftPhi3_5MiniInstruct = []jinja2.Span{
-	{From: 52, To: 73, Line: 1, Col: 1, Construct: "for"},
-	{From: 54, To: 72, Line: 1, Col: 30, Construct: "if"},
-	{From: 57, To: 59, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 60, To: 72, Line: 3, Col: 7, Construct: "if"},
-	{From: 63, To: 65, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 66, To: 72, Line: 5, Col: 7, Construct: "if"},
-	{From: 69, To: 71, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 75, To: 81, Line: 7, Col: 27, Construct: "if"},
-	{From: 80, To: 80, Line: 8, Col: 15, Construct: "{{ }}"},
-	{From: 92, To: 107, Line: 1, Col: 1, Construct: "for"},
-	{From: 94, To: 106, Line: 1, Col: 30, Construct: "if"},
-	{From: 97, To: 97, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 98, To: 106, Line: 3, Col: 7, Construct: "if"},
-	{From: 101, To: 101, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 102, To: 106, Line: 5, Col: 7, Construct: "if"},
-	{From: 105, To: 105, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 109, To: 115, Line: 7, Col: 27, Construct: "if"},
-	{From: 114, To: 114, Line: 8, Col: 15, Construct: "{{ }}"},
-}
+// spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|oDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYePdAEYA6BCGACNECQCjBCGACiBECICjBCGACiBEIMCGCKACZE"

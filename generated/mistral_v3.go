@@ -117,29 +117,6 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3 = []jinja2.Span{
-	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
-	{From: 53, To: 53, Line: 19, Col: 1, Construct: "set"},
-	{From: 55, To: 80, Line: 20, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 21, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 23, Col: 1, Construct: "set"},
-	{From: 63, To: 79, Line: 25, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 79, Line: 27, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 31, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 18, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 19, Col: 1, Construct: "set"},
-	{From: 94, To: 117, Line: 20, Col: 1, Construct: "for"},
-	{From: 96, To: 100, Line: 21, Col: 1, Construct: "if"},
-	{From: 99, To: 99, Line: 23, Col: 1, Construct: "set"},
-	{From: 102, To: 116, Line: 25, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 116, Line: 27, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 113, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 31, Col: 1, Construct: "set"},
-}
+// spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV3 = "set,for,if,{{ }}|mDAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

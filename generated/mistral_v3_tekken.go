@@ -109,27 +109,6 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3Tekken = []jinja2.Span{
-	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
-	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
-	{From: 60, To: 74, Line: 22, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 74, Line: 24, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 16, Col: 1, Construct: "set"},
-	{From: 86, To: 109, Line: 17, Col: 1, Construct: "for"},
-	{From: 88, To: 92, Line: 18, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 20, Col: 1, Construct: "set"},
-	{From: 94, To: 108, Line: 22, Col: 1, Construct: "if"},
-	{From: 97, To: 97, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 108, Line: 24, Col: 5, Construct: "if"},
-	{From: 101, To: 101, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 28, Col: 1, Construct: "set"},
-}
+// spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV3Tekken = "set,for,if,{{ }}|kDAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -109,27 +109,6 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansOrion is the position table of orion.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansOrion = []jinja2.Span{
-	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
-	{From: 52, To: 75, Line: 15, Col: 1, Construct: "for"},
-	{From: 54, To: 74, Line: 16, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 17, Col: 1, Construct: "set"},
-	{From: 58, To: 74, Line: 18, Col: 5, Construct: "if"},
-	{From: 62, To: 67, Line: 20, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 22, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 14, Col: 1, Construct: "set"},
-	{From: 86, To: 109, Line: 15, Col: 1, Construct: "for"},
-	{From: 88, To: 108, Line: 16, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 17, Col: 1, Construct: "set"},
-	{From: 92, To: 108, Line: 18, Col: 5, Construct: "if"},
-	{From: 96, To: 101, Line: 20, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 100, Line: 22, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 26, Col: 1, Construct: "{{ }}"},
-}
+// spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansOrion = "set,for,if,{{ }}|kDAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -244,55 +244,6 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwen2_5_7B_Instruct = []jinja2.Span{
-	{From: 52, To: 84, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
-	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 65, To: 70, Line: 9, Col: 5, Construct: "for"},
-	{From: 68, To: 68, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 83, Line: 15, Col: 5, Construct: "if"},
-	{From: 77, To: 79, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 86, To: 143, Line: 21, Col: 1, Construct: "for"},
-	{From: 90, To: 142, Line: 22, Col: 5, Construct: "if"},
-	{From: 93, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 99, To: 142, Line: 24, Col: 9, Construct: "if"},
-	{From: 102, To: 103, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 105, To: 110, Line: 26, Col: 9, Construct: "if"},
-	{From: 108, To: 109, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 112, To: 127, Line: 29, Col: 9, Construct: "for"},
-	{From: 114, To: 119, Line: 30, Col: 13, Construct: "if"},
-	{From: 117, To: 117, Line: 31, Col: 17, Construct: "set"},
-	{From: 121, To: 122, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 124, To: 125, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 128, To: 142, Line: 40, Col: 9, Construct: "if"},
-	{From: 131, To: 134, Line: 41, Col: 9, Construct: "if"},
-	{From: 136, To: 137, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 139, To: 141, Line: 47, Col: 9, Construct: "if"},
-	{From: 145, To: 147, Line: 52, Col: 1, Construct: "if"},
-	{From: 158, To: 188, Line: 1, Col: 1, Construct: "if"},
-	{From: 161, To: 169, Line: 3, Col: 5, Construct: "if"},
-	{From: 164, To: 164, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 171, To: 176, Line: 9, Col: 5, Construct: "for"},
-	{From: 174, To: 174, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 180, To: 187, Line: 15, Col: 5, Construct: "if"},
-	{From: 183, To: 183, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 190, To: 240, Line: 21, Col: 1, Construct: "for"},
-	{From: 194, To: 239, Line: 22, Col: 5, Construct: "if"},
-	{From: 197, To: 197, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 198, To: 239, Line: 24, Col: 9, Construct: "if"},
-	{From: 201, To: 201, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 203, To: 207, Line: 26, Col: 9, Construct: "if"},
-	{From: 206, To: 206, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 209, To: 224, Line: 29, Col: 9, Construct: "for"},
-	{From: 211, To: 216, Line: 30, Col: 13, Construct: "if"},
-	{From: 214, To: 214, Line: 31, Col: 17, Construct: "set"},
-	{From: 218, To: 219, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 221, To: 222, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 225, To: 239, Line: 40, Col: 9, Construct: "if"},
-	{From: 228, To: 231, Line: 41, Col: 9, Construct: "if"},
-	{From: 233, To: 234, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 236, To: 238, Line: 47, Col: 9, Construct: "if"},
-	{From: 242, To: 244, Line: 52, Col: 1, Construct: "if"},
-}
+// spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|oDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAa8BnDAAGQEIAGACICOKKJEGAEICMOIJAGACICOkDKREI6CCIAGACICCyCCAAGACACEICAAGACICGeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

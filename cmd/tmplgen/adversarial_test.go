@@ -101,15 +101,13 @@ func checkOnlyOwnDeclarations(t *testing.T, name string, src []byte) {
 		case *ast.GenDecl:
 			switch d.Tok {
 			case token.VAR:
-				for _, spec := range d.Specs {
-					if names := spec.(*ast.ValueSpec).Names; len(names) == 1 && strings.HasPrefix(names[0].Name, "spans") {
-						tables++
-					} else {
-						vars++
-					}
-				}
+				vars += len(d.Specs)
 			case token.CONST:
-				guards++
+				if names := d.Specs[0].(*ast.ValueSpec).Names; len(d.Specs) == 1 && len(names) == 1 && strings.HasPrefix(names[0].Name, "spans") {
+					tables++
+				} else {
+					guards++
+				}
 			case token.IMPORT:
 			default:
 				t.Errorf("%s declares a %s", name, d.Tok)

@@ -76,11 +76,6 @@ func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|im_start|>assistant\n")
 }
 
-// spansModelChatml is the position table of model: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansModelChatml = []jinja2.Span{
-	{From: 55, To: 63, Line: 8, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 76, Line: 8, Col: 1, Construct: "for"},
-	{From: 74, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
-}
+// spansModelChatml is the position table of model (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansModelChatml = "for,{{ }}|uDQQCAEICACeIDAAEACAC"
