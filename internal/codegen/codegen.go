@@ -35,8 +35,8 @@ const TemplateHashPath = "github.com/tmplgen/tmplgen/templatehash"
 
 // Unit is one template to generate: its IR and what the registry says about it.
 type Unit struct {
-	// Ident is the Go name of the template's variable (exported); the render function
-	// is its unexported form prefixed with "render".
+	// Ident is the Go name of the template's variable (exported); its render function
+	// is Ident prefixed with "render" (a unit with a SameText has none).
 	Ident string
 	// Name is the template's name in the registry.
 	Name string
@@ -116,7 +116,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		fields[jen.Id("LlamaFunc")] = jen.Id(llamaFn)
 	}
 	table := "spans" + u.Ident
-	if len(g.sites) > 0 || len(lg.sites) > 0 {
+	if len(g.sites) > 0 {
 		fields[jen.Id("Spans")] = jen.Id(table)
 	}
 	declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)))
