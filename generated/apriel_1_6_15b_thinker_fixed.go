@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// Apriel1615bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
-var Apriel1615bThinkerFixed = &jinja2.Template{
+// Apriel1_6_15bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
+var Apriel1_6_15bThinkerFixed = &jinja2.Template{
 	Aliases: []string{"db5602523321d7578f7a833bb40d1e1e71b14f32132fd64e79af0697122eed15", "86bc625842f60e1a5a8a3a9fc0dd3c9775db0ba31c12cde65e239f37959116d1"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var Apriel1615bThinkerFixed = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Apriel-1.6-15b-Thinker-fixed.jinja",
-	Func:      renderApriel1615bThinkerFixed,
-	LlamaFunc: renderApriel1615bThinkerFixedLlama,
+	Func:      renderApriel1_6_15bThinkerFixed,
+	LlamaFunc: renderApriel1_6_15bThinkerFixedLlama,
 	Name:      "Apriel-1.6-15b-Thinker-fixed",
 	Origin:    "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
 	SHA256:    "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
-	Spans:     spansApriel1615bThinkerFixed,
+	Spans:     spansApriel1_6_15bThinkerFixed,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
-func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
+// renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
+func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -315,10 +315,10 @@ func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderApriel1615bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderApriel1615bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
+// renderApriel1_6_15bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderApriel1_6_15bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -587,157 +587,6 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansApriel1615bThinkerFixed = []jinja2.Span{
-	{From: 63, To: 65, Line: 4, Col: 1, Construct: "set"},
-	{From: 67, To: 69, Line: 5, Col: 1, Construct: "set"},
-	{From: 71, To: 73, Line: 6, Col: 1, Construct: "set"},
-	{From: 75, To: 75, Line: 7, Col: 1, Construct: "set"},
-	{From: 77, To: 77, Line: 8, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 9, Col: 1, Construct: "set"},
-	{From: 81, To: 83, Line: 11, Col: 1, Construct: "set"},
-	{From: 85, To: 87, Line: 12, Col: 1, Construct: "set"},
-	{From: 89, To: 91, Line: 16, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 21, Col: 1, Construct: "set"},
-	{From: 95, To: 107, Line: 25, Col: 1, Construct: "if"},
-	{From: 97, To: 98, Line: 26, Col: 5, Construct: "set"},
-	{From: 100, To: 104, Line: 33, Col: 9, Construct: "for"},
-	{From: 102, To: 102, Line: 33, Col: 32, Construct: "{{ }}"},
-	{From: 106, To: 106, Line: 26, Col: 5, Construct: "set"},
-	{From: 109, To: 119, Line: 49, Col: 1, Construct: "if"},
-	{From: 111, To: 118, Line: 50, Col: 5, Construct: "if"},
-	{From: 113, To: 113, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 117, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 121, To: 315, Line: 59, Col: 1, Construct: "for"},
-	{From: 135, To: 308, Line: 62, Col: 5, Construct: "if"},
-	{From: 139, To: 161, Line: 64, Col: 9, Construct: "if"},
-	{From: 142, To: 156, Line: 65, Col: 13, Construct: "for"},
-	{From: 144, To: 155, Line: 66, Col: 17, Construct: "if"},
-	{From: 147, To: 147, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 148, To: 155, Line: 68, Col: 21, Construct: "if"},
-	{From: 154, To: 154, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 160, To: 160, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 162, To: 308, Line: 79, Col: 9, Construct: "if"},
-	{From: 165, To: 165, Line: 80, Col: 9, Construct: "set"},
-	{From: 167, To: 181, Line: 81, Col: 9, Construct: "if"},
-	{From: 169, To: 176, Line: 82, Col: 13, Construct: "if"},
-	{From: 171, To: 171, Line: 83, Col: 17, Construct: "set"},
-	{From: 175, To: 175, Line: 85, Col: 17, Construct: "set"},
-	{From: 180, To: 180, Line: 88, Col: 13, Construct: "set"},
-	{From: 183, To: 190, Line: 91, Col: 9, Construct: "if"},
-	{From: 185, To: 185, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 189, To: 189, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 191, To: 308, Line: 98, Col: 9, Construct: "if"},
-	{From: 194, To: 198, Line: 99, Col: 9, Construct: "if"},
-	{From: 196, To: 196, Line: 100, Col: 13, Construct: "set"},
-	{From: 200, To: 203, Line: 105, Col: 9, Construct: "if"},
-	{From: 202, To: 202, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 205, To: 205, Line: 109, Col: 9, Construct: "set"},
-	{From: 207, To: 230, Line: 110, Col: 9, Construct: "if"},
-	{From: 209, To: 216, Line: 111, Col: 13, Construct: "if"},
-	{From: 211, To: 211, Line: 112, Col: 17, Construct: "set"},
-	{From: 215, To: 215, Line: 114, Col: 17, Construct: "set"},
-	{From: 218, To: 225, Line: 117, Col: 13, Construct: "if"},
-	{From: 220, To: 220, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 226, To: 230, Line: 122, Col: 13, Construct: "if"},
-	{From: 229, To: 229, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 232, To: 232, Line: 127, Col: 9, Construct: "set"},
-	{From: 234, To: 260, Line: 128, Col: 9, Construct: "if"},
-	{From: 237, To: 259, Line: 130, Col: 13, Construct: "for"},
-	{From: 241, To: 245, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 247, To: 253, Line: 132, Col: 17, Construct: "if"},
-	{From: 249, To: 251, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 136, Col: 17, Construct: "if"},
-	{From: 262, To: 264, Line: 141, Col: 9, Construct: "set"},
-	{From: 266, To: 268, Line: 142, Col: 9, Construct: "if"},
-	{From: 269, To: 308, Line: 147, Col: 9, Construct: "if"},
-	{From: 272, To: 272, Line: 148, Col: 9, Construct: "set"},
-	{From: 274, To: 285, Line: 149, Col: 9, Construct: "if"},
-	{From: 276, To: 276, Line: 150, Col: 13, Construct: "set"},
-	{From: 280, To: 284, Line: 152, Col: 13, Construct: "set"},
-	{From: 287, To: 290, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 291, To: 308, Line: 157, Col: 9, Construct: "if"},
-	{From: 294, To: 294, Line: 158, Col: 9, Construct: "set"},
-	{From: 296, To: 307, Line: 159, Col: 9, Construct: "if"},
-	{From: 298, To: 300, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 304, To: 306, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 310, To: 314, Line: 167, Col: 5, Construct: "if"},
-	{From: 312, To: 313, Line: 168, Col: 9, Construct: "{{ }}"},
-	{From: 334, To: 336, Line: 4, Col: 1, Construct: "set"},
-	{From: 338, To: 340, Line: 5, Col: 1, Construct: "set"},
-	{From: 342, To: 344, Line: 6, Col: 1, Construct: "set"},
-	{From: 346, To: 346, Line: 7, Col: 1, Construct: "set"},
-	{From: 348, To: 348, Line: 8, Col: 1, Construct: "set"},
-	{From: 350, To: 350, Line: 9, Col: 1, Construct: "set"},
-	{From: 352, To: 354, Line: 11, Col: 1, Construct: "set"},
-	{From: 356, To: 358, Line: 12, Col: 1, Construct: "set"},
-	{From: 360, To: 362, Line: 16, Col: 1, Construct: "set"},
-	{From: 364, To: 364, Line: 21, Col: 1, Construct: "set"},
-	{From: 366, To: 378, Line: 25, Col: 1, Construct: "if"},
-	{From: 368, To: 369, Line: 26, Col: 5, Construct: "set"},
-	{From: 371, To: 375, Line: 33, Col: 9, Construct: "for"},
-	{From: 373, To: 373, Line: 33, Col: 32, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 26, Col: 5, Construct: "set"},
-	{From: 380, To: 390, Line: 49, Col: 1, Construct: "if"},
-	{From: 382, To: 389, Line: 50, Col: 5, Construct: "if"},
-	{From: 384, To: 384, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 388, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 393, To: 587, Line: 59, Col: 1, Construct: "for"},
-	{From: 407, To: 580, Line: 62, Col: 5, Construct: "if"},
-	{From: 411, To: 433, Line: 64, Col: 9, Construct: "if"},
-	{From: 414, To: 428, Line: 65, Col: 13, Construct: "for"},
-	{From: 416, To: 427, Line: 66, Col: 17, Construct: "if"},
-	{From: 419, To: 419, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 420, To: 427, Line: 68, Col: 21, Construct: "if"},
-	{From: 426, To: 426, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 432, To: 432, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 434, To: 580, Line: 79, Col: 9, Construct: "if"},
-	{From: 437, To: 437, Line: 80, Col: 9, Construct: "set"},
-	{From: 439, To: 453, Line: 81, Col: 9, Construct: "if"},
-	{From: 441, To: 448, Line: 82, Col: 13, Construct: "if"},
-	{From: 443, To: 443, Line: 83, Col: 17, Construct: "set"},
-	{From: 447, To: 447, Line: 85, Col: 17, Construct: "set"},
-	{From: 452, To: 452, Line: 88, Col: 13, Construct: "set"},
-	{From: 455, To: 462, Line: 91, Col: 9, Construct: "if"},
-	{From: 457, To: 457, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 461, To: 461, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 463, To: 580, Line: 98, Col: 9, Construct: "if"},
-	{From: 466, To: 470, Line: 99, Col: 9, Construct: "if"},
-	{From: 468, To: 468, Line: 100, Col: 13, Construct: "set"},
-	{From: 472, To: 475, Line: 105, Col: 9, Construct: "if"},
-	{From: 474, To: 474, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 477, To: 477, Line: 109, Col: 9, Construct: "set"},
-	{From: 479, To: 502, Line: 110, Col: 9, Construct: "if"},
-	{From: 481, To: 488, Line: 111, Col: 13, Construct: "if"},
-	{From: 483, To: 483, Line: 112, Col: 17, Construct: "set"},
-	{From: 487, To: 487, Line: 114, Col: 17, Construct: "set"},
-	{From: 490, To: 497, Line: 117, Col: 13, Construct: "if"},
-	{From: 492, To: 492, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 496, To: 496, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 498, To: 502, Line: 122, Col: 13, Construct: "if"},
-	{From: 501, To: 501, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 504, To: 504, Line: 127, Col: 9, Construct: "set"},
-	{From: 506, To: 532, Line: 128, Col: 9, Construct: "if"},
-	{From: 509, To: 531, Line: 130, Col: 13, Construct: "for"},
-	{From: 513, To: 517, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 519, To: 525, Line: 132, Col: 17, Construct: "if"},
-	{From: 521, To: 523, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 527, To: 529, Line: 136, Col: 17, Construct: "if"},
-	{From: 534, To: 536, Line: 141, Col: 9, Construct: "set"},
-	{From: 538, To: 540, Line: 142, Col: 9, Construct: "if"},
-	{From: 541, To: 580, Line: 147, Col: 9, Construct: "if"},
-	{From: 544, To: 544, Line: 148, Col: 9, Construct: "set"},
-	{From: 546, To: 557, Line: 149, Col: 9, Construct: "if"},
-	{From: 548, To: 548, Line: 150, Col: 13, Construct: "set"},
-	{From: 552, To: 556, Line: 152, Col: 13, Construct: "set"},
-	{From: 559, To: 562, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 563, To: 580, Line: 157, Col: 9, Construct: "if"},
-	{From: 566, To: 566, Line: 158, Col: 9, Construct: "set"},
-	{From: 568, To: 579, Line: 159, Col: 9, Construct: "if"},
-	{From: 570, To: 572, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 576, To: 578, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 582, To: 586, Line: 167, Col: 5, Construct: "if"},
-	{From: 584, To: 585, Line: 168, Col: 9, Construct: "{{ }}"},
-}
+// spansApriel1_6_15bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|+DEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGIkMMREc6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGsBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGKkMMREc6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"

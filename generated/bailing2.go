@@ -40,11 +40,11 @@ var Bailing2 = &jinja2.Template{
 	Spans:     spansBailing2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderBailing2 renders bailing2.jinja.
 func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
@@ -103,15 +103,6 @@ func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
-// spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansBailing2 = []jinja2.Span{
-	{From: 53, To: 55, Line: 11, Col: 1, Construct: "if"},
-	{From: 57, To: 73, Line: 14, Col: 1, Construct: "for"},
-	{From: 60, To: 65, Line: 15, Col: 1, Construct: "set"},
-	{From: 67, To: 71, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 84, Line: 11, Col: 1, Construct: "if"},
-	{From: 87, To: 103, Line: 14, Col: 1, Construct: "for"},
-	{From: 90, To: 95, Line: 15, Col: 1, Construct: "set"},
-	{From: 97, To: 101, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansBailing2 = "if,for,set,{{ }}|qDEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"

@@ -40,11 +40,11 @@ var BailingThink = &jinja2.Template{
 	Spans:     spansBailingThink,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderBailingThink renders bailing-think.jinja.
 func renderBailingThink(w *jinja2.Writer, in *jinja2.Input) {
@@ -93,13 +93,6 @@ func renderBailingThinkLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<role>ASSISTANT</role><think>")
 }
 
-// spansBailingThink is the position table of bailing-think.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansBailingThink = []jinja2.Span{
-	{From: 53, To: 68, Line: 11, Col: 1, Construct: "for"},
-	{From: 56, To: 61, Line: 12, Col: 1, Construct: "set"},
-	{From: 63, To: 66, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 93, Line: 11, Col: 1, Construct: "for"},
-	{From: 81, To: 86, Line: 12, Col: 1, Construct: "set"},
-	{From: 88, To: 91, Line: 13, Col: 1, Construct: "{{ }}"},
-}
+// spansBailingThink is the position table of bailing-think.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansBailingThink = "for,set,{{ }}|qDeWCAGKCACOGCAEeeFAAGKCACOGCAE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// Bielik11BV30Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
-var Bielik11BV30Instruct = &jinja2.Template{
+// Bielik11B_V3_0Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
+var Bielik11B_V3_0Instruct = &jinja2.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var Bielik11BV30Instruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Bielik-11B-v3.0-Instruct.jinja",
-	Func:      renderBielik11BV30Instruct,
-	LlamaFunc: renderBielik11BV30InstructLlama,
+	Func:      renderBielik11B_V3_0Instruct,
+	LlamaFunc: renderBielik11B_V3_0InstructLlama,
 	Name:      "Bielik-11B-v3.0-Instruct",
 	Origin:    "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
 	SHA256:    "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
-	Spans:     spansBielik11BV30Instruct,
+	Spans:     spansBielik11B_V3_0Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
-func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
+func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var systemMessage jinja2.Value
@@ -189,10 +189,10 @@ func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderBielik11BV30InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBielik11BV30Instruct with the runtime's Llama functions where llama.cpp's semantics
+// renderBielik11B_V3_0InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBielik11B_V3_0Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var systemMessage jinja2.Value
@@ -335,83 +335,6 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansBielik11BV30Instruct = []jinja2.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 73, Line: 2, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 4, Col: 5, Construct: "set"},
-	{From: 70, To: 70, Line: 6, Col: 5, Construct: "set"},
-	{From: 72, To: 72, Line: 7, Col: 5, Construct: "set"},
-	{From: 75, To: 103, Line: 10, Col: 1, Construct: "if"},
-	{From: 78, To: 81, Line: 12, Col: 5, Construct: "if"},
-	{From: 80, To: 80, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 83, To: 97, Line: 15, Col: 5, Construct: "if"},
-	{From: 86, To: 96, Line: 18, Col: 9, Construct: "for"},
-	{From: 90, To: 90, Line: 19, Col: 13, Construct: "{{ }}"},
-	{From: 92, To: 94, Line: 20, Col: 13, Construct: "if"},
-	{From: 99, To: 102, Line: 26, Col: 5, Construct: "if"},
-	{From: 105, To: 181, Line: 36, Col: 1, Construct: "for"},
-	{From: 112, To: 180, Line: 37, Col: 5, Construct: "if"},
-	{From: 115, To: 117, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 118, To: 180, Line: 39, Col: 9, Construct: "if"},
-	{From: 122, To: 122, Line: 41, Col: 9, Construct: "set"},
-	{From: 124, To: 124, Line: 42, Col: 9, Construct: "set"},
-	{From: 126, To: 133, Line: 43, Col: 9, Construct: "if"},
-	{From: 128, To: 128, Line: 44, Col: 13, Construct: "set"},
-	{From: 130, To: 130, Line: 45, Col: 13, Construct: "set"},
-	{From: 132, To: 132, Line: 46, Col: 13, Construct: "set"},
-	{From: 135, To: 140, Line: 48, Col: 9, Construct: "if"},
-	{From: 137, To: 139, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 144, To: 166, Line: 52, Col: 9, Construct: "if"},
-	{From: 147, To: 164, Line: 53, Col: 13, Construct: "for"},
-	{From: 149, To: 153, Line: 54, Col: 17, Construct: "if"},
-	{From: 152, To: 152, Line: 55, Col: 21, Construct: "set"},
-	{From: 155, To: 163, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 167, To: 180, Line: 61, Col: 9, Construct: "if"},
-	{From: 170, To: 172, Line: 62, Col: 9, Construct: "if"},
-	{From: 174, To: 175, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 66, Col: 9, Construct: "if"},
-	{From: 183, To: 189, Line: 72, Col: 1, Construct: "if"},
-	{From: 186, To: 188, Line: 74, Col: 5, Construct: "if"},
-	{From: 204, To: 204, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 206, To: 218, Line: 2, Col: 1, Construct: "if"},
-	{From: 209, To: 209, Line: 3, Col: 5, Construct: "set"},
-	{From: 211, To: 211, Line: 4, Col: 5, Construct: "set"},
-	{From: 215, To: 215, Line: 6, Col: 5, Construct: "set"},
-	{From: 217, To: 217, Line: 7, Col: 5, Construct: "set"},
-	{From: 220, To: 248, Line: 10, Col: 1, Construct: "if"},
-	{From: 223, To: 226, Line: 12, Col: 5, Construct: "if"},
-	{From: 225, To: 225, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 228, To: 242, Line: 15, Col: 5, Construct: "if"},
-	{From: 231, To: 241, Line: 18, Col: 9, Construct: "for"},
-	{From: 235, To: 235, Line: 19, Col: 13, Construct: "{{ }}"},
-	{From: 237, To: 239, Line: 20, Col: 13, Construct: "if"},
-	{From: 244, To: 247, Line: 26, Col: 5, Construct: "if"},
-	{From: 251, To: 327, Line: 36, Col: 1, Construct: "for"},
-	{From: 258, To: 326, Line: 37, Col: 5, Construct: "if"},
-	{From: 261, To: 263, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 326, Line: 39, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 41, Col: 9, Construct: "set"},
-	{From: 270, To: 270, Line: 42, Col: 9, Construct: "set"},
-	{From: 272, To: 279, Line: 43, Col: 9, Construct: "if"},
-	{From: 274, To: 274, Line: 44, Col: 13, Construct: "set"},
-	{From: 276, To: 276, Line: 45, Col: 13, Construct: "set"},
-	{From: 278, To: 278, Line: 46, Col: 13, Construct: "set"},
-	{From: 281, To: 286, Line: 48, Col: 9, Construct: "if"},
-	{From: 283, To: 285, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 288, To: 288, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 290, To: 312, Line: 52, Col: 9, Construct: "if"},
-	{From: 293, To: 310, Line: 53, Col: 13, Construct: "for"},
-	{From: 295, To: 299, Line: 54, Col: 17, Construct: "if"},
-	{From: 298, To: 298, Line: 55, Col: 21, Construct: "set"},
-	{From: 301, To: 309, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 313, To: 326, Line: 61, Col: 9, Construct: "if"},
-	{From: 316, To: 318, Line: 62, Col: 9, Construct: "if"},
-	{From: 320, To: 321, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 323, To: 325, Line: 66, Col: 9, Construct: "if"},
-	{From: 329, To: 335, Line: 72, Col: 1, Construct: "if"},
-	{From: 332, To: 334, Line: 74, Col: 5, Construct: "if"},
-}
+// spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM4EUJGOoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICkBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO4EUJGOoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// CohereForAIC4aiCommandR7b122024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-var CohereForAIC4aiCommandR7b122024ToolUse = &jinja2.Template{
+// CohereForAI_C4aiCommandR7b12_2024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
+var CohereForAI_C4aiCommandR7b12_2024ToolUse = &jinja2.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var CohereForAIC4aiCommandR7b122024ToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	Func:      renderCohereForAIC4aiCommandR7b122024ToolUse,
-	LlamaFunc: renderCohereForAIC4aiCommandR7b122024ToolUseLlama,
+	Func:      renderCohereForAI_C4aiCommandR7b12_2024ToolUse,
+	LlamaFunc: renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama,
 	Name:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
 	Origin:    "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
 	SHA256:    "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
-	Spans:     spansCohereForAIC4aiCommandR7b122024ToolUse,
+	Spans:     spansCohereForAI_C4aiCommandR7b12_2024ToolUse,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-func renderCohereForAIC4aiCommandR7b122024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
@@ -280,10 +280,10 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// renderCohereForAIC4aiCommandR7b122024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAIC4aiCommandR7b122024ToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohereForAI_C4aiCommandR7b12_2024ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -518,133 +518,6 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *jinja2.Writer, in *jin
 	}
 }
 
-// spansCohereForAIC4aiCommandR7b122024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandR7b122024ToolUse = []jinja2.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 80, Line: 1, Col: 16, Construct: "macro"},
-	{From: 65, To: 79, Line: 9, Col: 1, Construct: "for"},
-	{From: 70, To: 71, Line: 10, Col: 14, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 10, Col: 34, Construct: "{{ }}"},
-	{From: 75, To: 77, Line: 10, Col: 48, Construct: "if"},
-	{From: 82, To: 114, Line: 18, Col: 1, Construct: "macro"},
-	{From: 88, To: 88, Line: 19, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 20, Col: 1, Construct: "set"},
-	{From: 92, To: 113, Line: 21, Col: 1, Construct: "for"},
-	{From: 94, To: 112, Line: 22, Col: 5, Construct: "if"},
-	{From: 97, To: 111, Line: 23, Col: 9, Construct: "for"},
-	{From: 99, To: 106, Line: 24, Col: 13, Construct: "if"},
-	{From: 101, To: 101, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 103, To: 103, Line: 25, Col: 17, Construct: "set"},
-	{From: 105, To: 105, Line: 26, Col: 17, Construct: "set"},
-	{From: 108, To: 108, Line: 26, Col: 17, Construct: "set"},
-	{From: 110, To: 110, Line: 28, Col: 13, Construct: "set"},
-	{From: 116, To: 126, Line: 33, Col: 1, Construct: "macro"},
-	{From: 121, To: 122, Line: 36, Col: 26, Construct: "{{ }}"},
-	{From: 124, To: 125, Line: 38, Col: 18, Construct: "{{ }}"},
-	{From: 128, To: 131, Line: 43, Col: 1, Construct: "if"},
-	{From: 130, To: 130, Line: 43, Col: 61, Construct: "set"},
-	{From: 133, To: 133, Line: 44, Col: 1, Construct: "set"},
-	{From: 135, To: 135, Line: 45, Col: 1, Construct: "set"},
-	{From: 137, To: 138, Line: 46, Col: 1, Construct: "set"},
-	{From: 140, To: 179, Line: 53, Col: 1, Construct: "if"},
-	{From: 143, To: 146, Line: 76, Col: 1, Construct: "if"},
-	{From: 148, To: 155, Line: 90, Col: 1, Construct: "if"},
-	{From: 151, To: 154, Line: 91, Col: 717, Construct: "if"},
-	{From: 157, To: 177, Line: 94, Col: 1, Construct: "for"},
-	{From: 162, To: 164, Line: 95, Col: 15, Construct: "{{ }}"},
-	{From: 166, To: 167, Line: 95, Col: 64, Construct: "{{ }}"},
-	{From: 169, To: 170, Line: 95, Col: 116, Construct: "{{ }}"},
-	{From: 172, To: 175, Line: 95, Col: 179, Construct: "if"},
-	{From: 181, To: 186, Line: 121, Col: 1, Construct: "if"},
-	{From: 184, To: 184, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 188, To: 276, Line: 129, Col: 1, Construct: "for"},
-	{From: 192, To: 274, Line: 130, Col: 5, Construct: "if"},
-	{From: 196, To: 197, Line: 131, Col: 40, Construct: "{{ }}"},
-	{From: 198, To: 274, Line: 132, Col: 9, Construct: "if"},
-	{From: 202, To: 203, Line: 133, Col: 38, Construct: "{{ }}"},
-	{From: 205, To: 212, Line: 133, Col: 80, Construct: "if"},
-	{From: 207, To: 207, Line: 133, Col: 128, Construct: "set"},
-	{From: 209, To: 209, Line: 133, Col: 166, Construct: "set"},
-	{From: 211, To: 211, Line: 133, Col: 211, Construct: "{{ }}"},
-	{From: 213, To: 274, Line: 134, Col: 9, Construct: "if"},
-	{From: 217, To: 253, Line: 135, Col: 41, Construct: "if"},
-	{From: 221, To: 222, Line: 135, Col: 86, Construct: "{{ }}"},
-	{From: 224, To: 246, Line: 136, Col: 5, Construct: "for"},
-	{From: 229, To: 230, Line: 137, Col: 23, Construct: "{{ }}"},
-	{From: 232, To: 234, Line: 137, Col: 60, Construct: "{{ }}"},
-	{From: 236, To: 237, Line: 137, Col: 105, Construct: "{{ }}"},
-	{From: 239, To: 242, Line: 137, Col: 146, Construct: "if"},
-	{From: 244, To: 244, Line: 139, Col: 5, Construct: "set"},
-	{From: 251, To: 252, Line: 141, Col: 65, Construct: "{{ }}"},
-	{From: 254, To: 274, Line: 142, Col: 8, Construct: "if"},
-	{From: 258, To: 258, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 260, To: 273, Line: 145, Col: 5, Construct: "for"},
-	{From: 262, To: 271, Line: 146, Col: 9, Construct: "if"},
-	{From: 265, To: 265, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 267, Line: 148, Col: 13, Construct: "set"},
-	{From: 278, To: 280, Line: 156, Col: 54, Construct: "if"},
-	{From: 297, To: 297, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 299, To: 318, Line: 1, Col: 16, Construct: "macro"},
-	{From: 303, To: 317, Line: 9, Col: 1, Construct: "for"},
-	{From: 308, To: 309, Line: 10, Col: 14, Construct: "{{ }}"},
-	{From: 311, To: 311, Line: 10, Col: 34, Construct: "{{ }}"},
-	{From: 313, To: 315, Line: 10, Col: 48, Construct: "if"},
-	{From: 320, To: 352, Line: 18, Col: 1, Construct: "macro"},
-	{From: 326, To: 326, Line: 19, Col: 1, Construct: "set"},
-	{From: 328, To: 328, Line: 20, Col: 1, Construct: "set"},
-	{From: 330, To: 351, Line: 21, Col: 1, Construct: "for"},
-	{From: 332, To: 350, Line: 22, Col: 5, Construct: "if"},
-	{From: 335, To: 349, Line: 23, Col: 9, Construct: "for"},
-	{From: 337, To: 344, Line: 24, Col: 13, Construct: "if"},
-	{From: 339, To: 339, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 341, To: 341, Line: 25, Col: 17, Construct: "set"},
-	{From: 343, To: 343, Line: 26, Col: 17, Construct: "set"},
-	{From: 346, To: 346, Line: 26, Col: 17, Construct: "set"},
-	{From: 348, To: 348, Line: 28, Col: 13, Construct: "set"},
-	{From: 354, To: 364, Line: 33, Col: 1, Construct: "macro"},
-	{From: 359, To: 360, Line: 36, Col: 26, Construct: "{{ }}"},
-	{From: 362, To: 363, Line: 38, Col: 18, Construct: "{{ }}"},
-	{From: 366, To: 369, Line: 43, Col: 1, Construct: "if"},
-	{From: 368, To: 368, Line: 43, Col: 61, Construct: "set"},
-	{From: 371, To: 371, Line: 44, Col: 1, Construct: "set"},
-	{From: 373, To: 373, Line: 45, Col: 1, Construct: "set"},
-	{From: 375, To: 376, Line: 46, Col: 1, Construct: "set"},
-	{From: 378, To: 416, Line: 53, Col: 1, Construct: "if"},
-	{From: 381, To: 384, Line: 76, Col: 1, Construct: "if"},
-	{From: 386, To: 393, Line: 90, Col: 1, Construct: "if"},
-	{From: 389, To: 392, Line: 91, Col: 717, Construct: "if"},
-	{From: 395, To: 414, Line: 94, Col: 1, Construct: "for"},
-	{From: 400, To: 401, Line: 95, Col: 15, Construct: "{{ }}"},
-	{From: 403, To: 404, Line: 95, Col: 64, Construct: "{{ }}"},
-	{From: 406, To: 407, Line: 95, Col: 116, Construct: "{{ }}"},
-	{From: 409, To: 412, Line: 95, Col: 179, Construct: "if"},
-	{From: 418, To: 423, Line: 121, Col: 1, Construct: "if"},
-	{From: 421, To: 421, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 425, To: 514, Line: 129, Col: 1, Construct: "for"},
-	{From: 429, To: 512, Line: 130, Col: 5, Construct: "if"},
-	{From: 433, To: 434, Line: 131, Col: 40, Construct: "{{ }}"},
-	{From: 435, To: 512, Line: 132, Col: 9, Construct: "if"},
-	{From: 439, To: 440, Line: 133, Col: 38, Construct: "{{ }}"},
-	{From: 442, To: 449, Line: 133, Col: 80, Construct: "if"},
-	{From: 444, To: 444, Line: 133, Col: 128, Construct: "set"},
-	{From: 446, To: 446, Line: 133, Col: 166, Construct: "set"},
-	{From: 448, To: 448, Line: 133, Col: 211, Construct: "{{ }}"},
-	{From: 450, To: 512, Line: 134, Col: 9, Construct: "if"},
-	{From: 454, To: 489, Line: 135, Col: 41, Construct: "if"},
-	{From: 458, To: 459, Line: 135, Col: 86, Construct: "{{ }}"},
-	{From: 461, To: 482, Line: 136, Col: 5, Construct: "for"},
-	{From: 466, To: 467, Line: 137, Col: 23, Construct: "{{ }}"},
-	{From: 469, To: 470, Line: 137, Col: 60, Construct: "{{ }}"},
-	{From: 472, To: 473, Line: 137, Col: 105, Construct: "{{ }}"},
-	{From: 475, To: 478, Line: 137, Col: 146, Construct: "if"},
-	{From: 480, To: 480, Line: 139, Col: 5, Construct: "set"},
-	{From: 487, To: 488, Line: 141, Col: 65, Construct: "{{ }}"},
-	{From: 490, To: 512, Line: 142, Col: 8, Construct: "if"},
-	{From: 494, To: 494, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 496, To: 511, Line: 145, Col: 5, Construct: "for"},
-	{From: 499, To: 509, Line: 146, Col: 9, Construct: "if"},
-	{From: 502, To: 502, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 504, To: 504, Line: 148, Col: 13, Construct: "set"},
-	{From: 516, To: 518, Line: 156, Col: 54, Construct: "if"},
-}
+// spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|2DACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGOgCQ/CCMACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGOgCQ/CCMACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// CohereForAIC4aiCommandRPlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
+// CohereForAI_C4aiCommandR_PlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
+var CohereForAI_C4aiCommandR_PlusToolUse = &jinja2.Template{
 	Aliases: []string{"31698458a8393030f1b4dc9cde361ed97129cf2dbdb1e2fd902e75d5737ebbcb", "658919e2d822e7b300e76b1304ffe60f409b0e3f300f4fec2a88aa474774eafc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	Func:      renderCohereForAIC4aiCommandRPlusToolUse,
-	LlamaFunc: renderCohereForAIC4aiCommandRPlusToolUseLlama,
+	Func:      renderCohereForAI_C4aiCommandR_PlusToolUse,
+	LlamaFunc: renderCohereForAI_C4aiCommandR_PlusToolUseLlama,
 	Name:      "CohereForAI-c4ai-command-r-plus-tool_use",
 	Origin:    "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
 	SHA256:    "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
-	Spans:     spansCohereForAIC4aiCommandRPlusToolUse,
+	Spans:     spansCohereForAI_C4aiCommandR_PlusToolUse,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
+func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var loopMessages jinja2.Value
@@ -392,10 +392,10 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// renderCohereForAIC4aiCommandRPlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAIC4aiCommandRPlusToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderCohereForAI_C4aiCommandR_PlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohereForAI_C4aiCommandR_PlusToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	var loopMessages jinja2.Value
@@ -746,187 +746,6 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	}
 }
 
-// spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandRPlusToolUse = []jinja2.Span{
-	{From: 58, To: 105, Line: 2, Col: 1, Construct: "macro"},
-	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
-	{From: 65, To: 104, Line: 10, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 68, To: 104, Line: 12, Col: 5, Construct: "if"},
-	{From: 71, To: 75, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 76, To: 104, Line: 14, Col: 5, Construct: "if"},
-	{From: 79, To: 83, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 84, To: 104, Line: 16, Col: 5, Construct: "if"},
-	{From: 88, To: 100, Line: 18, Col: 5, Construct: "for"},
-	{From: 92, To: 94, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 96, To: 98, Line: 20, Col: 7, Construct: "if"},
-	{From: 107, To: 180, Line: 30, Col: 1, Construct: "macro"},
-	{From: 110, To: 179, Line: 31, Col: 1, Construct: "for"},
-	{From: 114, To: 116, Line: 32, Col: 5, Construct: "if"},
-	{From: 118, To: 120, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 122, To: 145, Line: 36, Col: 5, Construct: "for"},
-	{From: 128, To: 130, Line: 37, Col: 9, Construct: "if"},
-	{From: 132, To: 132, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 134, To: 143, Line: 41, Col: 9, Construct: "if"},
-	{From: 136, To: 138, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 147, To: 147, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 149, To: 178, Line: 49, Col: 5, Construct: "if"},
-	{From: 152, To: 176, Line: 51, Col: 9, Construct: "for"},
-	{From: 157, To: 159, Line: 52, Col: 13, Construct: "if"},
-	{From: 161, To: 161, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 163, To: 172, Line: 56, Col: 13, Construct: "if"},
-	{From: 165, To: 167, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 171, To: 171, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 182, To: 270, Line: 68, Col: 1, Construct: "macro"},
-	{From: 185, To: 269, Line: 69, Col: 1, Construct: "for"},
-	{From: 189, To: 191, Line: 70, Col: 3, Construct: "if"},
-	{From: 193, To: 197, Line: 73, Col: 3, Construct: "if"},
-	{From: 196, To: 196, Line: 74, Col: 5, Construct: "set"},
-	{From: 199, To: 201, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 203, To: 231, Line: 78, Col: 3, Construct: "for"},
-	{From: 210, To: 212, Line: 79, Col: 5, Construct: "if"},
-	{From: 214, To: 214, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 216, To: 229, Line: 83, Col: 5, Construct: "if"},
-	{From: 218, To: 222, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 226, To: 228, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 235, To: 268, Line: 92, Col: 3, Construct: "if"},
-	{From: 238, To: 266, Line: 94, Col: 5, Construct: "for"},
-	{From: 243, To: 245, Line: 95, Col: 7, Construct: "if"},
-	{From: 247, To: 247, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 249, To: 262, Line: 99, Col: 7, Construct: "if"},
-	{From: 251, To: 255, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 259, To: 261, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 265, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 272, To: 272, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 274, To: 287, Line: 112, Col: 1, Construct: "if"},
-	{From: 277, To: 277, Line: 113, Col: 3, Construct: "set"},
-	{From: 279, To: 279, Line: 114, Col: 3, Construct: "set"},
-	{From: 283, To: 283, Line: 116, Col: 3, Construct: "set"},
-	{From: 285, To: 285, Line: 117, Col: 3, Construct: "set"},
-	{From: 289, To: 291, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 141, Col: 1, Construct: "set"},
-	{From: 295, To: 301, Line: 142, Col: 1, Construct: "for"},
-	{From: 297, To: 300, Line: 143, Col: 5, Construct: "if"},
-	{From: 299, To: 299, Line: 144, Col: 9, Construct: "set"},
-	{From: 303, To: 311, Line: 147, Col: 1, Construct: "if"},
-	{From: 305, To: 305, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 313, To: 388, Line: 153, Col: 1, Construct: "for"},
-	{From: 316, To: 316, Line: 154, Col: 3, Construct: "set"},
-	{From: 318, To: 386, Line: 155, Col: 3, Construct: "if"},
-	{From: 321, To: 323, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 324, To: 386, Line: 157, Col: 7, Construct: "if"},
-	{From: 327, To: 329, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 330, To: 386, Line: 159, Col: 7, Construct: "if"},
-	{From: 334, To: 339, Line: 161, Col: 5, Construct: "if"},
-	{From: 337, To: 337, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 341, To: 373, Line: 165, Col: 5, Construct: "for"},
-	{From: 345, To: 349, Line: 166, Col: 9, Construct: "if"},
-	{From: 348, To: 348, Line: 167, Col: 13, Construct: "set"},
-	{From: 351, To: 351, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 353, To: 353, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 355, To: 355, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 357, To: 365, Line: 172, Col: 9, Construct: "if"},
-	{From: 360, To: 361, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 367, To: 367, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 369, To: 371, Line: 179, Col: 9, Construct: "if"},
-	{From: 374, To: 386, Line: 184, Col: 7, Construct: "if"},
-	{From: 377, To: 379, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 380, To: 386, Line: 186, Col: 7, Construct: "if"},
-	{From: 384, To: 385, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 390, To: 392, Line: 200, Col: 1, Construct: "if"},
-	{From: 406, To: 453, Line: 2, Col: 1, Construct: "macro"},
-	{From: 411, To: 411, Line: 3, Col: 1, Construct: "set"},
-	{From: 413, To: 452, Line: 10, Col: 1, Construct: "if"},
-	{From: 415, To: 415, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 416, To: 452, Line: 12, Col: 5, Construct: "if"},
-	{From: 419, To: 423, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 424, To: 452, Line: 14, Col: 5, Construct: "if"},
-	{From: 427, To: 431, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 432, To: 452, Line: 16, Col: 5, Construct: "if"},
-	{From: 436, To: 448, Line: 18, Col: 5, Construct: "for"},
-	{From: 440, To: 442, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 444, To: 446, Line: 20, Col: 7, Construct: "if"},
-	{From: 455, To: 530, Line: 30, Col: 1, Construct: "macro"},
-	{From: 458, To: 529, Line: 31, Col: 1, Construct: "for"},
-	{From: 462, To: 464, Line: 32, Col: 5, Construct: "if"},
-	{From: 466, To: 468, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 470, To: 493, Line: 36, Col: 5, Construct: "for"},
-	{From: 476, To: 478, Line: 37, Col: 9, Construct: "if"},
-	{From: 480, To: 480, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 482, To: 491, Line: 41, Col: 9, Construct: "if"},
-	{From: 484, To: 486, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 490, To: 490, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 495, To: 495, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 497, To: 528, Line: 49, Col: 5, Construct: "if"},
-	{From: 501, To: 526, Line: 51, Col: 9, Construct: "for"},
-	{From: 507, To: 509, Line: 52, Col: 13, Construct: "if"},
-	{From: 511, To: 511, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 513, To: 522, Line: 56, Col: 13, Construct: "if"},
-	{From: 515, To: 517, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 521, To: 521, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 524, To: 525, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 532, To: 623, Line: 68, Col: 1, Construct: "macro"},
-	{From: 535, To: 622, Line: 69, Col: 1, Construct: "for"},
-	{From: 539, To: 541, Line: 70, Col: 3, Construct: "if"},
-	{From: 543, To: 547, Line: 73, Col: 3, Construct: "if"},
-	{From: 546, To: 546, Line: 74, Col: 5, Construct: "set"},
-	{From: 549, To: 551, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 553, To: 581, Line: 78, Col: 3, Construct: "for"},
-	{From: 560, To: 562, Line: 79, Col: 5, Construct: "if"},
-	{From: 564, To: 564, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 566, To: 579, Line: 83, Col: 5, Construct: "if"},
-	{From: 568, To: 572, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 576, To: 578, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 583, To: 583, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 585, To: 621, Line: 92, Col: 3, Construct: "if"},
-	{From: 590, To: 619, Line: 94, Col: 5, Construct: "for"},
-	{From: 596, To: 598, Line: 95, Col: 7, Construct: "if"},
-	{From: 600, To: 600, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 602, To: 615, Line: 99, Col: 7, Construct: "if"},
-	{From: 604, To: 608, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 612, To: 614, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 617, To: 618, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 625, To: 625, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 627, To: 640, Line: 112, Col: 1, Construct: "if"},
-	{From: 630, To: 630, Line: 113, Col: 3, Construct: "set"},
-	{From: 632, To: 632, Line: 114, Col: 3, Construct: "set"},
-	{From: 636, To: 636, Line: 116, Col: 3, Construct: "set"},
-	{From: 638, To: 638, Line: 117, Col: 3, Construct: "set"},
-	{From: 642, To: 644, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 646, To: 646, Line: 141, Col: 1, Construct: "set"},
-	{From: 648, To: 654, Line: 142, Col: 1, Construct: "for"},
-	{From: 650, To: 653, Line: 143, Col: 5, Construct: "if"},
-	{From: 652, To: 652, Line: 144, Col: 9, Construct: "set"},
-	{From: 656, To: 664, Line: 147, Col: 1, Construct: "if"},
-	{From: 658, To: 658, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 662, To: 662, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 667, To: 742, Line: 153, Col: 1, Construct: "for"},
-	{From: 670, To: 670, Line: 154, Col: 3, Construct: "set"},
-	{From: 672, To: 740, Line: 155, Col: 3, Construct: "if"},
-	{From: 675, To: 677, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 678, To: 740, Line: 157, Col: 7, Construct: "if"},
-	{From: 681, To: 683, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 684, To: 740, Line: 159, Col: 7, Construct: "if"},
-	{From: 688, To: 693, Line: 161, Col: 5, Construct: "if"},
-	{From: 691, To: 691, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 695, To: 727, Line: 165, Col: 5, Construct: "for"},
-	{From: 699, To: 703, Line: 166, Col: 9, Construct: "if"},
-	{From: 702, To: 702, Line: 167, Col: 13, Construct: "set"},
-	{From: 705, To: 705, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 707, To: 707, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 709, To: 709, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 711, To: 719, Line: 172, Col: 9, Construct: "if"},
-	{From: 714, To: 715, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 721, To: 721, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 723, To: 725, Line: 179, Col: 9, Construct: "if"},
-	{From: 728, To: 740, Line: 184, Col: 7, Construct: "if"},
-	{From: 731, To: 733, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 734, To: 740, Line: 186, Col: 7, Construct: "if"},
-	{From: 738, To: 739, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 744, To: 746, Line: 200, Col: 1, Construct: "if"},
-}
+// spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|0D+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEgB+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW2EUNAGuECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE+BCAEIyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ2FOZAGuFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEoCCAEK6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"

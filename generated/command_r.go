@@ -40,11 +40,11 @@ var CommandR = &jinja2.Template{
 	Spans:     spansCommandR,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderCommandR renders command-r.jinja.
 func renderCommandR(w *jinja2.Writer, in *jinja2.Input) {
@@ -96,17 +96,6 @@ func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 }
 
-// spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansCommandR = []jinja2.Span{
-	{From: 55, To: 55, Line: 12, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 13, Col: 1, Construct: "set"},
-	{From: 59, To: 70, Line: 14, Col: 1, Construct: "for"},
-	{From: 61, To: 68, Line: 15, Col: 1, Construct: "if"},
-	{From: 64, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 81, Line: 12, Col: 1, Construct: "set"},
-	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
-	{From: 85, To: 96, Line: 14, Col: 1, Construct: "for"},
-	{From: 87, To: 94, Line: 15, Col: 1, Construct: "if"},
-	{From: 90, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansCommandR = "set,for,if,{{ }}|uDAYCAEACAAEWCACEOCAEGGCAGiBAJAAEACAAEWCACEOCAEGGCAG"

@@ -40,11 +40,11 @@ var Deepseek3 = &jinja2.Template{
 	Spans:     spansDeepseek3,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderDeepseek3 renders deepseek3.jinja.
 func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
@@ -100,21 +100,6 @@ func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<｜Assistant｜>")
 }
 
-// spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseek3 = []jinja2.Span{
-	{From: 53, To: 72, Line: 10, Col: 1, Construct: "for"},
-	{From: 55, To: 70, Line: 11, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 70, Line: 13, Col: 5, Construct: "if"},
-	{From: 62, To: 63, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 70, Line: 15, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 100, Line: 10, Col: 1, Construct: "for"},
-	{From: 83, To: 98, Line: 11, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 98, Line: 13, Col: 5, Construct: "if"},
-	{From: 90, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 98, Line: 15, Col: 5, Construct: "if"},
-	{From: 95, To: 97, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansDeepseek3 = "for,if,{{ }}|qDmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"

@@ -40,11 +40,11 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &jinja2.Template{
 	Spans:     spansDeepseekAiDeepSeekR1DistillLlama8B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input) {
@@ -320,77 +320,6 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	}
 }
 
-// spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekR1DistillLlama8B = []jinja2.Span{
-	{From: 55, To: 58, Line: 1, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 2, Col: 3, Construct: "set"},
-	{From: 60, To: 63, Line: 4, Col: 1, Construct: "set"},
-	{From: 65, To: 71, Line: 5, Col: 1, Construct: "for"},
-	{From: 67, To: 70, Line: 6, Col: 3, Construct: "if"},
-	{From: 69, To: 69, Line: 7, Col: 5, Construct: "set"},
-	{From: 73, To: 73, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 77, To: 174, Line: 10, Col: 1, Construct: "for"},
-	{From: 80, To: 87, Line: 11, Col: 3, Construct: "if"},
-	{From: 83, To: 83, Line: 12, Col: 5, Construct: "set"},
-	{From: 85, To: 86, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 89, To: 128, Line: 14, Col: 3, Construct: "if"},
-	{From: 91, To: 91, Line: 15, Col: 5, Construct: "set"},
-	{From: 93, To: 127, Line: 16, Col: 5, Construct: "for"},
-	{From: 95, To: 126, Line: 17, Col: 7, Construct: "if"},
-	{From: 97, To: 107, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 18, Col: 9, Construct: "set"},
-	{From: 113, To: 125, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 130, To: 153, Line: 23, Col: 3, Construct: "if"},
-	{From: 132, To: 152, Line: 24, Col: 5, Construct: "if"},
-	{From: 134, To: 136, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 25, Col: 7, Construct: "set"},
-	{From: 142, To: 142, Line: 27, Col: 7, Construct: "set"},
-	{From: 144, To: 147, Line: 28, Col: 7, Construct: "if"},
-	{From: 146, To: 146, Line: 29, Col: 9, Construct: "set"},
-	{From: 149, To: 151, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 155, To: 173, Line: 33, Col: 3, Construct: "if"},
-	{From: 157, To: 157, Line: 34, Col: 5, Construct: "set"},
-	{From: 159, To: 172, Line: 35, Col: 5, Construct: "if"},
-	{From: 161, To: 163, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 165, To: 165, Line: 36, Col: 7, Construct: "set"},
-	{From: 169, To: 171, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 176, To: 178, Line: 41, Col: 1, Construct: "if"},
-	{From: 180, To: 182, Line: 43, Col: 1, Construct: "if"},
-	{From: 193, To: 196, Line: 1, Col: 1, Construct: "if"},
-	{From: 195, To: 195, Line: 2, Col: 3, Construct: "set"},
-	{From: 198, To: 201, Line: 4, Col: 1, Construct: "set"},
-	{From: 203, To: 209, Line: 5, Col: 1, Construct: "for"},
-	{From: 205, To: 208, Line: 6, Col: 3, Construct: "if"},
-	{From: 207, To: 207, Line: 7, Col: 5, Construct: "set"},
-	{From: 211, To: 211, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 213, To: 213, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 216, To: 312, Line: 10, Col: 1, Construct: "for"},
-	{From: 219, To: 225, Line: 11, Col: 3, Construct: "if"},
-	{From: 221, To: 221, Line: 12, Col: 5, Construct: "set"},
-	{From: 223, To: 224, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 227, To: 266, Line: 14, Col: 3, Construct: "if"},
-	{From: 229, To: 229, Line: 15, Col: 5, Construct: "set"},
-	{From: 231, To: 265, Line: 16, Col: 5, Construct: "for"},
-	{From: 233, To: 264, Line: 17, Col: 7, Construct: "if"},
-	{From: 235, To: 245, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 247, To: 247, Line: 18, Col: 9, Construct: "set"},
-	{From: 251, To: 263, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 268, To: 291, Line: 23, Col: 3, Construct: "if"},
-	{From: 270, To: 290, Line: 24, Col: 5, Construct: "if"},
-	{From: 272, To: 274, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 276, To: 276, Line: 25, Col: 7, Construct: "set"},
-	{From: 280, To: 280, Line: 27, Col: 7, Construct: "set"},
-	{From: 282, To: 285, Line: 28, Col: 7, Construct: "if"},
-	{From: 284, To: 284, Line: 29, Col: 9, Construct: "set"},
-	{From: 287, To: 289, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 293, To: 311, Line: 33, Col: 3, Construct: "if"},
-	{From: 295, To: 295, Line: 34, Col: 5, Construct: "set"},
-	{From: 297, To: 310, Line: 35, Col: 5, Construct: "if"},
-	{From: 299, To: 301, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 303, To: 303, Line: 36, Col: 7, Construct: "set"},
-	{From: 307, To: 309, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 314, To: 316, Line: 41, Col: 1, Construct: "if"},
-	{From: 318, To: 320, Line: 43, Col: 1, Construct: "if"},
-}
+// spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|uDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"

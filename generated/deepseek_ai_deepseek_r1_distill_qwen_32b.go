@@ -40,11 +40,11 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &jinja2.Template{
 	Spans:     spansDeepseekAiDeepSeekR1DistillQwen32B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input) {
@@ -330,79 +330,6 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	}
 }
 
-// spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekR1DistillQwen32B = []jinja2.Span{
-	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 2, Col: 3, Construct: "set"},
-	{From: 61, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 72, Line: 5, Col: 1, Construct: "for"},
-	{From: 68, To: 71, Line: 6, Col: 3, Construct: "if"},
-	{From: 70, To: 70, Line: 7, Col: 5, Construct: "set"},
-	{From: 74, To: 74, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 78, To: 175, Line: 10, Col: 1, Construct: "for"},
-	{From: 81, To: 88, Line: 11, Col: 3, Construct: "if"},
-	{From: 84, To: 84, Line: 12, Col: 5, Construct: "set"},
-	{From: 86, To: 87, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 90, To: 129, Line: 14, Col: 3, Construct: "if"},
-	{From: 92, To: 92, Line: 15, Col: 5, Construct: "set"},
-	{From: 94, To: 128, Line: 16, Col: 5, Construct: "for"},
-	{From: 96, To: 126, Line: 17, Col: 7, Construct: "if"},
-	{From: 98, To: 108, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 19, Col: 9, Construct: "set"},
-	{From: 114, To: 125, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 131, To: 154, Line: 26, Col: 3, Construct: "if"},
-	{From: 133, To: 153, Line: 27, Col: 5, Construct: "if"},
-	{From: 135, To: 137, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 139, To: 139, Line: 28, Col: 7, Construct: "set"},
-	{From: 143, To: 143, Line: 30, Col: 7, Construct: "set"},
-	{From: 145, To: 148, Line: 31, Col: 7, Construct: "if"},
-	{From: 147, To: 147, Line: 32, Col: 9, Construct: "set"},
-	{From: 150, To: 152, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 156, To: 174, Line: 36, Col: 3, Construct: "if"},
-	{From: 158, To: 158, Line: 37, Col: 5, Construct: "set"},
-	{From: 160, To: 173, Line: 38, Col: 5, Construct: "if"},
-	{From: 162, To: 164, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 166, To: 166, Line: 39, Col: 7, Construct: "set"},
-	{From: 170, To: 172, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 44, Col: 1, Construct: "if"},
-	{From: 181, To: 187, Line: 46, Col: 1, Construct: "if"},
-	{From: 184, To: 186, Line: 46, Col: 80, Construct: "if"},
-	{From: 199, To: 202, Line: 1, Col: 1, Construct: "if"},
-	{From: 201, To: 201, Line: 2, Col: 3, Construct: "set"},
-	{From: 204, To: 207, Line: 4, Col: 1, Construct: "set"},
-	{From: 209, To: 215, Line: 5, Col: 1, Construct: "for"},
-	{From: 211, To: 214, Line: 6, Col: 3, Construct: "if"},
-	{From: 213, To: 213, Line: 7, Col: 5, Construct: "set"},
-	{From: 217, To: 217, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 219, To: 219, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 222, To: 318, Line: 10, Col: 1, Construct: "for"},
-	{From: 225, To: 231, Line: 11, Col: 3, Construct: "if"},
-	{From: 227, To: 227, Line: 12, Col: 5, Construct: "set"},
-	{From: 229, To: 230, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 233, To: 272, Line: 14, Col: 3, Construct: "if"},
-	{From: 235, To: 235, Line: 15, Col: 5, Construct: "set"},
-	{From: 237, To: 271, Line: 16, Col: 5, Construct: "for"},
-	{From: 239, To: 269, Line: 17, Col: 7, Construct: "if"},
-	{From: 241, To: 251, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 253, Line: 19, Col: 9, Construct: "set"},
-	{From: 257, To: 268, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 274, To: 297, Line: 26, Col: 3, Construct: "if"},
-	{From: 276, To: 296, Line: 27, Col: 5, Construct: "if"},
-	{From: 278, To: 280, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 282, To: 282, Line: 28, Col: 7, Construct: "set"},
-	{From: 286, To: 286, Line: 30, Col: 7, Construct: "set"},
-	{From: 288, To: 291, Line: 31, Col: 7, Construct: "if"},
-	{From: 290, To: 290, Line: 32, Col: 9, Construct: "set"},
-	{From: 293, To: 295, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 299, To: 317, Line: 36, Col: 3, Construct: "if"},
-	{From: 301, To: 301, Line: 37, Col: 5, Construct: "set"},
-	{From: 303, To: 316, Line: 38, Col: 5, Construct: "if"},
-	{From: 305, To: 307, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 39, Col: 7, Construct: "set"},
-	{From: 313, To: 315, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 320, To: 322, Line: 44, Col: 1, Construct: "if"},
-	{From: 324, To: 330, Line: 46, Col: 1, Construct: "if"},
-	{From: 327, To: 329, Line: 46, Col: 80, Construct: "if"},
-}
+// spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|wDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"

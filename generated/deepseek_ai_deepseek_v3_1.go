@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// DeepseekAiDeepSeekV31 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
-var DeepseekAiDeepSeekV31 = &jinja2.Template{
+// DeepseekAiDeepSeekV3_1 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
+var DeepseekAiDeepSeekV3_1 = &jinja2.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var DeepseekAiDeepSeekV31 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.1.jinja",
-	Func:      renderDeepseekAiDeepSeekV31,
-	LlamaFunc: renderDeepseekAiDeepSeekV31Llama,
+	Func:      renderDeepseekAiDeepSeekV3_1,
+	LlamaFunc: renderDeepseekAiDeepSeekV3_1Llama,
 	Name:      "deepseek-ai-DeepSeek-V3.1",
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
 	SHA256:    "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
-	Spans:     spansDeepseekAiDeepSeekV31,
+	Spans:     spansDeepseekAiDeepSeekV3_1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
-func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
+// renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
+func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -219,10 +219,10 @@ func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderDeepseekAiDeepSeekV31Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV31 with the runtime's Llama functions where llama.cpp's semantics
+// renderDeepseekAiDeepSeekV3_1Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV3_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -394,107 +394,6 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV31 = []jinja2.Span{
-	{From: 57, To: 60, Line: 1, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 2, Col: 3, Construct: "set"},
-	{From: 62, To: 72, Line: 4, Col: 1, Construct: "if"},
-	{From: 64, To: 71, Line: 5, Col: 3, Construct: "if"},
-	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
-	{From: 70, To: 70, Line: 8, Col: 5, Construct: "set"},
-	{From: 74, To: 78, Line: 11, Col: 1, Construct: "set"},
-	{From: 80, To: 95, Line: 12, Col: 1, Construct: "for"},
-	{From: 82, To: 94, Line: 13, Col: 3, Construct: "if"},
-	{From: 84, To: 93, Line: 14, Col: 5, Construct: "if"},
-	{From: 86, To: 86, Line: 15, Col: 7, Construct: "set"},
-	{From: 88, To: 88, Line: 16, Col: 7, Construct: "set"},
-	{From: 92, To: 92, Line: 18, Col: 7, Construct: "set"},
-	{From: 97, To: 97, Line: 23, Col: 15, Construct: "{{ }}"},
-	{From: 99, To: 99, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 101, To: 208, Line: 24, Col: 1, Construct: "for"},
-	{From: 104, To: 115, Line: 25, Col: 3, Construct: "if"},
-	{From: 107, To: 107, Line: 26, Col: 5, Construct: "set"},
-	{From: 109, To: 109, Line: 27, Col: 5, Construct: "set"},
-	{From: 111, To: 111, Line: 28, Col: 5, Construct: "set"},
-	{From: 113, To: 114, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 117, To: 161, Line: 30, Col: 3, Construct: "if"},
-	{From: 119, To: 121, Line: 31, Col: 5, Construct: "if"},
-	{From: 123, To: 123, Line: 33, Col: 5, Construct: "set"},
-	{From: 125, To: 125, Line: 34, Col: 5, Construct: "set"},
-	{From: 127, To: 127, Line: 35, Col: 5, Construct: "set"},
-	{From: 129, To: 160, Line: 36, Col: 5, Construct: "for"},
-	{From: 131, To: 158, Line: 37, Col: 7, Construct: "if"},
-	{From: 133, To: 146, Line: 38, Col: 9, Construct: "if"},
-	{From: 136, To: 141, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 145, To: 145, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 148, To: 148, Line: 41, Col: 9, Construct: "set"},
-	{From: 152, To: 157, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 163, To: 196, Line: 46, Col: 3, Construct: "if"},
-	{From: 165, To: 175, Line: 47, Col: 5, Construct: "if"},
-	{From: 168, To: 174, Line: 48, Col: 7, Construct: "if"},
-	{From: 177, To: 177, Line: 52, Col: 5, Construct: "set"},
-	{From: 179, To: 195, Line: 53, Col: 5, Construct: "if"},
-	{From: 181, To: 181, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 183, To: 183, Line: 54, Col: 7, Construct: "set"},
-	{From: 187, To: 187, Line: 56, Col: 7, Construct: "set"},
-	{From: 189, To: 192, Line: 57, Col: 7, Construct: "if"},
-	{From: 191, To: 191, Line: 58, Col: 9, Construct: "set"},
-	{From: 194, To: 194, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 198, To: 207, Line: 62, Col: 3, Construct: "if"},
-	{From: 200, To: 200, Line: 63, Col: 5, Construct: "set"},
-	{From: 202, To: 202, Line: 64, Col: 5, Construct: "set"},
-	{From: 204, To: 206, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 210, To: 219, Line: 67, Col: 1, Construct: "if"},
-	{From: 213, To: 218, Line: 68, Col: 3, Construct: "if"},
-	{From: 232, To: 235, Line: 1, Col: 1, Construct: "if"},
-	{From: 234, To: 234, Line: 2, Col: 3, Construct: "set"},
-	{From: 237, To: 247, Line: 4, Col: 1, Construct: "if"},
-	{From: 239, To: 246, Line: 5, Col: 3, Construct: "if"},
-	{From: 241, To: 241, Line: 6, Col: 5, Construct: "set"},
-	{From: 245, To: 245, Line: 8, Col: 5, Construct: "set"},
-	{From: 249, To: 253, Line: 11, Col: 1, Construct: "set"},
-	{From: 255, To: 270, Line: 12, Col: 1, Construct: "for"},
-	{From: 257, To: 269, Line: 13, Col: 3, Construct: "if"},
-	{From: 259, To: 268, Line: 14, Col: 5, Construct: "if"},
-	{From: 261, To: 261, Line: 15, Col: 7, Construct: "set"},
-	{From: 263, To: 263, Line: 16, Col: 7, Construct: "set"},
-	{From: 267, To: 267, Line: 18, Col: 7, Construct: "set"},
-	{From: 272, To: 272, Line: 23, Col: 15, Construct: "{{ }}"},
-	{From: 274, To: 274, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 277, To: 383, Line: 24, Col: 1, Construct: "for"},
-	{From: 280, To: 290, Line: 25, Col: 3, Construct: "if"},
-	{From: 282, To: 282, Line: 26, Col: 5, Construct: "set"},
-	{From: 284, To: 284, Line: 27, Col: 5, Construct: "set"},
-	{From: 286, To: 286, Line: 28, Col: 5, Construct: "set"},
-	{From: 288, To: 289, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 292, To: 336, Line: 30, Col: 3, Construct: "if"},
-	{From: 294, To: 296, Line: 31, Col: 5, Construct: "if"},
-	{From: 298, To: 298, Line: 33, Col: 5, Construct: "set"},
-	{From: 300, To: 300, Line: 34, Col: 5, Construct: "set"},
-	{From: 302, To: 302, Line: 35, Col: 5, Construct: "set"},
-	{From: 304, To: 335, Line: 36, Col: 5, Construct: "for"},
-	{From: 306, To: 333, Line: 37, Col: 7, Construct: "if"},
-	{From: 308, To: 321, Line: 38, Col: 9, Construct: "if"},
-	{From: 311, To: 316, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 320, To: 320, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 41, Col: 9, Construct: "set"},
-	{From: 327, To: 332, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 338, To: 371, Line: 46, Col: 3, Construct: "if"},
-	{From: 340, To: 350, Line: 47, Col: 5, Construct: "if"},
-	{From: 343, To: 349, Line: 48, Col: 7, Construct: "if"},
-	{From: 352, To: 352, Line: 52, Col: 5, Construct: "set"},
-	{From: 354, To: 370, Line: 53, Col: 5, Construct: "if"},
-	{From: 356, To: 356, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 358, To: 358, Line: 54, Col: 7, Construct: "set"},
-	{From: 362, To: 362, Line: 56, Col: 7, Construct: "set"},
-	{From: 364, To: 367, Line: 57, Col: 7, Construct: "if"},
-	{From: 366, To: 366, Line: 58, Col: 9, Construct: "set"},
-	{From: 369, To: 369, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 373, To: 382, Line: 62, Col: 3, Construct: "if"},
-	{From: 375, To: 375, Line: 63, Col: 5, Construct: "set"},
-	{From: 377, To: 377, Line: 64, Col: 5, Construct: "set"},
-	{From: 379, To: 381, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 385, To: 394, Line: 67, Col: 1, Construct: "if"},
-	{From: 388, To: 393, Line: 68, Col: 3, Construct: "if"},
-}
+// spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|yDGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"

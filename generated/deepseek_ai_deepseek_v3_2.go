@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// DeepseekAiDeepSeekV32 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
-var DeepseekAiDeepSeekV32 = &jinja2.Template{
+// DeepseekAiDeepSeekV3_2 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
+var DeepseekAiDeepSeekV3_2 = &jinja2.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var DeepseekAiDeepSeekV32 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.2.jinja",
-	Func:      renderDeepseekAiDeepSeekV32,
-	LlamaFunc: renderDeepseekAiDeepSeekV32Llama,
+	Func:      renderDeepseekAiDeepSeekV3_2,
+	LlamaFunc: renderDeepseekAiDeepSeekV3_2Llama,
 	Name:      "deepseek-ai-DeepSeek-V3.2",
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
 	SHA256:    "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
-	Spans:     spansDeepseekAiDeepSeekV32,
+	Spans:     spansDeepseekAiDeepSeekV3_2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
-func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
+// renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
+func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -371,10 +371,10 @@ func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderDeepseekAiDeepSeekV32Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
+// renderDeepseekAiDeepSeekV3_2Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV3_2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
@@ -700,197 +700,6 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV32 = []jinja2.Span{
-	{From: 63, To: 66, Line: 1, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 2, Col: 3, Construct: "set"},
-	{From: 68, To: 78, Line: 4, Col: 1, Construct: "if"},
-	{From: 70, To: 77, Line: 5, Col: 3, Construct: "if"},
-	{From: 72, To: 72, Line: 6, Col: 5, Construct: "set"},
-	{From: 76, To: 76, Line: 8, Col: 5, Construct: "set"},
-	{From: 80, To: 80, Line: 11, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 12, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
-	{From: 86, To: 86, Line: 14, Col: 1, Construct: "set"},
-	{From: 88, To: 88, Line: 15, Col: 1, Construct: "set"},
-	{From: 90, To: 91, Line: 16, Col: 1, Construct: "set"},
-	{From: 93, To: 112, Line: 17, Col: 1, Construct: "for"},
-	{From: 95, To: 111, Line: 18, Col: 3, Construct: "if"},
-	{From: 97, To: 110, Line: 19, Col: 5, Construct: "if"},
-	{From: 99, To: 101, Line: 20, Col: 7, Construct: "set"},
-	{From: 103, To: 103, Line: 21, Col: 7, Construct: "set"},
-	{From: 107, To: 109, Line: 23, Col: 7, Construct: "set"},
-	{From: 114, To: 134, Line: 27, Col: 1, Construct: "if"},
-	{From: 116, To: 116, Line: 28, Col: 3, Construct: "set"},
-	{From: 118, To: 124, Line: 29, Col: 3, Construct: "for"},
-	{From: 120, To: 123, Line: 30, Col: 5, Construct: "if"},
-	{From: 122, To: 122, Line: 31, Col: 7, Construct: "set"},
-	{From: 126, To: 133, Line: 34, Col: 3, Construct: "if"},
-	{From: 128, To: 128, Line: 35, Col: 5, Construct: "set"},
-	{From: 132, To: 132, Line: 37, Col: 5, Construct: "set"},
-	{From: 136, To: 136, Line: 40, Col: 1, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 140, To: 140, Line: 42, Col: 1, Construct: "set"},
-	{From: 142, To: 151, Line: 43, Col: 1, Construct: "for"},
-	{From: 146, To: 150, Line: 44, Col: 3, Construct: "if"},
-	{From: 149, To: 149, Line: 45, Col: 5, Construct: "set"},
-	{From: 153, To: 154, Line: 48, Col: 1, Construct: "set"},
-	{From: 156, To: 341, Line: 49, Col: 1, Construct: "for"},
-	{From: 165, To: 340, Line: 50, Col: 3, Construct: "if"},
-	{From: 168, To: 171, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 173, To: 173, Line: 52, Col: 5, Construct: "set"},
-	{From: 175, To: 175, Line: 53, Col: 5, Construct: "set"},
-	{From: 176, To: 340, Line: 54, Col: 7, Construct: "if"},
-	{From: 179, To: 179, Line: 55, Col: 5, Construct: "set"},
-	{From: 181, To: 221, Line: 56, Col: 5, Construct: "if"},
-	{From: 184, To: 199, Line: 58, Col: 7, Construct: "if"},
-	{From: 186, To: 186, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 188, To: 192, Line: 60, Col: 9, Construct: "if"},
-	{From: 191, To: 191, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 194, To: 194, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 198, To: 198, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 221, Line: 67, Col: 9, Construct: "if"},
-	{From: 203, To: 220, Line: 68, Col: 7, Construct: "if"},
-	{From: 205, To: 206, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 212, Line: 70, Col: 9, Construct: "if"},
-	{From: 211, To: 211, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 214, To: 214, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 218, To: 219, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 223, To: 223, Line: 78, Col: 5, Construct: "set"},
-	{From: 225, To: 225, Line: 79, Col: 5, Construct: "set"},
-	{From: 227, To: 231, Line: 80, Col: 5, Construct: "if"},
-	{From: 230, To: 230, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 233, To: 299, Line: 83, Col: 5, Construct: "if"},
-	{From: 236, To: 238, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 240, To: 293, Line: 85, Col: 7, Construct: "for"},
-	{From: 244, To: 244, Line: 86, Col: 9, Construct: "set"},
-	{From: 246, To: 250, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 252, To: 252, Line: 88, Col: 9, Construct: "set"},
-	{From: 254, To: 257, Line: 89, Col: 9, Construct: "if"},
-	{From: 256, To: 256, Line: 90, Col: 11, Construct: "set"},
-	{From: 259, To: 288, Line: 92, Col: 9, Construct: "for"},
-	{From: 264, To: 287, Line: 93, Col: 11, Construct: "if"},
-	{From: 266, To: 274, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 278, To: 286, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 290, To: 292, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 295, To: 297, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 300, To: 340, Line: 104, Col: 7, Construct: "if"},
-	{From: 303, To: 303, Line: 105, Col: 5, Construct: "set"},
-	{From: 305, To: 305, Line: 106, Col: 5, Construct: "set"},
-	{From: 307, To: 315, Line: 107, Col: 5, Construct: "for"},
-	{From: 311, To: 314, Line: 108, Col: 7, Construct: "if"},
-	{From: 313, To: 313, Line: 109, Col: 9, Construct: "set"},
-	{From: 317, To: 317, Line: 112, Col: 5, Construct: "set"},
-	{From: 319, To: 319, Line: 113, Col: 5, Construct: "set"},
-	{From: 321, To: 321, Line: 114, Col: 5, Construct: "set"},
-	{From: 323, To: 325, Line: 115, Col: 5, Construct: "if"},
-	{From: 327, To: 331, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 333, To: 339, Line: 119, Col: 5, Construct: "if"},
-	{From: 336, To: 336, Line: 121, Col: 7, Construct: "set"},
-	{From: 338, To: 338, Line: 122, Col: 7, Construct: "set"},
-	{From: 343, To: 371, Line: 126, Col: 1, Construct: "if"},
-	{From: 345, To: 370, Line: 127, Col: 3, Construct: "if"},
-	{From: 348, To: 355, Line: 129, Col: 5, Construct: "if"},
-	{From: 350, To: 350, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 356, To: 370, Line: 134, Col: 7, Construct: "if"},
-	{From: 359, To: 369, Line: 135, Col: 5, Construct: "if"},
-	{From: 361, To: 362, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 366, To: 368, Line: 138, Col: 7, Construct: "{{ }}"},
-	{From: 390, To: 393, Line: 1, Col: 1, Construct: "if"},
-	{From: 392, To: 392, Line: 2, Col: 3, Construct: "set"},
-	{From: 395, To: 405, Line: 4, Col: 1, Construct: "if"},
-	{From: 397, To: 404, Line: 5, Col: 3, Construct: "if"},
-	{From: 399, To: 399, Line: 6, Col: 5, Construct: "set"},
-	{From: 403, To: 403, Line: 8, Col: 5, Construct: "set"},
-	{From: 407, To: 407, Line: 11, Col: 1, Construct: "set"},
-	{From: 409, To: 409, Line: 12, Col: 1, Construct: "set"},
-	{From: 411, To: 411, Line: 13, Col: 1, Construct: "set"},
-	{From: 413, To: 413, Line: 14, Col: 1, Construct: "set"},
-	{From: 415, To: 415, Line: 15, Col: 1, Construct: "set"},
-	{From: 417, To: 418, Line: 16, Col: 1, Construct: "set"},
-	{From: 420, To: 439, Line: 17, Col: 1, Construct: "for"},
-	{From: 422, To: 438, Line: 18, Col: 3, Construct: "if"},
-	{From: 424, To: 437, Line: 19, Col: 5, Construct: "if"},
-	{From: 426, To: 428, Line: 20, Col: 7, Construct: "set"},
-	{From: 430, To: 430, Line: 21, Col: 7, Construct: "set"},
-	{From: 434, To: 436, Line: 23, Col: 7, Construct: "set"},
-	{From: 441, To: 461, Line: 27, Col: 1, Construct: "if"},
-	{From: 443, To: 443, Line: 28, Col: 3, Construct: "set"},
-	{From: 445, To: 451, Line: 29, Col: 3, Construct: "for"},
-	{From: 447, To: 450, Line: 30, Col: 5, Construct: "if"},
-	{From: 449, To: 449, Line: 31, Col: 7, Construct: "set"},
-	{From: 453, To: 460, Line: 34, Col: 3, Construct: "if"},
-	{From: 455, To: 455, Line: 35, Col: 5, Construct: "set"},
-	{From: 459, To: 459, Line: 37, Col: 5, Construct: "set"},
-	{From: 463, To: 463, Line: 40, Col: 1, Construct: "{{ }}"},
-	{From: 465, To: 465, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 467, To: 467, Line: 42, Col: 1, Construct: "set"},
-	{From: 469, To: 478, Line: 43, Col: 1, Construct: "for"},
-	{From: 473, To: 477, Line: 44, Col: 3, Construct: "if"},
-	{From: 476, To: 476, Line: 45, Col: 5, Construct: "set"},
-	{From: 480, To: 481, Line: 48, Col: 1, Construct: "set"},
-	{From: 484, To: 670, Line: 49, Col: 1, Construct: "for"},
-	{From: 493, To: 669, Line: 50, Col: 3, Construct: "if"},
-	{From: 496, To: 499, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 501, To: 501, Line: 52, Col: 5, Construct: "set"},
-	{From: 503, To: 503, Line: 53, Col: 5, Construct: "set"},
-	{From: 504, To: 669, Line: 54, Col: 7, Construct: "if"},
-	{From: 507, To: 507, Line: 55, Col: 5, Construct: "set"},
-	{From: 509, To: 549, Line: 56, Col: 5, Construct: "if"},
-	{From: 512, To: 527, Line: 58, Col: 7, Construct: "if"},
-	{From: 514, To: 514, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 516, To: 520, Line: 60, Col: 9, Construct: "if"},
-	{From: 519, To: 519, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 522, To: 522, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 528, To: 549, Line: 67, Col: 9, Construct: "if"},
-	{From: 531, To: 548, Line: 68, Col: 7, Construct: "if"},
-	{From: 533, To: 534, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 536, To: 540, Line: 70, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 542, To: 542, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 546, To: 547, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 551, To: 551, Line: 78, Col: 5, Construct: "set"},
-	{From: 553, To: 553, Line: 79, Col: 5, Construct: "set"},
-	{From: 555, To: 559, Line: 80, Col: 5, Construct: "if"},
-	{From: 558, To: 558, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 561, To: 628, Line: 83, Col: 5, Construct: "if"},
-	{From: 564, To: 566, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 569, To: 622, Line: 85, Col: 7, Construct: "for"},
-	{From: 573, To: 573, Line: 86, Col: 9, Construct: "set"},
-	{From: 575, To: 579, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 581, To: 581, Line: 88, Col: 9, Construct: "set"},
-	{From: 583, To: 586, Line: 89, Col: 9, Construct: "if"},
-	{From: 585, To: 585, Line: 90, Col: 11, Construct: "set"},
-	{From: 588, To: 617, Line: 92, Col: 9, Construct: "for"},
-	{From: 593, To: 616, Line: 93, Col: 11, Construct: "if"},
-	{From: 595, To: 603, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 607, To: 615, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 619, To: 621, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 624, To: 626, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 629, To: 669, Line: 104, Col: 7, Construct: "if"},
-	{From: 632, To: 632, Line: 105, Col: 5, Construct: "set"},
-	{From: 634, To: 634, Line: 106, Col: 5, Construct: "set"},
-	{From: 636, To: 644, Line: 107, Col: 5, Construct: "for"},
-	{From: 640, To: 643, Line: 108, Col: 7, Construct: "if"},
-	{From: 642, To: 642, Line: 109, Col: 9, Construct: "set"},
-	{From: 646, To: 646, Line: 112, Col: 5, Construct: "set"},
-	{From: 648, To: 648, Line: 113, Col: 5, Construct: "set"},
-	{From: 650, To: 650, Line: 114, Col: 5, Construct: "set"},
-	{From: 652, To: 654, Line: 115, Col: 5, Construct: "if"},
-	{From: 656, To: 660, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 662, To: 668, Line: 119, Col: 5, Construct: "if"},
-	{From: 665, To: 665, Line: 121, Col: 7, Construct: "set"},
-	{From: 667, To: 667, Line: 122, Col: 7, Construct: "set"},
-	{From: 672, To: 700, Line: 126, Col: 1, Construct: "if"},
-	{From: 674, To: 699, Line: 127, Col: 3, Construct: "if"},
-	{From: 677, To: 684, Line: 129, Col: 5, Construct: "if"},
-	{From: 679, To: 679, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 683, To: 683, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 685, To: 699, Line: 134, Col: 7, Construct: "if"},
-	{From: 688, To: 698, Line: 135, Col: 5, Construct: "if"},
-	{From: 690, To: 691, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 695, To: 697, Line: 138, Col: 7, Construct: "{{ }}"},
-}
+// spansDeepseekAiDeepSeekV3_2 is the position table of deepseek-ai-DeepSeek-V3.2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansDeepseekAiDeepSeekV3_2 = "if,set,for,{{ }}|+DGCCAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCGyLCAES+KCEAGGCEGKACACEACACCoKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGkEEFAGECEGIqDCAEIACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAGwBGzINAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCI0LCAESgLCEAGGCEGKACACEACACCqKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGmEEFAGECEGKqDCAEIACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAG"

@@ -40,11 +40,11 @@ var Exaone3 = &jinja2.Template{
 	Spans:     spansExaone3,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderExaone3 renders exaone3.jinja.
 func renderExaone3(w *jinja2.Writer, in *jinja2.Input) {
@@ -119,25 +119,6 @@ func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[|assistant|]")
 }
 
-// spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExaone3 = []jinja2.Span{
-	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
-	{From: 56, To: 81, Line: 14, Col: 1, Construct: "for"},
-	{From: 59, To: 59, Line: 15, Col: 1, Construct: "set"},
-	{From: 61, To: 79, Line: 16, Col: 1, Construct: "if"},
-	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 79, Line: 18, Col: 5, Construct: "if"},
-	{From: 70, To: 72, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 79, Line: 20, Col: 5, Construct: "if"},
-	{From: 76, To: 78, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 13, Col: 1, Construct: "set"},
-	{From: 94, To: 119, Line: 14, Col: 1, Construct: "for"},
-	{From: 97, To: 97, Line: 15, Col: 1, Construct: "set"},
-	{From: 99, To: 117, Line: 16, Col: 1, Construct: "if"},
-	{From: 102, To: 104, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 117, Line: 18, Col: 5, Construct: "if"},
-	{From: 108, To: 110, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 117, Line: 20, Col: 5, Construct: "if"},
-	{From: 114, To: 116, Line: 21, Col: 1, Construct: "{{ }}"},
-}
+// spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExaone3 = "set,for,if,{{ }}|sDAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -40,11 +40,11 @@ var Exaone4 = &jinja2.Template{
 	Spans:     spansExaone4,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderExaone4 renders exaone4.jinja.
 func renderExaone4(w *jinja2.Writer, in *jinja2.Input) {
@@ -131,29 +131,6 @@ func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[|assistant|]")
 }
 
-// spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExaone4 = []jinja2.Span{
-	{From: 54, To: 54, Line: 14, Col: 1, Construct: "set"},
-	{From: 56, To: 87, Line: 15, Col: 1, Construct: "for"},
-	{From: 59, To: 59, Line: 16, Col: 1, Construct: "set"},
-	{From: 61, To: 85, Line: 17, Col: 1, Construct: "if"},
-	{From: 64, To: 66, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 85, Line: 19, Col: 5, Construct: "if"},
-	{From: 70, To: 72, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 85, Line: 21, Col: 5, Construct: "if"},
-	{From: 76, To: 78, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
-	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 97, To: 97, Line: 14, Col: 1, Construct: "set"},
-	{From: 100, To: 131, Line: 15, Col: 1, Construct: "for"},
-	{From: 103, To: 103, Line: 16, Col: 1, Construct: "set"},
-	{From: 105, To: 129, Line: 17, Col: 1, Construct: "if"},
-	{From: 108, To: 110, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 129, Line: 19, Col: 5, Construct: "if"},
-	{From: 114, To: 116, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 117, To: 129, Line: 21, Col: 5, Construct: "if"},
-	{From: 120, To: 122, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 129, Line: 23, Col: 5, Construct: "if"},
-	{From: 126, To: 128, Line: 24, Col: 1, Construct: "{{ }}"},
-}
+// spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExaone4 = "set,for,if,{{ }}|sDAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"

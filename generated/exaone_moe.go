@@ -40,11 +40,11 @@ var ExaoneMoe = &jinja2.Template{
 	Spans:     spansExaoneMoe,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderExaoneMoe renders exaone-moe.jinja.
 func renderExaoneMoe(w *jinja2.Writer, in *jinja2.Input) {
@@ -92,15 +92,6 @@ func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
-// spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExaoneMoe = []jinja2.Span{
-	{From: 54, To: 54, Line: 10, Col: 1, Construct: "set"},
-	{From: 56, To: 68, Line: 11, Col: 1, Construct: "for"},
-	{From: 58, To: 66, Line: 12, Col: 1, Construct: "if"},
-	{From: 61, To: 65, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 10, Col: 1, Construct: "set"},
-	{From: 80, To: 92, Line: 11, Col: 1, Construct: "for"},
-	{From: 82, To: 90, Line: 12, Col: 1, Construct: "if"},
-	{From: 85, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
-}
+// spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExaoneMoe = "set,for,if,{{ }}|sDAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"

@@ -40,11 +40,11 @@ var FireworksAiLlama3FirefunctionV2 = &jinja2.Template{
 	Spans:     spansFireworksAiLlama3FirefunctionV2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
 func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
@@ -235,69 +235,6 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
 
-// spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansFireworksAiLlama3FirefunctionV2 = []jinja2.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
-	{From: 65, To: 67, Line: 4, Col: 1, Construct: "filter"},
-	{From: 69, To: 69, Line: 3, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 21, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 22, Col: 1, Construct: "set"},
-	{From: 75, To: 76, Line: 23, Col: 1, Construct: "set"},
-	{From: 78, To: 81, Line: 25, Col: 1, Construct: "if"},
-	{From: 80, To: 80, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 83, To: 139, Line: 28, Col: 1, Construct: "for"},
-	{From: 91, To: 91, Line: 29, Col: 3, Construct: "set"},
-	{From: 93, To: 98, Line: 30, Col: 3, Construct: "if"},
-	{From: 95, To: 95, Line: 31, Col: 5, Construct: "set"},
-	{From: 97, To: 97, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 100, To: 100, Line: 34, Col: 3, Construct: "set"},
-	{From: 102, To: 116, Line: 35, Col: 3, Construct: "if"},
-	{From: 104, To: 111, Line: 36, Col: 5, Construct: "if"},
-	{From: 106, To: 106, Line: 37, Col: 7, Construct: "set"},
-	{From: 110, To: 110, Line: 39, Col: 7, Construct: "set"},
-	{From: 113, To: 113, Line: 41, Col: 5, Construct: "set"},
-	{From: 115, To: 115, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 118, To: 137, Line: 44, Col: 3, Construct: "if"},
-	{From: 120, To: 120, Line: 45, Col: 5, Construct: "set"},
-	{From: 122, To: 132, Line: 46, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 47, Col: 7, Construct: "set"},
-	{From: 126, To: 129, Line: 48, Col: 7, Construct: "for"},
-	{From: 128, To: 128, Line: 49, Col: 9, Construct: "set"},
-	{From: 131, To: 131, Line: 51, Col: 7, Construct: "set"},
-	{From: 134, To: 134, Line: 53, Col: 5, Construct: "set"},
-	{From: 136, To: 136, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 154, To: 154, Line: 1, Col: 1, Construct: "set"},
-	{From: 156, To: 156, Line: 2, Col: 1, Construct: "set"},
-	{From: 158, To: 158, Line: 3, Col: 1, Construct: "set"},
-	{From: 160, To: 162, Line: 4, Col: 1, Construct: "filter"},
-	{From: 164, To: 164, Line: 3, Col: 1, Construct: "set"},
-	{From: 166, To: 166, Line: 21, Col: 1, Construct: "set"},
-	{From: 168, To: 168, Line: 22, Col: 1, Construct: "set"},
-	{From: 170, To: 171, Line: 23, Col: 1, Construct: "set"},
-	{From: 173, To: 176, Line: 25, Col: 1, Construct: "if"},
-	{From: 175, To: 175, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 179, To: 235, Line: 28, Col: 1, Construct: "for"},
-	{From: 187, To: 187, Line: 29, Col: 3, Construct: "set"},
-	{From: 189, To: 194, Line: 30, Col: 3, Construct: "if"},
-	{From: 191, To: 191, Line: 31, Col: 5, Construct: "set"},
-	{From: 193, To: 193, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 196, To: 196, Line: 34, Col: 3, Construct: "set"},
-	{From: 198, To: 212, Line: 35, Col: 3, Construct: "if"},
-	{From: 200, To: 207, Line: 36, Col: 5, Construct: "if"},
-	{From: 202, To: 202, Line: 37, Col: 7, Construct: "set"},
-	{From: 206, To: 206, Line: 39, Col: 7, Construct: "set"},
-	{From: 209, To: 209, Line: 41, Col: 5, Construct: "set"},
-	{From: 211, To: 211, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 214, To: 233, Line: 44, Col: 3, Construct: "if"},
-	{From: 216, To: 216, Line: 45, Col: 5, Construct: "set"},
-	{From: 218, To: 228, Line: 46, Col: 5, Construct: "if"},
-	{From: 220, To: 220, Line: 47, Col: 7, Construct: "set"},
-	{From: 222, To: 225, Line: 48, Col: 7, Construct: "for"},
-	{From: 224, To: 224, Line: 49, Col: 9, Construct: "set"},
-	{From: 227, To: 227, Line: 51, Col: 7, Construct: "set"},
-	{From: 230, To: 230, Line: 53, Col: 5, Construct: "set"},
-	{From: 232, To: 232, Line: 54, Col: 5, Construct: "{{ }}"},
-}
+// spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|2DACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGkBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

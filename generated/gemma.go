@@ -40,11 +40,11 @@ var Gemma = &jinja2.Template{
 	Spans:     spansGemma,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGemma renders gemma.jinja.
 func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
@@ -133,29 +133,6 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<start_of_turn>model\n")
 }
 
-// spansGemma is the position table of gemma.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGemma = []jinja2.Span{
-	{From: 54, To: 54, Line: 14, Col: 1, Construct: "set"},
-	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
-	{From: 58, To: 88, Line: 16, Col: 1, Construct: "for"},
-	{From: 61, To: 86, Line: 17, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 18, Col: 1, Construct: "set"},
-	{From: 68, To: 72, Line: 20, Col: 1, Construct: "set"},
-	{From: 74, To: 76, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 83, Line: 22, Col: 1, Construct: "if"},
-	{From: 80, To: 80, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 82, Line: 24, Col: 1, Construct: "set"},
-	{From: 85, To: 85, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 98, Line: 14, Col: 1, Construct: "set"},
-	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
-	{From: 103, To: 133, Line: 16, Col: 1, Construct: "for"},
-	{From: 106, To: 131, Line: 17, Col: 1, Construct: "if"},
-	{From: 109, To: 109, Line: 18, Col: 1, Construct: "set"},
-	{From: 113, To: 117, Line: 20, Col: 1, Construct: "set"},
-	{From: 119, To: 121, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 128, Line: 22, Col: 1, Construct: "if"},
-	{From: 125, To: 125, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 24, Col: 1, Construct: "set"},
-	{From: 130, To: 130, Line: 26, Col: 1, Construct: "{{ }}"},
-}
+// spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGemma = "set,for,if,{{ }}|sDAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"

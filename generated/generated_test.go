@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -113,13 +114,15 @@ func TestLookup(t *testing.T) {
 }
 
 // TestCatalog checks that every catalog entry is in the registry under its name and
-// sha256.
+// sha256, and that entries of the same text render with the same function, compiled
+// once.
 func TestCatalog(t *testing.T) {
 	b, err := os.ReadFile("../templates/catalog.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
+	first := map[string]*jinja2.Template{} // the first entry of each text
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -132,6 +135,11 @@ func TestCatalog(t *testing.T) {
 		}
 		if tmpl.SHA256 != f[2] {
 			t.Errorf("%s: registry sha256 %s, catalog %s", f[0], tmpl.SHA256, f[2])
+		}
+		if same, ok := first[f[2]]; !ok {
+			first[f[2]] = tmpl
+		} else if reflect.ValueOf(tmpl.Func).Pointer() != reflect.ValueOf(same.Func).Pointer() {
+			t.Errorf("%s has the text of %s and a render function of its own", f[0], same.Name)
 		}
 		n++
 	}

@@ -40,11 +40,11 @@ var Gigachat = &jinja2.Template{
 	Spans:     spansGigachat,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGigachat renders gigachat.jinja.
 func renderGigachat(w *jinja2.Writer, in *jinja2.Input) {
@@ -108,21 +108,6 @@ func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("assistant<|role_sep|>")
 }
 
-// spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGigachat = []jinja2.Span{
-	{From: 54, To: 76, Line: 14, Col: 1, Construct: "for"},
-	{From: 58, To: 74, Line: 15, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 74, Line: 17, Col: 5, Construct: "if"},
-	{From: 64, To: 67, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 74, Line: 20, Col: 5, Construct: "if"},
-	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 108, Line: 14, Col: 1, Construct: "for"},
-	{From: 90, To: 106, Line: 15, Col: 1, Construct: "if"},
-	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 106, Line: 17, Col: 5, Construct: "if"},
-	{From: 96, To: 99, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 106, Line: 20, Col: 5, Construct: "if"},
-	{From: 103, To: 105, Line: 21, Col: 1, Construct: "{{ }}"},
-}
+// spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGigachat = "for,if,{{ }}|sDsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// GigaChat310BA18B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
-var GigaChat310BA18B = &jinja2.Template{
+// GigaChat3_10B_A1_8B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
+var GigaChat3_10B_A1_8B = &jinja2.Template{
 	Aliases: []string{"b5068009252eaee0e0fbd15bfb16400a81e4face5d75250ce9a571d776aa0873"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var GigaChat310BA18B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GigaChat3-10B-A1.8B.jinja",
-	Func:      renderGigaChat310BA18B,
-	LlamaFunc: renderGigaChat310BA18BLlama,
+	Func:      renderGigaChat3_10B_A1_8B,
+	LlamaFunc: renderGigaChat3_10B_A1_8BLlama,
 	Name:      "GigaChat3-10B-A1.8B",
 	Origin:    "llama.cpp/GigaChat3-10B-A1.8B.jinja",
 	SHA256:    "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
-	Spans:     spansGigaChat310BA18B,
+	Spans:     spansGigaChat3_10B_A1_8B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
-func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
+// renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
+func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
@@ -62,7 +62,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -71,7 +71,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = jinja2.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -122,7 +122,7 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := keys[i]
 					addVal := values[i]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.In(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.In(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -429,10 +429,10 @@ func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGigaChat310BA18BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat310BA18B with the runtime's Llama functions where llama.cpp's semantics
+// renderGigaChat3_10B_A1_8BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat3_10B_A1_8B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
@@ -449,7 +449,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -458,7 +458,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = llamacpp.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -510,7 +510,7 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if llamacpp.In(addKey, ADDITIONALJSONKEYS) {
+					if llamacpp.In(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if llamacpp.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -819,241 +819,6 @@ func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGigaChat310BA18B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat310BA18B = []jinja2.Span{
-	{From: 59, To: 228, Line: 6, Col: 1, Construct: "macro"},
-	{From: 74, To: 74, Line: 7, Col: 2, Construct: "set"},
-	{From: 76, To: 76, Line: 8, Col: 2, Construct: "set"},
-	{From: 78, To: 227, Line: 11, Col: 2, Construct: "if"},
-	{From: 81, To: 81, Line: 15, Col: 3, Construct: "set"},
-	{From: 83, To: 83, Line: 16, Col: 3, Construct: "set"},
-	{From: 85, To: 85, Line: 17, Col: 3, Construct: "set"},
-	{From: 87, To: 87, Line: 18, Col: 3, Construct: "set"},
-	{From: 89, To: 100, Line: 19, Col: 3, Construct: "if"},
-	{From: 91, To: 99, Line: 20, Col: 4, Construct: "if"},
-	{From: 94, To: 94, Line: 21, Col: 5, Construct: "set"},
-	{From: 95, To: 99, Line: 22, Col: 8, Construct: "if"},
-	{From: 98, To: 98, Line: 23, Col: 5, Construct: "set"},
-	{From: 102, To: 165, Line: 27, Col: 3, Construct: "for"},
-	{From: 109, To: 118, Line: 29, Col: 4, Construct: "if"},
-	{From: 111, To: 117, Line: 30, Col: 5, Construct: "for"},
-	{From: 113, To: 116, Line: 31, Col: 6, Construct: "if"},
-	{From: 115, To: 115, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 120, To: 136, Line: 38, Col: 4, Construct: "for"},
-	{From: 125, To: 135, Line: 39, Col: 5, Construct: "if"},
-	{From: 127, To: 134, Line: 40, Col: 6, Construct: "if"},
-	{From: 129, To: 129, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 133, To: 133, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 138, To: 140, Line: 49, Col: 13, Construct: "set"},
-	{From: 142, To: 146, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 148, To: 164, Line: 56, Col: 4, Construct: "if"},
-	{From: 150, To: 150, Line: 57, Col: 5, Construct: "set"},
-	{From: 152, To: 162, Line: 58, Col: 5, Construct: "if"},
-	{From: 154, To: 156, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 160, To: 161, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 167, To: 174, Line: 69, Col: 3, Construct: "if"},
-	{From: 169, To: 171, Line: 70, Col: 4, Construct: "set"},
-	{From: 173, To: 173, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 177, To: 227, Line: 80, Col: 6, Construct: "if"},
-	{From: 180, To: 198, Line: 81, Col: 3, Construct: "if"},
-	{From: 182, To: 182, Line: 82, Col: 13, Construct: "set"},
-	{From: 184, To: 189, Line: 83, Col: 13, Construct: "for"},
-	{From: 186, To: 186, Line: 83, Col: 13, Construct: "set"},
-	{From: 188, To: 188, Line: 84, Col: 17, Construct: "set"},
-	{From: 191, To: 191, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 192, To: 198, Line: 87, Col: 7, Construct: "if"},
-	{From: 199, To: 227, Line: 94, Col: 6, Construct: "if"},
-	{From: 202, To: 208, Line: 95, Col: 3, Construct: "if"},
-	{From: 204, To: 204, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 209, To: 227, Line: 102, Col: 6, Construct: "if"},
-	{From: 212, To: 227, Line: 106, Col: 6, Construct: "if"},
-	{From: 215, To: 223, Line: 107, Col: 3, Construct: "if"},
-	{From: 217, To: 219, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 230, To: 314, Line: 123, Col: 1, Construct: "macro"},
-	{From: 235, To: 235, Line: 124, Col: 2, Construct: "set"},
-	{From: 237, To: 307, Line: 126, Col: 2, Construct: "for"},
-	{From: 245, To: 249, Line: 127, Col: 3, Construct: "if"},
-	{From: 248, To: 248, Line: 128, Col: 4, Construct: "set"},
-	{From: 251, To: 251, Line: 131, Col: 3, Construct: "set"},
-	{From: 253, To: 264, Line: 134, Col: 3, Construct: "if"},
-	{From: 255, To: 263, Line: 135, Col: 4, Construct: "for"},
-	{From: 257, To: 262, Line: 136, Col: 5, Construct: "if"},
-	{From: 259, To: 259, Line: 136, Col: 5, Construct: "set"},
-	{From: 261, To: 261, Line: 137, Col: 6, Construct: "set"},
-	{From: 266, To: 266, Line: 143, Col: 3, Construct: "set"},
-	{From: 268, To: 268, Line: 144, Col: 3, Construct: "set"},
-	{From: 270, To: 281, Line: 145, Col: 3, Construct: "if"},
-	{From: 272, To: 274, Line: 146, Col: 4, Construct: "set"},
-	{From: 276, To: 276, Line: 147, Col: 4, Construct: "set"},
-	{From: 280, To: 280, Line: 149, Col: 4, Construct: "set"},
-	{From: 283, To: 283, Line: 153, Col: 3, Construct: "set"},
-	{From: 285, To: 296, Line: 154, Col: 3, Construct: "if"},
-	{From: 287, To: 289, Line: 155, Col: 4, Construct: "set"},
-	{From: 291, To: 291, Line: 156, Col: 4, Construct: "set"},
-	{From: 295, To: 295, Line: 158, Col: 4, Construct: "set"},
-	{From: 298, To: 298, Line: 161, Col: 3, Construct: "set"},
-	{From: 300, To: 300, Line: 161, Col: 3, Construct: "set"},
-	{From: 302, To: 302, Line: 163, Col: 3, Construct: "set"},
-	{From: 304, To: 304, Line: 163, Col: 3, Construct: "set"},
-	{From: 306, To: 306, Line: 166, Col: 3, Construct: "set"},
-	{From: 309, To: 309, Line: 166, Col: 3, Construct: "set"},
-	{From: 311, To: 311, Line: 169, Col: 2, Construct: "set"},
-	{From: 313, To: 313, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 316, To: 338, Line: 177, Col: 1, Construct: "macro"},
-	{From: 323, To: 326, Line: 178, Col: 5, Construct: "if"},
-	{From: 325, To: 325, Line: 179, Col: 9, Construct: "set"},
-	{From: 328, To: 330, Line: 182, Col: 5, Construct: "set"},
-	{From: 332, To: 335, Line: 183, Col: 5, Construct: "if"},
-	{From: 334, To: 334, Line: 184, Col: 9, Construct: "set"},
-	{From: 337, To: 337, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 340, To: 361, Line: 192, Col: 1, Construct: "macro"},
-	{From: 345, To: 345, Line: 193, Col: 5, Construct: "set"},
-	{From: 347, To: 351, Line: 194, Col: 5, Construct: "if"},
-	{From: 350, To: 350, Line: 195, Col: 9, Construct: "set"},
-	{From: 353, To: 353, Line: 198, Col: 5, Construct: "set"},
-	{From: 355, To: 358, Line: 199, Col: 2, Construct: "if"},
-	{From: 357, To: 357, Line: 200, Col: 3, Construct: "set"},
-	{From: 360, To: 360, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 363, To: 363, Line: 213, Col: 1, Construct: "set"},
-	{From: 365, To: 367, Line: 220, Col: 1, Construct: "set"},
-	{From: 369, To: 369, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 373, To: 378, Line: 304, Col: 1, Construct: "if"},
-	{From: 375, To: 375, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 306, Col: 5, Construct: "set"},
-	{From: 380, To: 387, Line: 310, Col: 1, Construct: "if"},
-	{From: 382, To: 384, Line: 311, Col: 5, Construct: "set"},
-	{From: 386, To: 386, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 389, To: 429, Line: 319, Col: 1, Construct: "for"},
-	{From: 395, To: 422, Line: 322, Col: 5, Construct: "if"},
-	{From: 398, To: 398, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 399, To: 422, Line: 327, Col: 9, Construct: "if"},
-	{From: 402, To: 410, Line: 330, Col: 9, Construct: "if"},
-	{From: 405, To: 405, Line: 331, Col: 13, Construct: "set"},
-	{From: 409, To: 409, Line: 333, Col: 13, Construct: "set"},
-	{From: 412, To: 412, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 414, To: 417, Line: 339, Col: 9, Construct: "if"},
-	{From: 416, To: 416, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 421, To: 421, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 428, Line: 351, Col: 5, Construct: "if"},
-	{From: 426, To: 427, Line: 352, Col: 9, Construct: "{{ }}"},
-	{From: 446, To: 616, Line: 6, Col: 1, Construct: "macro"},
-	{From: 461, To: 461, Line: 7, Col: 2, Construct: "set"},
-	{From: 463, To: 463, Line: 8, Col: 2, Construct: "set"},
-	{From: 465, To: 615, Line: 11, Col: 2, Construct: "if"},
-	{From: 468, To: 468, Line: 15, Col: 3, Construct: "set"},
-	{From: 470, To: 470, Line: 16, Col: 3, Construct: "set"},
-	{From: 472, To: 472, Line: 17, Col: 3, Construct: "set"},
-	{From: 474, To: 474, Line: 18, Col: 3, Construct: "set"},
-	{From: 476, To: 487, Line: 19, Col: 3, Construct: "if"},
-	{From: 478, To: 486, Line: 20, Col: 4, Construct: "if"},
-	{From: 481, To: 481, Line: 21, Col: 5, Construct: "set"},
-	{From: 482, To: 486, Line: 22, Col: 8, Construct: "if"},
-	{From: 485, To: 485, Line: 23, Col: 5, Construct: "set"},
-	{From: 490, To: 553, Line: 27, Col: 3, Construct: "for"},
-	{From: 497, To: 506, Line: 29, Col: 4, Construct: "if"},
-	{From: 499, To: 505, Line: 30, Col: 5, Construct: "for"},
-	{From: 501, To: 504, Line: 31, Col: 6, Construct: "if"},
-	{From: 503, To: 503, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 508, To: 524, Line: 38, Col: 4, Construct: "for"},
-	{From: 513, To: 523, Line: 39, Col: 5, Construct: "if"},
-	{From: 515, To: 522, Line: 40, Col: 6, Construct: "if"},
-	{From: 517, To: 517, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 521, To: 521, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 526, To: 528, Line: 49, Col: 13, Construct: "set"},
-	{From: 530, To: 534, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 536, To: 552, Line: 56, Col: 4, Construct: "if"},
-	{From: 538, To: 538, Line: 57, Col: 5, Construct: "set"},
-	{From: 540, To: 550, Line: 58, Col: 5, Construct: "if"},
-	{From: 542, To: 544, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 548, To: 549, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 555, To: 562, Line: 69, Col: 3, Construct: "if"},
-	{From: 557, To: 559, Line: 70, Col: 4, Construct: "set"},
-	{From: 561, To: 561, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 564, To: 564, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 565, To: 615, Line: 80, Col: 6, Construct: "if"},
-	{From: 568, To: 586, Line: 81, Col: 3, Construct: "if"},
-	{From: 570, To: 570, Line: 82, Col: 13, Construct: "set"},
-	{From: 572, To: 577, Line: 83, Col: 13, Construct: "for"},
-	{From: 574, To: 574, Line: 83, Col: 13, Construct: "set"},
-	{From: 576, To: 576, Line: 84, Col: 17, Construct: "set"},
-	{From: 579, To: 579, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 580, To: 586, Line: 87, Col: 7, Construct: "if"},
-	{From: 587, To: 615, Line: 94, Col: 6, Construct: "if"},
-	{From: 590, To: 596, Line: 95, Col: 3, Construct: "if"},
-	{From: 592, To: 592, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 597, To: 615, Line: 102, Col: 6, Construct: "if"},
-	{From: 600, To: 615, Line: 106, Col: 6, Construct: "if"},
-	{From: 603, To: 611, Line: 107, Col: 3, Construct: "if"},
-	{From: 605, To: 607, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 618, To: 703, Line: 123, Col: 1, Construct: "macro"},
-	{From: 623, To: 623, Line: 124, Col: 2, Construct: "set"},
-	{From: 626, To: 696, Line: 126, Col: 2, Construct: "for"},
-	{From: 634, To: 638, Line: 127, Col: 3, Construct: "if"},
-	{From: 637, To: 637, Line: 128, Col: 4, Construct: "set"},
-	{From: 640, To: 640, Line: 131, Col: 3, Construct: "set"},
-	{From: 642, To: 653, Line: 134, Col: 3, Construct: "if"},
-	{From: 644, To: 652, Line: 135, Col: 4, Construct: "for"},
-	{From: 646, To: 651, Line: 136, Col: 5, Construct: "if"},
-	{From: 648, To: 648, Line: 136, Col: 5, Construct: "set"},
-	{From: 650, To: 650, Line: 137, Col: 6, Construct: "set"},
-	{From: 655, To: 655, Line: 143, Col: 3, Construct: "set"},
-	{From: 657, To: 657, Line: 144, Col: 3, Construct: "set"},
-	{From: 659, To: 670, Line: 145, Col: 3, Construct: "if"},
-	{From: 661, To: 663, Line: 146, Col: 4, Construct: "set"},
-	{From: 665, To: 665, Line: 147, Col: 4, Construct: "set"},
-	{From: 669, To: 669, Line: 149, Col: 4, Construct: "set"},
-	{From: 672, To: 672, Line: 153, Col: 3, Construct: "set"},
-	{From: 674, To: 685, Line: 154, Col: 3, Construct: "if"},
-	{From: 676, To: 678, Line: 155, Col: 4, Construct: "set"},
-	{From: 680, To: 680, Line: 156, Col: 4, Construct: "set"},
-	{From: 684, To: 684, Line: 158, Col: 4, Construct: "set"},
-	{From: 687, To: 687, Line: 161, Col: 3, Construct: "set"},
-	{From: 689, To: 689, Line: 161, Col: 3, Construct: "set"},
-	{From: 691, To: 691, Line: 163, Col: 3, Construct: "set"},
-	{From: 693, To: 693, Line: 163, Col: 3, Construct: "set"},
-	{From: 695, To: 695, Line: 166, Col: 3, Construct: "set"},
-	{From: 698, To: 698, Line: 166, Col: 3, Construct: "set"},
-	{From: 700, To: 700, Line: 169, Col: 2, Construct: "set"},
-	{From: 702, To: 702, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 705, To: 727, Line: 177, Col: 1, Construct: "macro"},
-	{From: 712, To: 715, Line: 178, Col: 5, Construct: "if"},
-	{From: 714, To: 714, Line: 179, Col: 9, Construct: "set"},
-	{From: 717, To: 719, Line: 182, Col: 5, Construct: "set"},
-	{From: 721, To: 724, Line: 183, Col: 5, Construct: "if"},
-	{From: 723, To: 723, Line: 184, Col: 9, Construct: "set"},
-	{From: 726, To: 726, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 729, To: 750, Line: 192, Col: 1, Construct: "macro"},
-	{From: 734, To: 734, Line: 193, Col: 5, Construct: "set"},
-	{From: 736, To: 740, Line: 194, Col: 5, Construct: "if"},
-	{From: 739, To: 739, Line: 195, Col: 9, Construct: "set"},
-	{From: 742, To: 742, Line: 198, Col: 5, Construct: "set"},
-	{From: 744, To: 747, Line: 199, Col: 2, Construct: "if"},
-	{From: 746, To: 746, Line: 200, Col: 3, Construct: "set"},
-	{From: 749, To: 749, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 752, To: 752, Line: 213, Col: 1, Construct: "set"},
-	{From: 754, To: 756, Line: 220, Col: 1, Construct: "set"},
-	{From: 758, To: 758, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 760, To: 760, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 762, To: 767, Line: 304, Col: 1, Construct: "if"},
-	{From: 764, To: 764, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 766, To: 766, Line: 306, Col: 5, Construct: "set"},
-	{From: 769, To: 776, Line: 310, Col: 1, Construct: "if"},
-	{From: 771, To: 773, Line: 311, Col: 5, Construct: "set"},
-	{From: 775, To: 775, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 779, To: 819, Line: 319, Col: 1, Construct: "for"},
-	{From: 785, To: 812, Line: 322, Col: 5, Construct: "if"},
-	{From: 788, To: 788, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 789, To: 812, Line: 327, Col: 9, Construct: "if"},
-	{From: 792, To: 800, Line: 330, Col: 9, Construct: "if"},
-	{From: 795, To: 795, Line: 331, Col: 13, Construct: "set"},
-	{From: 799, To: 799, Line: 333, Col: 13, Construct: "set"},
-	{From: 802, To: 802, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 804, To: 807, Line: 339, Col: 9, Construct: "if"},
-	{From: 806, To: 806, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 811, To: 811, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 814, To: 818, Line: 351, Col: 5, Construct: "if"},
-	{From: 816, To: 817, Line: 352, Col: 9, Construct: "{{ }}"},
-}
+// spansGigaChat3_10B_A1_8B is the position table of GigaChat3-10B-A1.8B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGigaChat3_10B_A1_8B = "macro,set,if,for,{{ }}|2DyKMCAeACCCEACACEqJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCI+DIFGOSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaoFeHAKACCCEsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAOGCIEEACICGEGJCIGCAEEACICGAGJIGqBKJAKACICEICAEGACICGAGJCEGCHEEACCCGAGEIGAUJCEEOACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIGwCIJGM2BGIEGACIICuBIAEGQGAEGACICIAEACGAKJIEGCAEEACIIKAMJIGIKJEECCIIoB0K1VRAeACCCEACACEsJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCK+DIFGOSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaqFeHAKACCCGsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAOGCIEEACICGEGJCIGCAEEACICGAGJIGqBKJAKACICEICAEGACICGAGJCEGCHEEACCCGAGEIGAUJCEEOACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIIwCIJGM2BGIEGACIICuBIAEGQGAEGACICIAEACGAKJIEGCAEEACIIKAMJIGIKJEECCII"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// GigaChat3110BA18B is the chat template llama.cpp/GigaChat3.1-10B-A1.8B.jinja.
-var GigaChat3110BA18B = &jinja2.Template{
+// GigaChat3_1_10B_A1_8B is the chat template llama.cpp/GigaChat3.1-10B-A1.8B.jinja.
+var GigaChat3_1_10B_A1_8B = &jinja2.Template{
 	Aliases: []string{"647cbcc7daceaa2b62f3bbc18f768d65e96a7529ffc44ff3f43a4845112c074a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var GigaChat3110BA18B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GigaChat3.1-10B-A1.8B.jinja",
-	Func:      renderGigaChat3110BA18B,
-	LlamaFunc: renderGigaChat3110BA18BLlama,
+	Func:      renderGigaChat3_1_10B_A1_8B,
+	LlamaFunc: renderGigaChat3_1_10B_A1_8BLlama,
 	Name:      "GigaChat3.1-10B-A1.8B",
 	Origin:    "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
 	SHA256:    "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
-	Spans:     spansGigaChat3110BA18B,
+	Spans:     spansGigaChat3_1_10B_A1_8B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGigaChat3110BA18B renders GigaChat3.1-10B-A1.8B.jinja.
-func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
+// renderGigaChat3_1_10B_A1_8B renders GigaChat3.1-10B-A1.8B.jinja.
+func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
@@ -62,7 +62,7 @@ func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -71,7 +71,7 @@ func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = jinja2.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -122,7 +122,7 @@ func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := keys[i]
 					addVal := values[i]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.In(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.In(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -420,10 +420,10 @@ func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGigaChat3110BA18BLlama renders GigaChat3.1-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat3110BA18B with the runtime's Llama functions where llama.cpp's semantics
+// renderGigaChat3_1_10B_A1_8BLlama renders GigaChat3.1-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat3_1_10B_A1_8B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
@@ -440,7 +440,7 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS jinja2.Value
+		var ADDITIONAL_JSON_KEYS jinja2.Value
 		var ty jinja2.Value
 		var props jinja2.Value
 		var required jinja2.Value
@@ -449,7 +449,7 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var additionalTypeStr jinja2.Value
 		var ns jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
 		ty = llamacpp.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
@@ -501,7 +501,7 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if llamacpp.In(addKey, ADDITIONALJSONKEYS) {
+					if llamacpp.In(addKey, ADDITIONAL_JSON_KEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if llamacpp.IsString(addVal) {
 							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
@@ -800,231 +800,6 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGigaChat3110BA18B is the position table of GigaChat3.1-10B-A1.8B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat3110BA18B = []jinja2.Span{
-	{From: 59, To: 228, Line: 6, Col: 1, Construct: "macro"},
-	{From: 74, To: 74, Line: 7, Col: 2, Construct: "set"},
-	{From: 76, To: 76, Line: 8, Col: 2, Construct: "set"},
-	{From: 78, To: 227, Line: 11, Col: 2, Construct: "if"},
-	{From: 81, To: 81, Line: 15, Col: 3, Construct: "set"},
-	{From: 83, To: 83, Line: 16, Col: 3, Construct: "set"},
-	{From: 85, To: 85, Line: 17, Col: 3, Construct: "set"},
-	{From: 87, To: 87, Line: 18, Col: 3, Construct: "set"},
-	{From: 89, To: 100, Line: 19, Col: 3, Construct: "if"},
-	{From: 91, To: 99, Line: 20, Col: 4, Construct: "if"},
-	{From: 94, To: 94, Line: 21, Col: 5, Construct: "set"},
-	{From: 95, To: 99, Line: 22, Col: 8, Construct: "if"},
-	{From: 98, To: 98, Line: 23, Col: 5, Construct: "set"},
-	{From: 102, To: 165, Line: 27, Col: 3, Construct: "for"},
-	{From: 109, To: 118, Line: 29, Col: 4, Construct: "if"},
-	{From: 111, To: 117, Line: 30, Col: 5, Construct: "for"},
-	{From: 113, To: 116, Line: 31, Col: 6, Construct: "if"},
-	{From: 115, To: 115, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 120, To: 136, Line: 38, Col: 4, Construct: "for"},
-	{From: 125, To: 135, Line: 39, Col: 5, Construct: "if"},
-	{From: 127, To: 134, Line: 40, Col: 6, Construct: "if"},
-	{From: 129, To: 129, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 133, To: 133, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 138, To: 140, Line: 49, Col: 13, Construct: "set"},
-	{From: 142, To: 146, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 148, To: 164, Line: 56, Col: 4, Construct: "if"},
-	{From: 150, To: 150, Line: 57, Col: 5, Construct: "set"},
-	{From: 152, To: 162, Line: 58, Col: 5, Construct: "if"},
-	{From: 154, To: 156, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 160, To: 161, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 167, To: 174, Line: 69, Col: 3, Construct: "if"},
-	{From: 169, To: 171, Line: 70, Col: 4, Construct: "set"},
-	{From: 173, To: 173, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 177, To: 227, Line: 80, Col: 6, Construct: "if"},
-	{From: 180, To: 198, Line: 81, Col: 3, Construct: "if"},
-	{From: 182, To: 182, Line: 82, Col: 13, Construct: "set"},
-	{From: 184, To: 189, Line: 83, Col: 13, Construct: "for"},
-	{From: 186, To: 186, Line: 83, Col: 13, Construct: "set"},
-	{From: 188, To: 188, Line: 84, Col: 17, Construct: "set"},
-	{From: 191, To: 191, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 192, To: 198, Line: 87, Col: 7, Construct: "if"},
-	{From: 199, To: 227, Line: 94, Col: 6, Construct: "if"},
-	{From: 202, To: 208, Line: 95, Col: 3, Construct: "if"},
-	{From: 204, To: 204, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 209, To: 227, Line: 102, Col: 6, Construct: "if"},
-	{From: 212, To: 227, Line: 106, Col: 6, Construct: "if"},
-	{From: 215, To: 223, Line: 107, Col: 3, Construct: "if"},
-	{From: 217, To: 219, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 230, To: 314, Line: 123, Col: 1, Construct: "macro"},
-	{From: 235, To: 235, Line: 124, Col: 2, Construct: "set"},
-	{From: 237, To: 307, Line: 126, Col: 2, Construct: "for"},
-	{From: 245, To: 249, Line: 127, Col: 3, Construct: "if"},
-	{From: 248, To: 248, Line: 128, Col: 4, Construct: "set"},
-	{From: 251, To: 251, Line: 131, Col: 3, Construct: "set"},
-	{From: 253, To: 264, Line: 134, Col: 3, Construct: "if"},
-	{From: 255, To: 263, Line: 135, Col: 4, Construct: "for"},
-	{From: 257, To: 262, Line: 136, Col: 5, Construct: "if"},
-	{From: 259, To: 259, Line: 136, Col: 5, Construct: "set"},
-	{From: 261, To: 261, Line: 137, Col: 6, Construct: "set"},
-	{From: 266, To: 266, Line: 143, Col: 3, Construct: "set"},
-	{From: 268, To: 268, Line: 144, Col: 3, Construct: "set"},
-	{From: 270, To: 281, Line: 145, Col: 3, Construct: "if"},
-	{From: 272, To: 274, Line: 146, Col: 4, Construct: "set"},
-	{From: 276, To: 276, Line: 147, Col: 4, Construct: "set"},
-	{From: 280, To: 280, Line: 149, Col: 4, Construct: "set"},
-	{From: 283, To: 283, Line: 153, Col: 3, Construct: "set"},
-	{From: 285, To: 296, Line: 154, Col: 3, Construct: "if"},
-	{From: 287, To: 289, Line: 155, Col: 4, Construct: "set"},
-	{From: 291, To: 291, Line: 156, Col: 4, Construct: "set"},
-	{From: 295, To: 295, Line: 158, Col: 4, Construct: "set"},
-	{From: 298, To: 298, Line: 161, Col: 3, Construct: "set"},
-	{From: 300, To: 300, Line: 161, Col: 3, Construct: "set"},
-	{From: 302, To: 302, Line: 163, Col: 3, Construct: "set"},
-	{From: 304, To: 304, Line: 163, Col: 3, Construct: "set"},
-	{From: 306, To: 306, Line: 166, Col: 3, Construct: "set"},
-	{From: 309, To: 309, Line: 166, Col: 3, Construct: "set"},
-	{From: 311, To: 311, Line: 169, Col: 2, Construct: "set"},
-	{From: 313, To: 313, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 316, To: 338, Line: 177, Col: 1, Construct: "macro"},
-	{From: 320, To: 324, Line: 178, Col: 5, Construct: "if"},
-	{From: 323, To: 323, Line: 179, Col: 9, Construct: "set"},
-	{From: 326, To: 326, Line: 182, Col: 5, Construct: "set"},
-	{From: 328, To: 331, Line: 183, Col: 2, Construct: "if"},
-	{From: 330, To: 330, Line: 184, Col: 3, Construct: "set"},
-	{From: 333, To: 337, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 340, To: 372, Line: 191, Col: 1, Construct: "macro"},
-	{From: 347, To: 350, Line: 192, Col: 5, Construct: "if"},
-	{From: 349, To: 349, Line: 193, Col: 9, Construct: "set"},
-	{From: 352, To: 354, Line: 196, Col: 5, Construct: "set"},
-	{From: 356, To: 359, Line: 197, Col: 5, Construct: "if"},
-	{From: 358, To: 358, Line: 198, Col: 9, Construct: "set"},
-	{From: 361, To: 361, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 363, To: 369, Line: 203, Col: 5, Construct: "if"},
-	{From: 366, To: 368, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 215, Col: 1, Construct: "set"},
-	{From: 376, To: 378, Line: 223, Col: 1, Construct: "set"},
-	{From: 380, To: 380, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 382, To: 382, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 384, To: 389, Line: 307, Col: 1, Construct: "if"},
-	{From: 386, To: 386, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 388, To: 388, Line: 309, Col: 5, Construct: "set"},
-	{From: 391, To: 398, Line: 313, Col: 1, Construct: "if"},
-	{From: 393, To: 395, Line: 314, Col: 5, Construct: "set"},
-	{From: 397, To: 397, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 400, To: 420, Line: 322, Col: 1, Construct: "for"},
-	{From: 405, To: 413, Line: 325, Col: 5, Construct: "if"},
-	{From: 408, To: 408, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 412, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 415, To: 419, Line: 335, Col: 5, Construct: "if"},
-	{From: 417, To: 418, Line: 336, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 607, Line: 6, Col: 1, Construct: "macro"},
-	{From: 452, To: 452, Line: 7, Col: 2, Construct: "set"},
-	{From: 454, To: 454, Line: 8, Col: 2, Construct: "set"},
-	{From: 456, To: 606, Line: 11, Col: 2, Construct: "if"},
-	{From: 459, To: 459, Line: 15, Col: 3, Construct: "set"},
-	{From: 461, To: 461, Line: 16, Col: 3, Construct: "set"},
-	{From: 463, To: 463, Line: 17, Col: 3, Construct: "set"},
-	{From: 465, To: 465, Line: 18, Col: 3, Construct: "set"},
-	{From: 467, To: 478, Line: 19, Col: 3, Construct: "if"},
-	{From: 469, To: 477, Line: 20, Col: 4, Construct: "if"},
-	{From: 472, To: 472, Line: 21, Col: 5, Construct: "set"},
-	{From: 473, To: 477, Line: 22, Col: 8, Construct: "if"},
-	{From: 476, To: 476, Line: 23, Col: 5, Construct: "set"},
-	{From: 481, To: 544, Line: 27, Col: 3, Construct: "for"},
-	{From: 488, To: 497, Line: 29, Col: 4, Construct: "if"},
-	{From: 490, To: 496, Line: 30, Col: 5, Construct: "for"},
-	{From: 492, To: 495, Line: 31, Col: 6, Construct: "if"},
-	{From: 494, To: 494, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 499, To: 515, Line: 38, Col: 4, Construct: "for"},
-	{From: 504, To: 514, Line: 39, Col: 5, Construct: "if"},
-	{From: 506, To: 513, Line: 40, Col: 6, Construct: "if"},
-	{From: 508, To: 508, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 512, To: 512, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 517, To: 519, Line: 49, Col: 13, Construct: "set"},
-	{From: 521, To: 525, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 527, To: 543, Line: 56, Col: 4, Construct: "if"},
-	{From: 529, To: 529, Line: 57, Col: 5, Construct: "set"},
-	{From: 531, To: 541, Line: 58, Col: 5, Construct: "if"},
-	{From: 533, To: 535, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 539, To: 540, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 546, To: 553, Line: 69, Col: 3, Construct: "if"},
-	{From: 548, To: 550, Line: 70, Col: 4, Construct: "set"},
-	{From: 552, To: 552, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 555, To: 555, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 556, To: 606, Line: 80, Col: 6, Construct: "if"},
-	{From: 559, To: 577, Line: 81, Col: 3, Construct: "if"},
-	{From: 561, To: 561, Line: 82, Col: 13, Construct: "set"},
-	{From: 563, To: 568, Line: 83, Col: 13, Construct: "for"},
-	{From: 565, To: 565, Line: 83, Col: 13, Construct: "set"},
-	{From: 567, To: 567, Line: 84, Col: 17, Construct: "set"},
-	{From: 570, To: 570, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 571, To: 577, Line: 87, Col: 7, Construct: "if"},
-	{From: 578, To: 606, Line: 94, Col: 6, Construct: "if"},
-	{From: 581, To: 587, Line: 95, Col: 3, Construct: "if"},
-	{From: 583, To: 583, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 588, To: 606, Line: 102, Col: 6, Construct: "if"},
-	{From: 591, To: 606, Line: 106, Col: 6, Construct: "if"},
-	{From: 594, To: 602, Line: 107, Col: 3, Construct: "if"},
-	{From: 596, To: 598, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 609, To: 694, Line: 123, Col: 1, Construct: "macro"},
-	{From: 614, To: 614, Line: 124, Col: 2, Construct: "set"},
-	{From: 617, To: 687, Line: 126, Col: 2, Construct: "for"},
-	{From: 625, To: 629, Line: 127, Col: 3, Construct: "if"},
-	{From: 628, To: 628, Line: 128, Col: 4, Construct: "set"},
-	{From: 631, To: 631, Line: 131, Col: 3, Construct: "set"},
-	{From: 633, To: 644, Line: 134, Col: 3, Construct: "if"},
-	{From: 635, To: 643, Line: 135, Col: 4, Construct: "for"},
-	{From: 637, To: 642, Line: 136, Col: 5, Construct: "if"},
-	{From: 639, To: 639, Line: 136, Col: 5, Construct: "set"},
-	{From: 641, To: 641, Line: 137, Col: 6, Construct: "set"},
-	{From: 646, To: 646, Line: 143, Col: 3, Construct: "set"},
-	{From: 648, To: 648, Line: 144, Col: 3, Construct: "set"},
-	{From: 650, To: 661, Line: 145, Col: 3, Construct: "if"},
-	{From: 652, To: 654, Line: 146, Col: 4, Construct: "set"},
-	{From: 656, To: 656, Line: 147, Col: 4, Construct: "set"},
-	{From: 660, To: 660, Line: 149, Col: 4, Construct: "set"},
-	{From: 663, To: 663, Line: 153, Col: 3, Construct: "set"},
-	{From: 665, To: 676, Line: 154, Col: 3, Construct: "if"},
-	{From: 667, To: 669, Line: 155, Col: 4, Construct: "set"},
-	{From: 671, To: 671, Line: 156, Col: 4, Construct: "set"},
-	{From: 675, To: 675, Line: 158, Col: 4, Construct: "set"},
-	{From: 678, To: 678, Line: 161, Col: 3, Construct: "set"},
-	{From: 680, To: 680, Line: 161, Col: 3, Construct: "set"},
-	{From: 682, To: 682, Line: 163, Col: 3, Construct: "set"},
-	{From: 684, To: 684, Line: 163, Col: 3, Construct: "set"},
-	{From: 686, To: 686, Line: 166, Col: 3, Construct: "set"},
-	{From: 689, To: 689, Line: 166, Col: 3, Construct: "set"},
-	{From: 691, To: 691, Line: 169, Col: 2, Construct: "set"},
-	{From: 693, To: 693, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 696, To: 718, Line: 177, Col: 1, Construct: "macro"},
-	{From: 700, To: 704, Line: 178, Col: 5, Construct: "if"},
-	{From: 703, To: 703, Line: 179, Col: 9, Construct: "set"},
-	{From: 706, To: 706, Line: 182, Col: 5, Construct: "set"},
-	{From: 708, To: 711, Line: 183, Col: 2, Construct: "if"},
-	{From: 710, To: 710, Line: 184, Col: 3, Construct: "set"},
-	{From: 713, To: 717, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 720, To: 752, Line: 191, Col: 1, Construct: "macro"},
-	{From: 727, To: 730, Line: 192, Col: 5, Construct: "if"},
-	{From: 729, To: 729, Line: 193, Col: 9, Construct: "set"},
-	{From: 732, To: 734, Line: 196, Col: 5, Construct: "set"},
-	{From: 736, To: 739, Line: 197, Col: 5, Construct: "if"},
-	{From: 738, To: 738, Line: 198, Col: 9, Construct: "set"},
-	{From: 741, To: 741, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 743, To: 749, Line: 203, Col: 5, Construct: "if"},
-	{From: 746, To: 748, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 751, To: 751, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 754, To: 754, Line: 215, Col: 1, Construct: "set"},
-	{From: 756, To: 758, Line: 223, Col: 1, Construct: "set"},
-	{From: 760, To: 760, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 762, To: 762, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 764, To: 769, Line: 307, Col: 1, Construct: "if"},
-	{From: 766, To: 766, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 768, To: 768, Line: 309, Col: 5, Construct: "set"},
-	{From: 771, To: 778, Line: 313, Col: 1, Construct: "if"},
-	{From: 773, To: 775, Line: 314, Col: 5, Construct: "set"},
-	{From: 777, To: 777, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 781, To: 800, Line: 322, Col: 1, Construct: "for"},
-	{From: 786, To: 793, Line: 325, Col: 5, Construct: "if"},
-	{From: 788, To: 788, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 792, To: 792, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 795, To: 799, Line: 335, Col: 5, Construct: "if"},
-	{From: 797, To: 798, Line: 336, Col: 9, Construct: "{{ }}"},
-}
+// spansGigaChat3_1_10B_A1_8B is the position table of GigaChat3.1-10B-A1.8B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGigaChat3_1_10B_A1_8B = "macro,set,if,for,{{ }}|2DyKMCAeACCCEACACEqJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCI+DIFGOSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaoFeHAKACCCEsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIGoBIJGKQGIEGACIIIAIAIGIKJEECCIIoB0K1URAeACCCEACACEsJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCK+DIFGOSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaqFeHAKACCCGsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIImBIJGKOGIEEACIIIAIAIGIKJEECCII"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// Glm45 is the chat template llama.cpp/glm_4_5.jinja.
-var Glm45 = &jinja2.Template{
+// Glm4_5 is the chat template llama.cpp/glm_4_5.jinja.
+var Glm4_5 = &jinja2.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var Glm45 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "glm_4_5.jinja",
-	Func:      renderGlm45,
-	LlamaFunc: renderGlm45Llama,
+	Func:      renderGlm4_5,
+	LlamaFunc: renderGlm4_5Llama,
 	Name:      "glm_4_5",
 	Origin:    "llama.cpp/glm_4_5.jinja",
 	SHA256:    "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
-	Spans:     spansGlm45,
+	Spans:     spansGlm4_5,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGlm45 renders glm_4_5.jinja.
-func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
+// renderGlm4_5 renders glm_4_5.jinja.
+func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -278,10 +278,10 @@ func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGlm45Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGlm45 with the runtime's Llama functions where llama.cpp's semantics
+// renderGlm4_5Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGlm4_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -514,127 +514,6 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGlm45 = []jinja2.Span{
-	{From: 57, To: 66, Line: 2, Col: 1, Construct: "if"},
-	{From: 60, To: 65, Line: 10, Col: 1, Construct: "for"},
-	{From: 62, To: 63, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 93, Line: 23, Col: 1, Construct: "macro"},
-	{From: 71, To: 92, Line: 24, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 92, Line: 26, Col: 9, Construct: "if"},
-	{From: 77, To: 87, Line: 27, Col: 9, Construct: "for"},
-	{From: 79, To: 86, Line: 28, Col: 13, Construct: "if"},
-	{From: 81, To: 81, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 82, To: 86, Line: 30, Col: 17, Construct: "if"},
-	{From: 85, To: 85, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 38, Col: 1, Construct: "set"},
-	{From: 97, To: 105, Line: 39, Col: 1, Construct: "for"},
-	{From: 101, To: 104, Line: 40, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 41, Col: 9, Construct: "set"},
-	{From: 107, To: 268, Line: 44, Col: 1, Construct: "for"},
-	{From: 119, To: 267, Line: 45, Col: 1, Construct: "if"},
-	{From: 123, To: 125, Line: 46, Col: 1, Construct: "set"},
-	{From: 127, To: 127, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 129, To: 133, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 134, To: 267, Line: 49, Col: 5, Construct: "if"},
-	{From: 138, To: 138, Line: 51, Col: 1, Construct: "set"},
-	{From: 140, To: 142, Line: 52, Col: 1, Construct: "set"},
-	{From: 144, To: 167, Line: 53, Col: 1, Construct: "if"},
-	{From: 147, To: 147, Line: 54, Col: 5, Construct: "set"},
-	{From: 151, To: 166, Line: 56, Col: 5, Construct: "if"},
-	{From: 153, To: 153, Line: 57, Col: 9, Construct: "set"},
-	{From: 155, To: 155, Line: 58, Col: 9, Construct: "set"},
-	{From: 157, To: 157, Line: 59, Col: 9, Construct: "set"},
-	{From: 159, To: 159, Line: 60, Col: 9, Construct: "set"},
-	{From: 161, To: 161, Line: 61, Col: 9, Construct: "set"},
-	{From: 163, To: 163, Line: 62, Col: 9, Construct: "set"},
-	{From: 165, To: 165, Line: 63, Col: 9, Construct: "set"},
-	{From: 169, To: 177, Line: 66, Col: 1, Construct: "if"},
-	{From: 171, To: 173, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 179, To: 183, Line: 71, Col: 1, Construct: "if"},
-	{From: 181, To: 182, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 185, To: 232, Line: 74, Col: 1, Construct: "if"},
-	{From: 188, To: 231, Line: 75, Col: 1, Construct: "for"},
-	{From: 191, To: 199, Line: 76, Col: 1, Construct: "if"},
-	{From: 194, To: 194, Line: 77, Col: 5, Construct: "set"},
-	{From: 198, To: 198, Line: 79, Col: 5, Construct: "set"},
-	{From: 201, To: 202, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 204, To: 230, Line: 82, Col: 1, Construct: "if"},
-	{From: 207, To: 222, Line: 83, Col: 5, Construct: "for"},
-	{From: 213, To: 214, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 216, To: 221, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 227, To: 228, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 233, To: 267, Line: 97, Col: 5, Construct: "if"},
-	{From: 236, To: 261, Line: 98, Col: 1, Construct: "if"},
-	{From: 239, To: 242, Line: 99, Col: 1, Construct: "if"},
-	{From: 244, To: 245, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 250, To: 260, Line: 106, Col: 16, Construct: "for"},
-	{From: 253, To: 259, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 262, To: 267, Line: 112, Col: 5, Construct: "if"},
-	{From: 266, To: 266, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 270, To: 278, Line: 117, Col: 1, Construct: "if"},
-	{From: 273, To: 277, Line: 118, Col: 18, Construct: "{{ }}"},
-	{From: 291, To: 300, Line: 2, Col: 1, Construct: "if"},
-	{From: 294, To: 299, Line: 10, Col: 1, Construct: "for"},
-	{From: 296, To: 297, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 302, To: 327, Line: 23, Col: 1, Construct: "macro"},
-	{From: 305, To: 326, Line: 24, Col: 5, Construct: "if"},
-	{From: 307, To: 307, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 308, To: 326, Line: 26, Col: 9, Construct: "if"},
-	{From: 311, To: 321, Line: 27, Col: 9, Construct: "for"},
-	{From: 313, To: 320, Line: 28, Col: 13, Construct: "if"},
-	{From: 315, To: 315, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 316, To: 320, Line: 30, Col: 17, Construct: "if"},
-	{From: 319, To: 319, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 325, To: 325, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 329, To: 329, Line: 38, Col: 1, Construct: "set"},
-	{From: 331, To: 339, Line: 39, Col: 1, Construct: "for"},
-	{From: 335, To: 338, Line: 40, Col: 5, Construct: "if"},
-	{From: 337, To: 337, Line: 41, Col: 9, Construct: "set"},
-	{From: 342, To: 504, Line: 44, Col: 1, Construct: "for"},
-	{From: 354, To: 503, Line: 45, Col: 1, Construct: "if"},
-	{From: 358, To: 360, Line: 46, Col: 1, Construct: "set"},
-	{From: 362, To: 362, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 364, To: 368, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 369, To: 503, Line: 49, Col: 5, Construct: "if"},
-	{From: 373, To: 373, Line: 51, Col: 1, Construct: "set"},
-	{From: 375, To: 377, Line: 52, Col: 1, Construct: "set"},
-	{From: 379, To: 402, Line: 53, Col: 1, Construct: "if"},
-	{From: 382, To: 382, Line: 54, Col: 5, Construct: "set"},
-	{From: 386, To: 401, Line: 56, Col: 5, Construct: "if"},
-	{From: 388, To: 388, Line: 57, Col: 9, Construct: "set"},
-	{From: 390, To: 390, Line: 58, Col: 9, Construct: "set"},
-	{From: 392, To: 392, Line: 59, Col: 9, Construct: "set"},
-	{From: 394, To: 394, Line: 60, Col: 9, Construct: "set"},
-	{From: 396, To: 396, Line: 61, Col: 9, Construct: "set"},
-	{From: 398, To: 398, Line: 62, Col: 9, Construct: "set"},
-	{From: 400, To: 400, Line: 63, Col: 9, Construct: "set"},
-	{From: 404, To: 412, Line: 66, Col: 1, Construct: "if"},
-	{From: 406, To: 408, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 414, To: 418, Line: 71, Col: 1, Construct: "if"},
-	{From: 416, To: 417, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 420, To: 468, Line: 74, Col: 1, Construct: "if"},
-	{From: 424, To: 467, Line: 75, Col: 1, Construct: "for"},
-	{From: 427, To: 435, Line: 76, Col: 1, Construct: "if"},
-	{From: 430, To: 430, Line: 77, Col: 5, Construct: "set"},
-	{From: 434, To: 434, Line: 79, Col: 5, Construct: "set"},
-	{From: 437, To: 438, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 440, To: 466, Line: 82, Col: 1, Construct: "if"},
-	{From: 443, To: 458, Line: 83, Col: 5, Construct: "for"},
-	{From: 449, To: 450, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 452, To: 457, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 463, To: 464, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 469, To: 503, Line: 97, Col: 5, Construct: "if"},
-	{From: 472, To: 497, Line: 98, Col: 1, Construct: "if"},
-	{From: 475, To: 478, Line: 99, Col: 1, Construct: "if"},
-	{From: 480, To: 481, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 486, To: 496, Line: 106, Col: 16, Construct: "for"},
-	{From: 489, To: 495, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 498, To: 503, Line: 112, Col: 5, Construct: "if"},
-	{From: 502, To: 502, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 506, To: 514, Line: 117, Col: 1, Construct: "if"},
-	{From: 509, To: 513, Line: 118, Col: 18, Construct: "{{ }}"},
-}
+// spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGlm4_5 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIIiKGRCYoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIKkKGRCYqJCAAIECAIIACAEEICAEKsICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

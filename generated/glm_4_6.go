@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// GLM46 is the chat template llama.cpp/GLM-4.6.jinja.
-var GLM46 = &jinja2.Template{
+// GLM4_6 is the chat template llama.cpp/GLM-4.6.jinja.
+var GLM4_6 = &jinja2.Template{
 	Aliases: []string{"e5435142af633e74102a951ce8e51e37c2541d1036f80752a37d359a7383c4eb", "e6e2ddfb13f8aef529a869e362f74743725c0919b8675139b93c0cb1623796c8"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var GLM46 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GLM-4.6.jinja",
-	Func:      renderGLM46,
-	LlamaFunc: renderGLM46Llama,
+	Func:      renderGLM4_6,
+	LlamaFunc: renderGLM4_6Llama,
 	Name:      "GLM-4.6",
 	Origin:    "llama.cpp/GLM-4.6.jinja",
 	SHA256:    "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
-	Spans:     spansGLM46,
+	Spans:     spansGLM4_6,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGLM46 renders GLM-4.6.jinja.
-func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
+// renderGLM4_6 renders GLM-4.6.jinja.
+func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -258,10 +258,10 @@ func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGLM46Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM46 with the runtime's Llama functions where llama.cpp's semantics
+// renderGLM4_6Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM4_6 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -474,115 +474,6 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGLM46 = []jinja2.Span{
-	{From: 57, To: 66, Line: 2, Col: 1, Construct: "if"},
-	{From: 60, To: 65, Line: 10, Col: 1, Construct: "for"},
-	{From: 62, To: 63, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 93, Line: 23, Col: 1, Construct: "macro"},
-	{From: 71, To: 92, Line: 24, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 92, Line: 26, Col: 9, Construct: "if"},
-	{From: 77, To: 87, Line: 27, Col: 9, Construct: "for"},
-	{From: 79, To: 86, Line: 28, Col: 13, Construct: "if"},
-	{From: 81, To: 81, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 82, To: 86, Line: 30, Col: 17, Construct: "if"},
-	{From: 85, To: 85, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 38, Col: 1, Construct: "set"},
-	{From: 97, To: 105, Line: 39, Col: 1, Construct: "for"},
-	{From: 101, To: 104, Line: 40, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 41, Col: 9, Construct: "set"},
-	{From: 107, To: 248, Line: 44, Col: 1, Construct: "for"},
-	{From: 113, To: 247, Line: 45, Col: 1, Construct: "if"},
-	{From: 117, To: 117, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 119, To: 125, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 247, Line: 48, Col: 5, Construct: "if"},
-	{From: 130, To: 130, Line: 50, Col: 1, Construct: "set"},
-	{From: 132, To: 134, Line: 51, Col: 1, Construct: "set"},
-	{From: 136, To: 149, Line: 52, Col: 1, Construct: "if"},
-	{From: 139, To: 139, Line: 53, Col: 5, Construct: "set"},
-	{From: 143, To: 148, Line: 55, Col: 5, Construct: "if"},
-	{From: 145, To: 145, Line: 56, Col: 9, Construct: "set"},
-	{From: 147, To: 147, Line: 57, Col: 9, Construct: "set"},
-	{From: 151, To: 159, Line: 60, Col: 1, Construct: "if"},
-	{From: 153, To: 155, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 161, To: 165, Line: 65, Col: 1, Construct: "if"},
-	{From: 163, To: 164, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 167, To: 212, Line: 68, Col: 1, Construct: "if"},
-	{From: 170, To: 211, Line: 69, Col: 1, Construct: "for"},
-	{From: 173, To: 177, Line: 70, Col: 1, Construct: "if"},
-	{From: 176, To: 176, Line: 71, Col: 5, Construct: "set"},
-	{From: 179, To: 181, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 183, To: 185, Line: 74, Col: 1, Construct: "set"},
-	{From: 187, To: 192, Line: 75, Col: 1, Construct: "if"},
-	{From: 190, To: 191, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 194, To: 210, Line: 78, Col: 1, Construct: "for"},
-	{From: 200, To: 201, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 203, To: 208, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 213, To: 247, Line: 84, Col: 5, Construct: "if"},
-	{From: 216, To: 241, Line: 85, Col: 1, Construct: "if"},
-	{From: 219, To: 222, Line: 86, Col: 1, Construct: "if"},
-	{From: 224, To: 225, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 240, Line: 93, Col: 16, Construct: "for"},
-	{From: 233, To: 239, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 242, To: 247, Line: 99, Col: 5, Construct: "if"},
-	{From: 246, To: 246, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 250, To: 258, Line: 104, Col: 1, Construct: "if"},
-	{From: 253, To: 257, Line: 105, Col: 18, Construct: "{{ }}"},
-	{From: 271, To: 280, Line: 2, Col: 1, Construct: "if"},
-	{From: 274, To: 279, Line: 10, Col: 1, Construct: "for"},
-	{From: 276, To: 277, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 282, To: 307, Line: 23, Col: 1, Construct: "macro"},
-	{From: 285, To: 306, Line: 24, Col: 5, Construct: "if"},
-	{From: 287, To: 287, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 288, To: 306, Line: 26, Col: 9, Construct: "if"},
-	{From: 291, To: 301, Line: 27, Col: 9, Construct: "for"},
-	{From: 293, To: 300, Line: 28, Col: 13, Construct: "if"},
-	{From: 295, To: 295, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 296, To: 300, Line: 30, Col: 17, Construct: "if"},
-	{From: 299, To: 299, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 305, To: 305, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 38, Col: 1, Construct: "set"},
-	{From: 311, To: 319, Line: 39, Col: 1, Construct: "for"},
-	{From: 315, To: 318, Line: 40, Col: 5, Construct: "if"},
-	{From: 317, To: 317, Line: 41, Col: 9, Construct: "set"},
-	{From: 322, To: 464, Line: 44, Col: 1, Construct: "for"},
-	{From: 328, To: 463, Line: 45, Col: 1, Construct: "if"},
-	{From: 332, To: 332, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 334, To: 340, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 341, To: 463, Line: 48, Col: 5, Construct: "if"},
-	{From: 345, To: 345, Line: 50, Col: 1, Construct: "set"},
-	{From: 347, To: 349, Line: 51, Col: 1, Construct: "set"},
-	{From: 351, To: 364, Line: 52, Col: 1, Construct: "if"},
-	{From: 354, To: 354, Line: 53, Col: 5, Construct: "set"},
-	{From: 358, To: 363, Line: 55, Col: 5, Construct: "if"},
-	{From: 360, To: 360, Line: 56, Col: 9, Construct: "set"},
-	{From: 362, To: 362, Line: 57, Col: 9, Construct: "set"},
-	{From: 366, To: 374, Line: 60, Col: 1, Construct: "if"},
-	{From: 368, To: 370, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 376, To: 380, Line: 65, Col: 1, Construct: "if"},
-	{From: 378, To: 379, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 382, To: 428, Line: 68, Col: 1, Construct: "if"},
-	{From: 386, To: 427, Line: 69, Col: 1, Construct: "for"},
-	{From: 389, To: 393, Line: 70, Col: 1, Construct: "if"},
-	{From: 392, To: 392, Line: 71, Col: 5, Construct: "set"},
-	{From: 395, To: 397, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 399, To: 401, Line: 74, Col: 1, Construct: "set"},
-	{From: 403, To: 408, Line: 75, Col: 1, Construct: "if"},
-	{From: 406, To: 407, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 410, To: 426, Line: 78, Col: 1, Construct: "for"},
-	{From: 416, To: 417, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 419, To: 424, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 429, To: 463, Line: 84, Col: 5, Construct: "if"},
-	{From: 432, To: 457, Line: 85, Col: 1, Construct: "if"},
-	{From: 435, To: 438, Line: 86, Col: 1, Construct: "if"},
-	{From: 440, To: 441, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 446, To: 456, Line: 93, Col: 16, Construct: "for"},
-	{From: 449, To: 455, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 458, To: 463, Line: 99, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 466, To: 474, Line: 104, Col: 1, Construct: "if"},
-	{From: 469, To: 473, Line: 105, Col: 18, Construct: "{{ }}"},
-}
+// spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGLM4_6 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII6IGRCMsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK8IGRCMuICAAIACAEEMCAEO0HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI8CEAAIyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// GLM47Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
-var GLM47Flash = &jinja2.Template{
+// GLM4_7Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
+var GLM4_7Flash = &jinja2.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var GLM47Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "GLM-4.7-Flash.jinja",
-	Func:      renderGLM47Flash,
-	LlamaFunc: renderGLM47FlashLlama,
+	Func:      renderGLM4_7Flash,
+	LlamaFunc: renderGLM4_7FlashLlama,
 	Name:      "GLM-4.7-Flash",
 	Origin:    "llama.cpp/GLM-4.7-Flash.jinja",
 	SHA256:    "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
-	Spans:     spansGLM47Flash,
+	Spans:     spansGLM4_7Flash,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGLM47Flash renders GLM-4.7-Flash.jinja.
-func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
+func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -241,10 +241,10 @@ func renderGLM47Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGLM47FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM47Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderGLM4_7FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM4_7Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	clearThinkingInput := in.Lookup("clear_thinking")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -440,109 +440,6 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGLM47Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGLM47Flash = []jinja2.Span{
-	{From: 58, To: 67, Line: 2, Col: 1, Construct: "if"},
-	{From: 61, To: 66, Line: 10, Col: 1, Construct: "for"},
-	{From: 63, To: 64, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 94, Line: 17, Col: 1, Construct: "macro"},
-	{From: 72, To: 93, Line: 18, Col: 5, Construct: "if"},
-	{From: 74, To: 74, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 75, To: 93, Line: 20, Col: 9, Construct: "if"},
-	{From: 78, To: 88, Line: 21, Col: 9, Construct: "for"},
-	{From: 80, To: 87, Line: 22, Col: 13, Construct: "if"},
-	{From: 82, To: 82, Line: 23, Col: 17, Construct: "{{ }}"},
-	{From: 83, To: 87, Line: 24, Col: 17, Construct: "if"},
-	{From: 86, To: 86, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 32, Col: 1, Construct: "set"},
-	{From: 98, To: 106, Line: 33, Col: 1, Construct: "for"},
-	{From: 102, To: 105, Line: 34, Col: 5, Construct: "if"},
-	{From: 104, To: 104, Line: 35, Col: 9, Construct: "set"},
-	{From: 108, To: 231, Line: 38, Col: 1, Construct: "for"},
-	{From: 115, To: 230, Line: 39, Col: 1, Construct: "if"},
-	{From: 119, To: 119, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 120, To: 230, Line: 40, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 42, Col: 1, Construct: "set"},
-	{From: 126, To: 128, Line: 43, Col: 1, Construct: "set"},
-	{From: 130, To: 143, Line: 44, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 45, Col: 5, Construct: "set"},
-	{From: 137, To: 142, Line: 47, Col: 5, Construct: "if"},
-	{From: 139, To: 139, Line: 48, Col: 9, Construct: "set"},
-	{From: 141, To: 141, Line: 49, Col: 9, Construct: "set"},
-	{From: 145, To: 153, Line: 52, Col: 1, Construct: "if"},
-	{From: 147, To: 149, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 155, To: 158, Line: 57, Col: 1, Construct: "if"},
-	{From: 157, To: 157, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 160, To: 195, Line: 60, Col: 1, Construct: "if"},
-	{From: 163, To: 194, Line: 61, Col: 1, Construct: "for"},
-	{From: 166, To: 170, Line: 62, Col: 1, Construct: "if"},
-	{From: 169, To: 169, Line: 63, Col: 5, Construct: "set"},
-	{From: 172, To: 173, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 175, To: 175, Line: 66, Col: 1, Construct: "set"},
-	{From: 177, To: 193, Line: 66, Col: 31, Construct: "for"},
-	{From: 183, To: 184, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 186, To: 191, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 196, To: 230, Line: 68, Col: 5, Construct: "if"},
-	{From: 199, To: 224, Line: 69, Col: 1, Construct: "if"},
-	{From: 202, To: 205, Line: 70, Col: 1, Construct: "if"},
-	{From: 207, To: 208, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 213, To: 223, Line: 77, Col: 16, Construct: "for"},
-	{From: 216, To: 222, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 225, To: 230, Line: 80, Col: 5, Construct: "if"},
-	{From: 229, To: 229, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 233, To: 241, Line: 84, Col: 1, Construct: "if"},
-	{From: 236, To: 240, Line: 85, Col: 18, Construct: "{{ }}"},
-	{From: 255, To: 264, Line: 2, Col: 1, Construct: "if"},
-	{From: 258, To: 263, Line: 10, Col: 1, Construct: "for"},
-	{From: 260, To: 261, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 266, To: 291, Line: 17, Col: 1, Construct: "macro"},
-	{From: 269, To: 290, Line: 18, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 272, To: 290, Line: 20, Col: 9, Construct: "if"},
-	{From: 275, To: 285, Line: 21, Col: 9, Construct: "for"},
-	{From: 277, To: 284, Line: 22, Col: 13, Construct: "if"},
-	{From: 279, To: 279, Line: 23, Col: 17, Construct: "{{ }}"},
-	{From: 280, To: 284, Line: 24, Col: 17, Construct: "if"},
-	{From: 283, To: 283, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 289, To: 289, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 32, Col: 1, Construct: "set"},
-	{From: 295, To: 303, Line: 33, Col: 1, Construct: "for"},
-	{From: 299, To: 302, Line: 34, Col: 5, Construct: "if"},
-	{From: 301, To: 301, Line: 35, Col: 9, Construct: "set"},
-	{From: 306, To: 430, Line: 38, Col: 1, Construct: "for"},
-	{From: 313, To: 429, Line: 39, Col: 1, Construct: "if"},
-	{From: 317, To: 317, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 318, To: 429, Line: 40, Col: 5, Construct: "if"},
-	{From: 322, To: 322, Line: 42, Col: 1, Construct: "set"},
-	{From: 324, To: 326, Line: 43, Col: 1, Construct: "set"},
-	{From: 328, To: 341, Line: 44, Col: 1, Construct: "if"},
-	{From: 331, To: 331, Line: 45, Col: 5, Construct: "set"},
-	{From: 335, To: 340, Line: 47, Col: 5, Construct: "if"},
-	{From: 337, To: 337, Line: 48, Col: 9, Construct: "set"},
-	{From: 339, To: 339, Line: 49, Col: 9, Construct: "set"},
-	{From: 343, To: 351, Line: 52, Col: 1, Construct: "if"},
-	{From: 345, To: 347, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 353, To: 356, Line: 57, Col: 1, Construct: "if"},
-	{From: 355, To: 355, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 358, To: 394, Line: 60, Col: 1, Construct: "if"},
-	{From: 362, To: 393, Line: 61, Col: 1, Construct: "for"},
-	{From: 365, To: 369, Line: 62, Col: 1, Construct: "if"},
-	{From: 368, To: 368, Line: 63, Col: 5, Construct: "set"},
-	{From: 371, To: 372, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 66, Col: 1, Construct: "set"},
-	{From: 376, To: 392, Line: 66, Col: 31, Construct: "for"},
-	{From: 382, To: 383, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 385, To: 390, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 395, To: 429, Line: 68, Col: 5, Construct: "if"},
-	{From: 398, To: 423, Line: 69, Col: 1, Construct: "if"},
-	{From: 401, To: 404, Line: 70, Col: 1, Construct: "if"},
-	{From: 406, To: 407, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 412, To: 422, Line: 77, Col: 16, Construct: "for"},
-	{From: 415, To: 421, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 424, To: 429, Line: 80, Col: 5, Construct: "if"},
-	{From: 428, To: 428, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 432, To: 440, Line: 84, Col: 1, Construct: "if"},
-	{From: 435, To: 439, Line: 85, Col: 18, Construct: "{{ }}"},
-}
+// spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGLM4_7Flash = "if,for,{{ }},macro,set|0DSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2HGRCOmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK4HGRCOoHCAAIAAmCEC+GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGoCEAAI+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"

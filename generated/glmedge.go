@@ -40,11 +40,11 @@ var Glmedge = &jinja2.Template{
 	Spans:     spansGlmedge,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGlmedge renders glmedge.jinja.
 func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
@@ -76,11 +76,6 @@ func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|assistant|>")
 }
 
-// spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGlmedge = []jinja2.Span{
-	{From: 53, To: 60, Line: 8, Col: 1, Construct: "for"},
-	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 76, Line: 8, Col: 1, Construct: "for"},
-	{From: 71, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
-}
+// spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGlmedge = "for,{{ }}|qDOQCAEGCACcODAAEGCAC"

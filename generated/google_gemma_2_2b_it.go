@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// GoogleGemma22bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
-var GoogleGemma22bIt = &jinja2.Template{
+// GoogleGemma2_2bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
+var GoogleGemma2_2bIt = &jinja2.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -32,22 +32,22 @@ var GoogleGemma22bIt = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "google-gemma-2-2b-it.jinja",
-	Func:      renderGoogleGemma22bIt,
-	LlamaFunc: renderGoogleGemma22bItLlama,
+	Func:      renderGoogleGemma2_2bIt,
+	LlamaFunc: renderGoogleGemma2_2bItLlama,
 	Name:      "google-gemma-2-2b-it",
 	Origin:    "llama.cpp/google-gemma-2-2b-it.jinja",
 	SHA256:    "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
-	Spans:     spansGoogleGemma22bIt,
+	Spans:     spansGoogleGemma2_2bIt,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
-func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
+// renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
+func renderGoogleGemma2_2bIt(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -91,10 +91,10 @@ func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderGoogleGemma22bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma22bIt with the runtime's Llama functions where llama.cpp's semantics
+// renderGoogleGemma2_2bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma2_2bIt with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma2_2bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -139,29 +139,6 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma22bIt = []jinja2.Span{
-	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 60, Line: 1, Col: 16, Construct: "if"},
-	{From: 59, To: 59, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 62, To: 87, Line: 1, Col: 117, Construct: "for"},
-	{From: 67, To: 71, Line: 1, Col: 146, Construct: "if"},
-	{From: 70, To: 70, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 73, To: 80, Line: 1, Col: 311, Construct: "if"},
-	{From: 75, To: 75, Line: 1, Col: 352, Construct: "set"},
-	{From: 79, To: 79, Line: 1, Col: 386, Construct: "set"},
-	{From: 82, To: 86, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 89, To: 91, Line: 3, Col: 17, Construct: "if"},
-	{From: 102, To: 102, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 104, To: 107, Line: 1, Col: 16, Construct: "if"},
-	{From: 106, To: 106, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 110, To: 135, Line: 1, Col: 117, Construct: "for"},
-	{From: 115, To: 118, Line: 1, Col: 146, Construct: "if"},
-	{From: 117, To: 117, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 120, To: 128, Line: 1, Col: 311, Construct: "if"},
-	{From: 123, To: 123, Line: 1, Col: 352, Construct: "set"},
-	{From: 127, To: 127, Line: 1, Col: 386, Construct: "set"},
-	{From: 130, To: 134, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 137, To: 139, Line: 3, Col: 17, Construct: "if"},
-}
+// spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|uDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"

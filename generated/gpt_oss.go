@@ -40,11 +40,11 @@ var GptOss = &jinja2.Template{
 	Spans:     spansGptOss,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGptOss renders gpt-oss.jinja.
 func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
@@ -89,13 +89,6 @@ func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|start|>assistant")
 }
 
-// spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGptOss = []jinja2.Span{
-	{From: 53, To: 67, Line: 12, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 65, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 89, Line: 12, Col: 1, Construct: "for"},
-	{From: 78, To: 81, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 87, Line: 14, Col: 1, Construct: "{{ }}"},
-}
+// spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGptOss = "for,{{ }}|qDcYCAEICACMICACeaFAAEGCACKICAC"

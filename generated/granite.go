@@ -40,11 +40,11 @@ var Granite = &jinja2.Template{
 	Spans:     spansGranite,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGranite renders granite.jinja.
 func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
@@ -87,15 +87,6 @@ func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
-// spansGranite is the position table of granite.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGranite = []jinja2.Span{
-	{From: 53, To: 66, Line: 8, Col: 1, Construct: "for"},
-	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 62, Line: 10, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 87, Line: 8, Col: 1, Construct: "for"},
-	{From: 77, To: 79, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 83, Line: 10, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
-}
+// spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGranite = "for,{{ }},if|qDaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// Granite40 is the chat template builtin/granite-4.0.jinja.
-var Granite40 = &jinja2.Template{
+// Granite4_0 is the chat template builtin/granite-4.0.jinja.
+var Granite4_0 = &jinja2.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var Granite40 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "granite-4.0.jinja",
-	Func:      renderGranite40,
-	LlamaFunc: renderGranite40Llama,
+	Func:      renderGranite4_0,
+	LlamaFunc: renderGranite4_0Llama,
 	Name:      "granite-4.0",
 	Origin:    "builtin/granite-4.0.jinja",
 	SHA256:    "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
-	Spans:     spansGranite40,
+	Spans:     spansGranite4_0,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderGranite40 renders granite-4.0.jinja.
-func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
+// renderGranite4_0 renders granite-4.0.jinja.
+func renderGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -68,10 +68,10 @@ func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
-// renderGranite40Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGranite40 with the runtime's Llama functions where llama.cpp's semantics
+// renderGranite4_0Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGranite4_0 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
@@ -92,15 +92,6 @@ func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
-// spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGranite40 = []jinja2.Span{
-	{From: 53, To: 68, Line: 9, Col: 1, Construct: "for"},
-	{From: 55, To: 64, Line: 10, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 92, Line: 9, Col: 1, Construct: "for"},
-	{From: 79, To: 88, Line: 10, Col: 1, Construct: "if"},
-	{From: 85, To: 87, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
-}
+// spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGranite4_0 = "for,if,{{ }}|qDeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"

@@ -40,11 +40,11 @@ var Grok2 = &jinja2.Template{
 	Spans:     spansGrok2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderGrok2 renders grok-2.jinja.
 func renderGrok2(w *jinja2.Writer, in *jinja2.Input) {
@@ -112,23 +112,6 @@ func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("Assistant:")
 }
 
-// spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansGrok2 = []jinja2.Span{
-	{From: 54, To: 54, Line: 12, Col: 1, Construct: "set"},
-	{From: 56, To: 78, Line: 13, Col: 1, Construct: "for"},
-	{From: 58, To: 76, Line: 14, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 76, Line: 16, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 76, Line: 18, Col: 5, Construct: "if"},
-	{From: 73, To: 75, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 12, Col: 1, Construct: "set"},
-	{From: 90, To: 112, Line: 13, Col: 1, Construct: "for"},
-	{From: 92, To: 110, Line: 14, Col: 1, Construct: "if"},
-	{From: 95, To: 97, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 110, Line: 16, Col: 5, Construct: "if"},
-	{From: 101, To: 103, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 104, To: 110, Line: 18, Col: 5, Construct: "if"},
-	{From: 107, To: 109, Line: 19, Col: 1, Construct: "{{ }}"},
-}
+// spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansGrok2 = "set,for,if,{{ }}|sDAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

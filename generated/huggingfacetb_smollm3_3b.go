@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// HuggingFaceTBSmolLM33B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
-var HuggingFaceTBSmolLM33B = &jinja2.Template{
+// HuggingFaceTB_SmolLM3_3B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
+var HuggingFaceTB_SmolLM3_3B = &jinja2.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var HuggingFaceTBSmolLM33B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "HuggingFaceTB-SmolLM3-3B.jinja",
-	Func:      renderHuggingFaceTBSmolLM33B,
-	LlamaFunc: renderHuggingFaceTBSmolLM33BLlama,
+	Func:      renderHuggingFaceTB_SmolLM3_3B,
+	LlamaFunc: renderHuggingFaceTB_SmolLM3_3BLlama,
 	Name:      "HuggingFaceTB-SmolLM3-3B",
 	Origin:    "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
 	SHA256:    "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
-	Spans:     spansHuggingFaceTBSmolLM33B,
+	Spans:     spansHuggingFaceTB_SmolLM3_3B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
-func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
+// renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
+func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
@@ -166,10 +166,10 @@ func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderHuggingFaceTBSmolLM33BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderHuggingFaceTBSmolLM33B with the runtime's Llama functions where llama.cpp's semantics
+// renderHuggingFaceTB_SmolLM3_3BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderHuggingFaceTB_SmolLM3_3B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
@@ -289,69 +289,6 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansHuggingFaceTBSmolLM33B = []jinja2.Span{
-	{From: 58, To: 61, Line: 5, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 6, Col: 5, Construct: "set"},
-	{From: 63, To: 71, Line: 9, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 10, Col: 5, Construct: "set"},
-	{From: 69, To: 69, Line: 12, Col: 5, Construct: "set"},
-	{From: 73, To: 93, Line: 16, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 17, Col: 5, Construct: "set"},
-	{From: 78, To: 85, Line: 18, Col: 5, Construct: "if"},
-	{From: 80, To: 80, Line: 19, Col: 9, Construct: "set"},
-	{From: 81, To: 85, Line: 20, Col: 9, Construct: "if"},
-	{From: 84, To: 84, Line: 21, Col: 9, Construct: "set"},
-	{From: 87, To: 87, Line: 23, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 24, Col: 5, Construct: "set"},
-	{From: 91, To: 91, Line: 25, Col: 5, Construct: "set"},
-	{From: 95, To: 98, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 110, Line: 31, Col: 1, Construct: "if"},
-	{From: 102, To: 102, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 103, To: 109, Line: 33, Col: 5, Construct: "if"},
-	{From: 112, To: 154, Line: 40, Col: 1, Construct: "for"},
-	{From: 115, To: 120, Line: 41, Col: 5, Construct: "set"},
-	{From: 122, To: 153, Line: 42, Col: 5, Construct: "if"},
-	{From: 125, To: 129, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 130, To: 153, Line: 44, Col: 9, Construct: "if"},
-	{From: 133, To: 145, Line: 45, Col: 9, Construct: "if"},
-	{From: 135, To: 137, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 141, To: 144, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 153, Line: 50, Col: 9, Construct: "if"},
-	{From: 149, To: 152, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 166, Line: 55, Col: 1, Construct: "if"},
-	{From: 158, To: 165, Line: 56, Col: 5, Construct: "if"},
-	{From: 163, To: 164, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 180, To: 183, Line: 5, Col: 1, Construct: "if"},
-	{From: 182, To: 182, Line: 6, Col: 5, Construct: "set"},
-	{From: 185, To: 193, Line: 9, Col: 1, Construct: "if"},
-	{From: 187, To: 187, Line: 10, Col: 5, Construct: "set"},
-	{From: 191, To: 191, Line: 12, Col: 5, Construct: "set"},
-	{From: 195, To: 215, Line: 16, Col: 1, Construct: "if"},
-	{From: 198, To: 198, Line: 17, Col: 5, Construct: "set"},
-	{From: 200, To: 207, Line: 18, Col: 5, Construct: "if"},
-	{From: 202, To: 202, Line: 19, Col: 9, Construct: "set"},
-	{From: 203, To: 207, Line: 20, Col: 9, Construct: "if"},
-	{From: 206, To: 206, Line: 21, Col: 9, Construct: "set"},
-	{From: 209, To: 209, Line: 23, Col: 5, Construct: "set"},
-	{From: 211, To: 211, Line: 24, Col: 5, Construct: "set"},
-	{From: 213, To: 213, Line: 25, Col: 5, Construct: "set"},
-	{From: 217, To: 220, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 222, To: 232, Line: 31, Col: 1, Construct: "if"},
-	{From: 224, To: 224, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 225, To: 231, Line: 33, Col: 5, Construct: "if"},
-	{From: 235, To: 277, Line: 40, Col: 1, Construct: "for"},
-	{From: 238, To: 243, Line: 41, Col: 5, Construct: "set"},
-	{From: 245, To: 276, Line: 42, Col: 5, Construct: "if"},
-	{From: 248, To: 252, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 276, Line: 44, Col: 9, Construct: "if"},
-	{From: 256, To: 268, Line: 45, Col: 9, Construct: "if"},
-	{From: 258, To: 260, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 264, To: 267, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 269, To: 276, Line: 50, Col: 9, Construct: "if"},
-	{From: 272, To: 275, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 279, To: 289, Line: 55, Col: 1, Construct: "if"},
-	{From: 281, To: 288, Line: 56, Col: 5, Construct: "if"},
-	{From: 286, To: 287, Line: 59, Col: 9, Construct: "{{ }}"},
-}
+// spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|0DGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIEiBGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIE"

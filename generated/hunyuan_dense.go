@@ -40,11 +40,11 @@ var HunyuanDense = &jinja2.Template{
 	Spans:     spansHunyuanDense,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
 func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
@@ -102,21 +102,6 @@ func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansHunyuanDense = []jinja2.Span{
-	{From: 53, To: 73, Line: 16, Col: 1, Construct: "for"},
-	{From: 57, To: 72, Line: 17, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 72, Line: 19, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 72, Line: 21, Col: 5, Construct: "if"},
-	{From: 69, To: 71, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 102, Line: 16, Col: 1, Construct: "for"},
-	{From: 86, To: 101, Line: 17, Col: 1, Construct: "if"},
-	{From: 88, To: 88, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 101, Line: 19, Col: 5, Construct: "if"},
-	{From: 92, To: 94, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 101, Line: 21, Col: 5, Construct: "if"},
-	{From: 98, To: 100, Line: 22, Col: 1, Construct: "{{ }}"},
-}
+// spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansHunyuanDense = "for,if,{{ }}|qDoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"

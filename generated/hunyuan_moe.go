@@ -40,11 +40,11 @@ var HunyuanMoe = &jinja2.Template{
 	Spans:     spansHunyuanMoe,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
 func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
@@ -100,19 +100,6 @@ func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansHunyuanMoe = []jinja2.Span{
-	{From: 53, To: 72, Line: 13, Col: 1, Construct: "for"},
-	{From: 55, To: 71, Line: 14, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 71, Line: 16, Col: 5, Construct: "if"},
-	{From: 64, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 100, Line: 13, Col: 1, Construct: "for"},
-	{From: 83, To: 99, Line: 14, Col: 1, Construct: "if"},
-	{From: 86, To: 88, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 99, Line: 16, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 98, Line: 19, Col: 1, Construct: "{{ }}"},
-}
+// spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansHunyuanMoe = "for,if,{{ }}|qDmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// IbmGraniteGranite332BInstruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
-var IbmGraniteGranite332BInstruct = &jinja2.Template{
+// IbmGraniteGranite3_3_2B_Instruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
+var IbmGraniteGranite3_3_2B_Instruct = &jinja2.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var IbmGraniteGranite332BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-3.3-2B-Instruct.jinja",
-	Func:      renderIbmGraniteGranite332BInstruct,
-	LlamaFunc: renderIbmGraniteGranite332BInstructLlama,
+	Func:      renderIbmGraniteGranite3_3_2B_Instruct,
+	LlamaFunc: renderIbmGraniteGranite3_3_2B_InstructLlama,
 	Name:      "ibm-granite-granite-3.3-2B-Instruct",
 	Origin:    "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
 	SHA256:    "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
-	Spans:     spansIbmGraniteGranite332BInstruct,
+	Spans:     spansIbmGraniteGranite3_3_2B_Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
-func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
+func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
@@ -156,10 +156,10 @@ func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite332BInstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite332BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite3_3_2B_InstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite3_3_2B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
@@ -269,71 +269,6 @@ func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite332BInstruct = []jinja2.Span{
-	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 109, Line: 5, Col: 1, Construct: "if"},
-	{From: 69, To: 69, Line: 6, Col: 6, Construct: "set"},
-	{From: 71, To: 71, Line: 7, Col: 6, Construct: "set"},
-	{From: 75, To: 75, Line: 9, Col: 6, Construct: "set"},
-	{From: 77, To: 96, Line: 10, Col: 6, Construct: "if"},
-	{From: 79, To: 79, Line: 11, Col: 10, Construct: "set"},
-	{From: 80, To: 96, Line: 12, Col: 10, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 10, Construct: "set"},
-	{From: 84, To: 96, Line: 14, Col: 10, Construct: "if"},
-	{From: 87, To: 87, Line: 15, Col: 10, Construct: "set"},
-	{From: 88, To: 96, Line: 16, Col: 9, Construct: "if"},
-	{From: 91, To: 91, Line: 17, Col: 5, Construct: "set"},
-	{From: 95, To: 95, Line: 20, Col: 10, Construct: "set"},
-	{From: 98, To: 101, Line: 22, Col: 6, Construct: "if"},
-	{From: 100, To: 100, Line: 23, Col: 10, Construct: "set"},
-	{From: 103, To: 106, Line: 26, Col: 6, Construct: "if"},
-	{From: 105, To: 105, Line: 27, Col: 10, Construct: "set"},
-	{From: 108, To: 108, Line: 30, Col: 6, Construct: "set"},
-	{From: 111, To: 113, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 115, To: 120, Line: 34, Col: 2, Construct: "if"},
-	{From: 118, To: 119, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 122, To: 133, Line: 40, Col: 2, Construct: "if"},
-	{From: 124, To: 132, Line: 41, Col: 6, Construct: "for"},
-	{From: 126, To: 128, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 130, To: 131, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 135, To: 156, Line: 49, Col: 2, Construct: "for"},
-	{From: 140, To: 144, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 146, To: 155, Line: 52, Col: 6, Construct: "if"},
-	{From: 149, To: 154, Line: 54, Col: 14, Construct: "if"},
-	{From: 151, To: 152, Line: 55, Col: 18, Construct: "{{ }}"},
-	{From: 173, To: 176, Line: 2, Col: 1, Construct: "if"},
-	{From: 175, To: 175, Line: 3, Col: 5, Construct: "set"},
-	{From: 178, To: 221, Line: 5, Col: 1, Construct: "if"},
-	{From: 181, To: 181, Line: 6, Col: 6, Construct: "set"},
-	{From: 183, To: 183, Line: 7, Col: 6, Construct: "set"},
-	{From: 187, To: 187, Line: 9, Col: 6, Construct: "set"},
-	{From: 189, To: 208, Line: 10, Col: 6, Construct: "if"},
-	{From: 191, To: 191, Line: 11, Col: 10, Construct: "set"},
-	{From: 192, To: 208, Line: 12, Col: 10, Construct: "if"},
-	{From: 195, To: 195, Line: 13, Col: 10, Construct: "set"},
-	{From: 196, To: 208, Line: 14, Col: 10, Construct: "if"},
-	{From: 199, To: 199, Line: 15, Col: 10, Construct: "set"},
-	{From: 200, To: 208, Line: 16, Col: 9, Construct: "if"},
-	{From: 203, To: 203, Line: 17, Col: 5, Construct: "set"},
-	{From: 207, To: 207, Line: 20, Col: 10, Construct: "set"},
-	{From: 210, To: 213, Line: 22, Col: 6, Construct: "if"},
-	{From: 212, To: 212, Line: 23, Col: 10, Construct: "set"},
-	{From: 215, To: 218, Line: 26, Col: 6, Construct: "if"},
-	{From: 217, To: 217, Line: 27, Col: 10, Construct: "set"},
-	{From: 220, To: 220, Line: 30, Col: 6, Construct: "set"},
-	{From: 223, To: 225, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 227, To: 232, Line: 34, Col: 2, Construct: "if"},
-	{From: 230, To: 231, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 234, To: 245, Line: 40, Col: 2, Construct: "if"},
-	{From: 236, To: 244, Line: 41, Col: 6, Construct: "for"},
-	{From: 238, To: 240, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 242, To: 243, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 248, To: 269, Line: 49, Col: 2, Construct: "for"},
-	{From: 253, To: 257, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 259, To: 268, Line: 52, Col: 6, Construct: "if"},
-	{From: 262, To: 267, Line: 54, Col: 14, Construct: "if"},
-	{From: 264, To: 265, Line: 55, Col: 18, Construct: "{{ }}"},
-}
+// spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|6DGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEsBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"

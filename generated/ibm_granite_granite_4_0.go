@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// IbmGraniteGranite40 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
-var IbmGraniteGranite40 = &jinja2.Template{
+// IbmGraniteGranite4_0 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
+var IbmGraniteGranite4_0 = &jinja2.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var IbmGraniteGranite40 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-4.0.jinja",
-	Func:      renderIbmGraniteGranite40,
-	LlamaFunc: renderIbmGraniteGranite40Llama,
+	Func:      renderIbmGraniteGranite4_0,
+	LlamaFunc: renderIbmGraniteGranite4_0Llama,
 	Name:      "ibm-granite-granite-4.0",
 	Origin:    "llama.cpp/ibm-granite-granite-4.0.jinja",
 	SHA256:    "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
-	Spans:     spansIbmGraniteGranite40,
+	Spans:     spansIbmGraniteGranite4_0,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
-func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
+func renderIbmGraniteGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -275,10 +275,10 @@ func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite40Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite40 with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite4_0Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite4_0 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -506,147 +506,6 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite40 = []jinja2.Span{
-	{From: 62, To: 62, Line: 1, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 2, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 3, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 4, Col: 1, Construct: "set"},
-	{From: 70, To: 70, Line: 5, Col: 1, Construct: "set"},
-	{From: 72, To: 75, Line: 6, Col: 1, Construct: "if"},
-	{From: 74, To: 74, Line: 7, Col: 5, Construct: "set"},
-	{From: 77, To: 80, Line: 9, Col: 1, Construct: "set"},
-	{From: 82, To: 94, Line: 14, Col: 1, Construct: "if"},
-	{From: 84, To: 87, Line: 15, Col: 5, Construct: "for"},
-	{From: 86, To: 86, Line: 16, Col: 9, Construct: "set"},
-	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
-	{From: 93, To: 93, Line: 20, Col: 5, Construct: "set"},
-	{From: 96, To: 108, Line: 22, Col: 1, Construct: "if"},
-	{From: 98, To: 101, Line: 23, Col: 5, Construct: "for"},
-	{From: 100, To: 100, Line: 24, Col: 9, Construct: "set"},
-	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
-	{From: 107, To: 107, Line: 28, Col: 5, Construct: "set"},
-	{From: 110, To: 161, Line: 30, Col: 1, Construct: "if"},
-	{From: 113, To: 132, Line: 31, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 32, Col: 9, Construct: "set"},
-	{From: 117, To: 132, Line: 33, Col: 9, Construct: "if"},
-	{From: 120, To: 131, Line: 34, Col: 9, Construct: "for"},
-	{From: 122, To: 130, Line: 35, Col: 13, Construct: "if"},
-	{From: 124, To: 127, Line: 36, Col: 17, Construct: "if"},
-	{From: 126, To: 126, Line: 37, Col: 21, Construct: "set"},
-	{From: 129, To: 129, Line: 39, Col: 17, Construct: "set"},
-	{From: 134, To: 145, Line: 43, Col: 5, Construct: "if"},
-	{From: 136, To: 136, Line: 44, Col: 9, Construct: "set"},
-	{From: 137, To: 145, Line: 45, Col: 9, Construct: "if"},
-	{From: 140, To: 140, Line: 46, Col: 9, Construct: "set"},
-	{From: 141, To: 145, Line: 47, Col: 9, Construct: "if"},
-	{From: 144, To: 144, Line: 48, Col: 9, Construct: "set"},
-	{From: 149, To: 160, Line: 51, Col: 5, Construct: "if"},
-	{From: 151, To: 151, Line: 52, Col: 9, Construct: "set"},
-	{From: 152, To: 160, Line: 53, Col: 9, Construct: "if"},
-	{From: 155, To: 155, Line: 54, Col: 9, Construct: "set"},
-	{From: 156, To: 160, Line: 55, Col: 9, Construct: "if"},
-	{From: 159, To: 159, Line: 56, Col: 9, Construct: "set"},
-	{From: 163, To: 174, Line: 59, Col: 1, Construct: "if"},
-	{From: 165, To: 167, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 171, To: 173, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 176, To: 271, Line: 64, Col: 1, Construct: "for"},
-	{From: 180, To: 180, Line: 65, Col: 5, Construct: "set"},
-	{From: 182, To: 204, Line: 66, Col: 5, Construct: "if"},
-	{From: 185, To: 185, Line: 67, Col: 9, Construct: "set"},
-	{From: 189, To: 203, Line: 69, Col: 9, Construct: "if"},
-	{From: 191, To: 202, Line: 70, Col: 13, Construct: "for"},
-	{From: 193, To: 201, Line: 71, Col: 17, Construct: "if"},
-	{From: 195, To: 198, Line: 72, Col: 21, Construct: "if"},
-	{From: 197, To: 197, Line: 73, Col: 25, Construct: "set"},
-	{From: 200, To: 200, Line: 75, Col: 21, Construct: "set"},
-	{From: 206, To: 270, Line: 80, Col: 5, Construct: "if"},
-	{From: 209, To: 213, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 214, To: 270, Line: 82, Col: 9, Construct: "if"},
-	{From: 217, To: 220, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 222, To: 255, Line: 84, Col: 9, Construct: "if"},
-	{From: 225, To: 253, Line: 85, Col: 13, Construct: "for"},
-	{From: 229, To: 231, Line: 86, Col: 17, Construct: "if"},
-	{From: 233, To: 238, Line: 89, Col: 17, Construct: "if"},
-	{From: 236, To: 236, Line: 90, Col: 21, Construct: "set"},
-	{From: 240, To: 241, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 243, To: 252, Line: 95, Col: 17, Construct: "if"},
-	{From: 246, To: 246, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 250, To: 250, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 256, To: 270, Line: 104, Col: 9, Construct: "if"},
-	{From: 259, To: 262, Line: 105, Col: 9, Construct: "if"},
-	{From: 264, To: 265, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 267, To: 269, Line: 111, Col: 9, Construct: "if"},
-	{From: 273, To: 275, Line: 116, Col: 1, Construct: "if"},
-	{From: 293, To: 293, Line: 1, Col: 1, Construct: "set"},
-	{From: 295, To: 295, Line: 2, Col: 1, Construct: "set"},
-	{From: 297, To: 297, Line: 3, Col: 1, Construct: "set"},
-	{From: 299, To: 299, Line: 4, Col: 1, Construct: "set"},
-	{From: 301, To: 301, Line: 5, Col: 1, Construct: "set"},
-	{From: 303, To: 306, Line: 6, Col: 1, Construct: "if"},
-	{From: 305, To: 305, Line: 7, Col: 5, Construct: "set"},
-	{From: 308, To: 311, Line: 9, Col: 1, Construct: "set"},
-	{From: 313, To: 325, Line: 14, Col: 1, Construct: "if"},
-	{From: 315, To: 318, Line: 15, Col: 5, Construct: "for"},
-	{From: 317, To: 317, Line: 16, Col: 9, Construct: "set"},
-	{From: 320, To: 320, Line: 18, Col: 5, Construct: "set"},
-	{From: 324, To: 324, Line: 20, Col: 5, Construct: "set"},
-	{From: 327, To: 339, Line: 22, Col: 1, Construct: "if"},
-	{From: 329, To: 332, Line: 23, Col: 5, Construct: "for"},
-	{From: 331, To: 331, Line: 24, Col: 9, Construct: "set"},
-	{From: 334, To: 334, Line: 26, Col: 5, Construct: "set"},
-	{From: 338, To: 338, Line: 28, Col: 5, Construct: "set"},
-	{From: 341, To: 392, Line: 30, Col: 1, Construct: "if"},
-	{From: 344, To: 363, Line: 31, Col: 5, Construct: "if"},
-	{From: 347, To: 347, Line: 32, Col: 9, Construct: "set"},
-	{From: 348, To: 363, Line: 33, Col: 9, Construct: "if"},
-	{From: 351, To: 362, Line: 34, Col: 9, Construct: "for"},
-	{From: 353, To: 361, Line: 35, Col: 13, Construct: "if"},
-	{From: 355, To: 358, Line: 36, Col: 17, Construct: "if"},
-	{From: 357, To: 357, Line: 37, Col: 21, Construct: "set"},
-	{From: 360, To: 360, Line: 39, Col: 17, Construct: "set"},
-	{From: 365, To: 376, Line: 43, Col: 5, Construct: "if"},
-	{From: 367, To: 367, Line: 44, Col: 9, Construct: "set"},
-	{From: 368, To: 376, Line: 45, Col: 9, Construct: "if"},
-	{From: 371, To: 371, Line: 46, Col: 9, Construct: "set"},
-	{From: 372, To: 376, Line: 47, Col: 9, Construct: "if"},
-	{From: 375, To: 375, Line: 48, Col: 9, Construct: "set"},
-	{From: 380, To: 391, Line: 51, Col: 5, Construct: "if"},
-	{From: 382, To: 382, Line: 52, Col: 9, Construct: "set"},
-	{From: 383, To: 391, Line: 53, Col: 9, Construct: "if"},
-	{From: 386, To: 386, Line: 54, Col: 9, Construct: "set"},
-	{From: 387, To: 391, Line: 55, Col: 9, Construct: "if"},
-	{From: 390, To: 390, Line: 56, Col: 9, Construct: "set"},
-	{From: 394, To: 405, Line: 59, Col: 1, Construct: "if"},
-	{From: 396, To: 398, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 402, To: 404, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 407, To: 502, Line: 64, Col: 1, Construct: "for"},
-	{From: 411, To: 411, Line: 65, Col: 5, Construct: "set"},
-	{From: 413, To: 435, Line: 66, Col: 5, Construct: "if"},
-	{From: 416, To: 416, Line: 67, Col: 9, Construct: "set"},
-	{From: 420, To: 434, Line: 69, Col: 9, Construct: "if"},
-	{From: 422, To: 433, Line: 70, Col: 13, Construct: "for"},
-	{From: 424, To: 432, Line: 71, Col: 17, Construct: "if"},
-	{From: 426, To: 429, Line: 72, Col: 21, Construct: "if"},
-	{From: 428, To: 428, Line: 73, Col: 25, Construct: "set"},
-	{From: 431, To: 431, Line: 75, Col: 21, Construct: "set"},
-	{From: 437, To: 501, Line: 80, Col: 5, Construct: "if"},
-	{From: 440, To: 444, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 445, To: 501, Line: 82, Col: 9, Construct: "if"},
-	{From: 448, To: 451, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 453, To: 486, Line: 84, Col: 9, Construct: "if"},
-	{From: 456, To: 484, Line: 85, Col: 13, Construct: "for"},
-	{From: 460, To: 462, Line: 86, Col: 17, Construct: "if"},
-	{From: 464, To: 469, Line: 89, Col: 17, Construct: "if"},
-	{From: 467, To: 467, Line: 90, Col: 21, Construct: "set"},
-	{From: 471, To: 472, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 474, To: 483, Line: 95, Col: 17, Construct: "if"},
-	{From: 477, To: 477, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 481, To: 481, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 487, To: 501, Line: 104, Col: 9, Construct: "if"},
-	{From: 490, To: 493, Line: 105, Col: 9, Construct: "if"},
-	{From: 495, To: 496, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 498, To: 500, Line: 111, Col: 9, Construct: "if"},
-	{From: 504, To: 506, Line: 116, Col: 1, Construct: "if"},
-}
+// spansIbmGraniteGranite4_0 is the position table of ibm-granite-granite-4.0.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|8DACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCoBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"

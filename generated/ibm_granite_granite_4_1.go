@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// IbmGraniteGranite41 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
-var IbmGraniteGranite41 = &jinja2.Template{
+// IbmGraniteGranite4_1 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
+var IbmGraniteGranite4_1 = &jinja2.Template{
 	Aliases: []string{"25299405f4110a2b2393660f15fd7b27fe8df1b9443b21e875ef763450ad650f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var IbmGraniteGranite41 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "ibm-granite-granite-4.1.jinja",
-	Func:      renderIbmGraniteGranite41,
-	LlamaFunc: renderIbmGraniteGranite41Llama,
+	Func:      renderIbmGraniteGranite4_1,
+	LlamaFunc: renderIbmGraniteGranite4_1Llama,
 	Name:      "ibm-granite-granite-4.1",
 	Origin:    "llama.cpp/ibm-granite-granite-4.1.jinja",
 	SHA256:    "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
-	Spans:     spansIbmGraniteGranite41,
+	Spans:     spansIbmGraniteGranite4_1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderIbmGraniteGranite41 renders ibm-granite-granite-4.1.jinja.
-func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
+// renderIbmGraniteGranite4_1 renders ibm-granite-granite-4.1.jinja.
+func renderIbmGraniteGranite4_1(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -265,10 +265,10 @@ func renderIbmGraniteGranite41(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderIbmGraniteGranite41Llama renders ibm-granite-granite-4.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite41 with the runtime's Llama functions where llama.cpp's semantics
+// renderIbmGraniteGranite4_1Llama renders ibm-granite-granite-4.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite4_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
@@ -486,143 +486,6 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansIbmGraniteGranite41 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite41 = []jinja2.Span{
-	{From: 61, To: 61, Line: 1, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
-	{From: 69, To: 72, Line: 5, Col: 1, Construct: "if"},
-	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
-	{From: 74, To: 76, Line: 8, Col: 1, Construct: "set"},
-	{From: 78, To: 90, Line: 12, Col: 1, Construct: "if"},
-	{From: 80, To: 83, Line: 13, Col: 5, Construct: "for"},
-	{From: 82, To: 82, Line: 14, Col: 9, Construct: "set"},
-	{From: 85, To: 85, Line: 16, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
-	{From: 92, To: 104, Line: 20, Col: 1, Construct: "if"},
-	{From: 94, To: 97, Line: 21, Col: 5, Construct: "for"},
-	{From: 96, To: 96, Line: 22, Col: 9, Construct: "set"},
-	{From: 99, To: 99, Line: 24, Col: 5, Construct: "set"},
-	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
-	{From: 106, To: 157, Line: 28, Col: 1, Construct: "if"},
-	{From: 109, To: 128, Line: 29, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 30, Col: 9, Construct: "set"},
-	{From: 113, To: 128, Line: 31, Col: 9, Construct: "if"},
-	{From: 116, To: 127, Line: 32, Col: 9, Construct: "for"},
-	{From: 118, To: 126, Line: 33, Col: 13, Construct: "if"},
-	{From: 120, To: 123, Line: 34, Col: 17, Construct: "if"},
-	{From: 122, To: 122, Line: 35, Col: 21, Construct: "set"},
-	{From: 125, To: 125, Line: 37, Col: 17, Construct: "set"},
-	{From: 130, To: 141, Line: 41, Col: 5, Construct: "if"},
-	{From: 132, To: 132, Line: 42, Col: 9, Construct: "set"},
-	{From: 133, To: 141, Line: 43, Col: 9, Construct: "if"},
-	{From: 136, To: 136, Line: 44, Col: 9, Construct: "set"},
-	{From: 137, To: 141, Line: 45, Col: 9, Construct: "if"},
-	{From: 140, To: 140, Line: 46, Col: 9, Construct: "set"},
-	{From: 145, To: 156, Line: 49, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 50, Col: 9, Construct: "set"},
-	{From: 148, To: 156, Line: 51, Col: 9, Construct: "if"},
-	{From: 151, To: 151, Line: 52, Col: 9, Construct: "set"},
-	{From: 152, To: 156, Line: 53, Col: 9, Construct: "if"},
-	{From: 155, To: 155, Line: 54, Col: 9, Construct: "set"},
-	{From: 159, To: 164, Line: 57, Col: 1, Construct: "if"},
-	{From: 161, To: 163, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 166, To: 261, Line: 60, Col: 1, Construct: "for"},
-	{From: 170, To: 170, Line: 61, Col: 5, Construct: "set"},
-	{From: 172, To: 194, Line: 62, Col: 5, Construct: "if"},
-	{From: 175, To: 175, Line: 63, Col: 9, Construct: "set"},
-	{From: 179, To: 193, Line: 65, Col: 9, Construct: "if"},
-	{From: 181, To: 192, Line: 66, Col: 13, Construct: "for"},
-	{From: 183, To: 191, Line: 67, Col: 17, Construct: "if"},
-	{From: 185, To: 188, Line: 68, Col: 21, Construct: "if"},
-	{From: 187, To: 187, Line: 69, Col: 25, Construct: "set"},
-	{From: 190, To: 190, Line: 71, Col: 21, Construct: "set"},
-	{From: 196, To: 260, Line: 76, Col: 5, Construct: "if"},
-	{From: 199, To: 203, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 204, To: 260, Line: 78, Col: 9, Construct: "if"},
-	{From: 207, To: 210, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 212, To: 245, Line: 80, Col: 9, Construct: "if"},
-	{From: 215, To: 243, Line: 81, Col: 13, Construct: "for"},
-	{From: 219, To: 221, Line: 82, Col: 17, Construct: "if"},
-	{From: 223, To: 228, Line: 85, Col: 17, Construct: "if"},
-	{From: 226, To: 226, Line: 86, Col: 21, Construct: "set"},
-	{From: 230, To: 231, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 233, To: 242, Line: 91, Col: 17, Construct: "if"},
-	{From: 236, To: 236, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 240, To: 240, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 246, To: 260, Line: 100, Col: 9, Construct: "if"},
-	{From: 249, To: 252, Line: 101, Col: 9, Construct: "if"},
-	{From: 254, To: 255, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 257, To: 259, Line: 107, Col: 9, Construct: "if"},
-	{From: 263, To: 265, Line: 112, Col: 1, Construct: "if"},
-	{From: 282, To: 282, Line: 1, Col: 1, Construct: "set"},
-	{From: 284, To: 284, Line: 2, Col: 1, Construct: "set"},
-	{From: 286, To: 286, Line: 3, Col: 1, Construct: "set"},
-	{From: 288, To: 288, Line: 4, Col: 1, Construct: "set"},
-	{From: 290, To: 293, Line: 5, Col: 1, Construct: "if"},
-	{From: 292, To: 292, Line: 6, Col: 5, Construct: "set"},
-	{From: 295, To: 297, Line: 8, Col: 1, Construct: "set"},
-	{From: 299, To: 311, Line: 12, Col: 1, Construct: "if"},
-	{From: 301, To: 304, Line: 13, Col: 5, Construct: "for"},
-	{From: 303, To: 303, Line: 14, Col: 9, Construct: "set"},
-	{From: 306, To: 306, Line: 16, Col: 5, Construct: "set"},
-	{From: 310, To: 310, Line: 18, Col: 5, Construct: "set"},
-	{From: 313, To: 325, Line: 20, Col: 1, Construct: "if"},
-	{From: 315, To: 318, Line: 21, Col: 5, Construct: "for"},
-	{From: 317, To: 317, Line: 22, Col: 9, Construct: "set"},
-	{From: 320, To: 320, Line: 24, Col: 5, Construct: "set"},
-	{From: 324, To: 324, Line: 26, Col: 5, Construct: "set"},
-	{From: 327, To: 378, Line: 28, Col: 1, Construct: "if"},
-	{From: 330, To: 349, Line: 29, Col: 5, Construct: "if"},
-	{From: 333, To: 333, Line: 30, Col: 9, Construct: "set"},
-	{From: 334, To: 349, Line: 31, Col: 9, Construct: "if"},
-	{From: 337, To: 348, Line: 32, Col: 9, Construct: "for"},
-	{From: 339, To: 347, Line: 33, Col: 13, Construct: "if"},
-	{From: 341, To: 344, Line: 34, Col: 17, Construct: "if"},
-	{From: 343, To: 343, Line: 35, Col: 21, Construct: "set"},
-	{From: 346, To: 346, Line: 37, Col: 17, Construct: "set"},
-	{From: 351, To: 362, Line: 41, Col: 5, Construct: "if"},
-	{From: 353, To: 353, Line: 42, Col: 9, Construct: "set"},
-	{From: 354, To: 362, Line: 43, Col: 9, Construct: "if"},
-	{From: 357, To: 357, Line: 44, Col: 9, Construct: "set"},
-	{From: 358, To: 362, Line: 45, Col: 9, Construct: "if"},
-	{From: 361, To: 361, Line: 46, Col: 9, Construct: "set"},
-	{From: 366, To: 377, Line: 49, Col: 5, Construct: "if"},
-	{From: 368, To: 368, Line: 50, Col: 9, Construct: "set"},
-	{From: 369, To: 377, Line: 51, Col: 9, Construct: "if"},
-	{From: 372, To: 372, Line: 52, Col: 9, Construct: "set"},
-	{From: 373, To: 377, Line: 53, Col: 9, Construct: "if"},
-	{From: 376, To: 376, Line: 54, Col: 9, Construct: "set"},
-	{From: 380, To: 385, Line: 57, Col: 1, Construct: "if"},
-	{From: 382, To: 384, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 387, To: 482, Line: 60, Col: 1, Construct: "for"},
-	{From: 391, To: 391, Line: 61, Col: 5, Construct: "set"},
-	{From: 393, To: 415, Line: 62, Col: 5, Construct: "if"},
-	{From: 396, To: 396, Line: 63, Col: 9, Construct: "set"},
-	{From: 400, To: 414, Line: 65, Col: 9, Construct: "if"},
-	{From: 402, To: 413, Line: 66, Col: 13, Construct: "for"},
-	{From: 404, To: 412, Line: 67, Col: 17, Construct: "if"},
-	{From: 406, To: 409, Line: 68, Col: 21, Construct: "if"},
-	{From: 408, To: 408, Line: 69, Col: 25, Construct: "set"},
-	{From: 411, To: 411, Line: 71, Col: 21, Construct: "set"},
-	{From: 417, To: 481, Line: 76, Col: 5, Construct: "if"},
-	{From: 420, To: 424, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 425, To: 481, Line: 78, Col: 9, Construct: "if"},
-	{From: 428, To: 431, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 433, To: 466, Line: 80, Col: 9, Construct: "if"},
-	{From: 436, To: 464, Line: 81, Col: 13, Construct: "for"},
-	{From: 440, To: 442, Line: 82, Col: 17, Construct: "if"},
-	{From: 444, To: 449, Line: 85, Col: 17, Construct: "if"},
-	{From: 447, To: 447, Line: 86, Col: 21, Construct: "set"},
-	{From: 451, To: 452, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 454, To: 463, Line: 91, Col: 17, Construct: "if"},
-	{From: 457, To: 457, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 461, To: 461, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 467, To: 481, Line: 100, Col: 9, Construct: "if"},
-	{From: 470, To: 473, Line: 101, Col: 9, Construct: "if"},
-	{From: 475, To: 476, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 478, To: 480, Line: 107, Col: 9, Construct: "if"},
-	{From: 484, To: 486, Line: 112, Col: 1, Construct: "if"},
-}
+// spansIbmGraniteGranite4_1 is the position table of ibm-granite-granite-4.1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansIbmGraniteGranite4_1 = "set,if,for,{{ }}|6DACCAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCmBA/GAAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"

@@ -40,11 +40,11 @@ var KimiK2 = &jinja2.Template{
 	Spans:     spansKimiK2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderKimiK2 renders kimi-k2.jinja.
 func renderKimiK2(w *jinja2.Writer, in *jinja2.Input) {
@@ -76,13 +76,6 @@ func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
 
-// spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK2 = []jinja2.Span{
-	{From: 54, To: 54, Line: 11, Col: 1, Construct: "set"},
-	{From: 56, To: 60, Line: 17, Col: 1, Construct: "for"},
-	{From: 58, To: 58, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 70, Line: 11, Col: 1, Construct: "set"},
-	{From: 72, To: 76, Line: 17, Col: 1, Construct: "for"},
-	{From: 74, To: 74, Line: 18, Col: 1, Construct: "{{ }}"},
-}
+// spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansKimiK2 = "set,for,{{ }}|sDAWCAEIMACEACAEYAPAAEIMACEACAE"

@@ -40,11 +40,11 @@ var KimiK2Instruct = &jinja2.Template{
 	Spans:     spansKimiK2Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
@@ -327,85 +327,6 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK2Instruct = []jinja2.Span{
-	{From: 55, To: 78, Line: 1, Col: 1, Construct: "macro"},
-	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
-	{From: 61, To: 77, Line: 3, Col: 5, Construct: "if"},
-	{From: 63, To: 63, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 64, To: 77, Line: 5, Col: 9, Construct: "if"},
-	{From: 67, To: 76, Line: 6, Col: 7, Construct: "for"},
-	{From: 69, To: 75, Line: 7, Col: 9, Construct: "if"},
-	{From: 74, To: 74, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 16, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 17, Col: 1, Construct: "set"},
-	{From: 84, To: 89, Line: 19, Col: 1, Construct: "if"},
-	{From: 87, To: 88, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 91, To: 179, Line: 22, Col: 1, Construct: "for"},
-	{From: 97, To: 99, Line: 23, Col: 3, Construct: "if"},
-	{From: 101, To: 103, Line: 27, Col: 3, Construct: "set"},
-	{From: 105, To: 123, Line: 28, Col: 3, Construct: "if"},
-	{From: 109, To: 110, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 111, To: 123, Line: 30, Col: 7, Construct: "if"},
-	{From: 115, To: 116, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 121, To: 122, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 125, To: 178, Line: 36, Col: 3, Construct: "if"},
-	{From: 127, To: 128, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 130, To: 155, Line: 38, Col: 5, Construct: "for"},
-	{From: 133, To: 134, Line: 39, Col: 7, Construct: "set"},
-	{From: 136, To: 136, Line: 40, Col: 7, Construct: "set"},
-	{From: 138, To: 139, Line: 41, Col: 7, Construct: "set"},
-	{From: 141, To: 142, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 144, To: 153, Line: 42, Col: 72, Construct: "if"},
-	{From: 147, To: 147, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 151, To: 151, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 156, To: 177, Line: 45, Col: 7, Construct: "if"},
-	{From: 159, To: 167, Line: 46, Col: 5, Construct: "if"},
-	{From: 161, To: 161, Line: 47, Col: 7, Construct: "set"},
-	{From: 165, To: 165, Line: 49, Col: 7, Construct: "set"},
-	{From: 169, To: 170, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 173, To: 177, Line: 53, Col: 7, Construct: "if"},
-	{From: 176, To: 176, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 181, To: 183, Line: 58, Col: 1, Construct: "if"},
-	{From: 196, To: 219, Line: 1, Col: 1, Construct: "macro"},
-	{From: 200, To: 200, Line: 2, Col: 5, Construct: "set"},
-	{From: 202, To: 218, Line: 3, Col: 5, Construct: "if"},
-	{From: 204, To: 204, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 205, To: 218, Line: 5, Col: 9, Construct: "if"},
-	{From: 208, To: 217, Line: 6, Col: 7, Construct: "for"},
-	{From: 210, To: 216, Line: 7, Col: 9, Construct: "if"},
-	{From: 215, To: 215, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 16, Col: 1, Construct: "set"},
-	{From: 223, To: 223, Line: 17, Col: 1, Construct: "set"},
-	{From: 225, To: 230, Line: 19, Col: 1, Construct: "if"},
-	{From: 228, To: 229, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 233, To: 323, Line: 22, Col: 1, Construct: "for"},
-	{From: 239, To: 241, Line: 23, Col: 3, Construct: "if"},
-	{From: 243, To: 245, Line: 27, Col: 3, Construct: "set"},
-	{From: 247, To: 265, Line: 28, Col: 3, Construct: "if"},
-	{From: 251, To: 252, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 253, To: 265, Line: 30, Col: 7, Construct: "if"},
-	{From: 257, To: 258, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 263, To: 264, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 267, To: 322, Line: 36, Col: 3, Construct: "if"},
-	{From: 270, To: 271, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 274, To: 299, Line: 38, Col: 5, Construct: "for"},
-	{From: 277, To: 277, Line: 39, Col: 7, Construct: "set"},
-	{From: 279, To: 279, Line: 40, Col: 7, Construct: "set"},
-	{From: 281, To: 282, Line: 41, Col: 7, Construct: "set"},
-	{From: 284, To: 285, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 287, To: 297, Line: 42, Col: 72, Construct: "if"},
-	{From: 291, To: 291, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 295, To: 295, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 300, To: 321, Line: 45, Col: 7, Construct: "if"},
-	{From: 303, To: 311, Line: 46, Col: 5, Construct: "if"},
-	{From: 305, To: 305, Line: 47, Col: 7, Construct: "set"},
-	{From: 309, To: 309, Line: 49, Col: 7, Construct: "set"},
-	{From: 313, To: 314, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 316, To: 316, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 317, To: 321, Line: 53, Col: 7, Construct: "if"},
-	{From: 320, To: 320, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 325, To: 327, Line: 58, Col: 1, Construct: "if"},
-}
+// spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansKimiK2Instruct = "macro,set,if,{{ }},for|uDuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGIwFExCIMECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIqDGfEECCEGGyBCAIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJEeuBzDAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGK0FExCIMECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIuDGfEGCCEGIyBCAIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// LFM258BA1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
-var LFM258BA1B = &jinja2.Template{
+// LFM2_5_8B_A1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
+var LFM2_5_8B_A1B = &jinja2.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var LFM258BA1B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2.5-8B-A1B.jinja",
-	Func:      renderLFM258BA1B,
-	LlamaFunc: renderLFM258BA1BLlama,
+	Func:      renderLFM2_5_8B_A1B,
+	LlamaFunc: renderLFM2_5_8B_A1BLlama,
 	Name:      "LFM2.5-8B-A1B",
 	Origin:    "llama.cpp/LFM2.5-8B-A1B.jinja",
 	SHA256:    "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
-	Spans:     spansLFM258BA1B,
+	Spans:     spansLFM2_5_8B_A1B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
-func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
+func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
@@ -302,10 +302,10 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM258BA1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM258BA1B with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_5_8B_A1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_5_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -561,163 +561,6 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLFM258BA1B = []jinja2.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 78, Line: 4, Col: 1, Construct: "macro"},
-	{From: 64, To: 77, Line: 5, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 69, To: 77, Line: 7, Col: 9, Construct: "if"},
-	{From: 72, To: 72, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 80, To: 117, Line: 14, Col: 1, Construct: "macro"},
-	{From: 84, To: 116, Line: 15, Col: 5, Construct: "if"},
-	{From: 86, To: 86, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 18, Col: 9, Construct: "set"},
-	{From: 92, To: 113, Line: 19, Col: 9, Construct: "for"},
-	{From: 94, To: 112, Line: 20, Col: 13, Construct: "if"},
-	{From: 97, To: 97, Line: 20, Col: 13, Construct: "set"},
-	{From: 99, To: 99, Line: 21, Col: 17, Construct: "set"},
-	{From: 100, To: 112, Line: 22, Col: 17, Construct: "if"},
-	{From: 103, To: 103, Line: 22, Col: 17, Construct: "set"},
-	{From: 105, To: 105, Line: 23, Col: 17, Construct: "set"},
-	{From: 109, To: 109, Line: 23, Col: 17, Construct: "set"},
-	{From: 111, To: 111, Line: 25, Col: 17, Construct: "set"},
-	{From: 115, To: 115, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 119, To: 157, Line: 32, Col: 1, Construct: "macro"},
-	{From: 123, To: 123, Line: 33, Col: 5, Construct: "set"},
-	{From: 125, To: 152, Line: 34, Col: 5, Construct: "for"},
-	{From: 130, To: 131, Line: 35, Col: 9, Construct: "set"},
-	{From: 133, To: 133, Line: 36, Col: 9, Construct: "set"},
-	{From: 135, To: 135, Line: 37, Col: 9, Construct: "set"},
-	{From: 137, To: 147, Line: 38, Col: 9, Construct: "for"},
-	{From: 142, To: 142, Line: 38, Col: 9, Construct: "set"},
-	{From: 144, To: 146, Line: 39, Col: 13, Construct: "set"},
-	{From: 149, To: 149, Line: 39, Col: 13, Construct: "set"},
-	{From: 151, To: 151, Line: 41, Col: 9, Construct: "set"},
-	{From: 154, To: 156, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 159, To: 160, Line: 46, Col: 1, Construct: "set"},
-	{From: 162, To: 173, Line: 47, Col: 1, Construct: "if"},
-	{From: 165, To: 170, Line: 48, Col: 5, Construct: "if"},
-	{From: 167, To: 169, Line: 49, Col: 9, Construct: "set"},
-	{From: 172, To: 172, Line: 51, Col: 5, Construct: "set"},
-	{From: 175, To: 201, Line: 53, Col: 1, Construct: "if"},
-	{From: 177, To: 181, Line: 54, Col: 5, Construct: "set"},
-	{From: 183, To: 198, Line: 55, Col: 5, Construct: "for"},
-	{From: 187, To: 190, Line: 56, Col: 9, Construct: "if"},
-	{From: 189, To: 189, Line: 57, Col: 13, Construct: "set"},
-	{From: 192, To: 192, Line: 59, Col: 9, Construct: "set"},
-	{From: 194, To: 197, Line: 60, Col: 9, Construct: "if"},
-	{From: 196, To: 196, Line: 61, Col: 13, Construct: "set"},
-	{From: 200, To: 200, Line: 64, Col: 5, Construct: "set"},
-	{From: 203, To: 208, Line: 66, Col: 1, Construct: "if"},
-	{From: 205, To: 207, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 210, To: 218, Line: 69, Col: 1, Construct: "for"},
-	{From: 214, To: 217, Line: 70, Col: 5, Construct: "if"},
-	{From: 216, To: 216, Line: 71, Col: 9, Construct: "set"},
-	{From: 220, To: 298, Line: 74, Col: 1, Construct: "for"},
-	{From: 224, To: 227, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 229, To: 297, Line: 76, Col: 5, Construct: "if"},
-	{From: 231, To: 288, Line: 76, Col: 5, Construct: "with"},
-	{From: 237, To: 243, Line: 78, Col: 9, Construct: "if"},
-	{From: 240, To: 242, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 245, To: 245, Line: 81, Col: 9, Construct: "set"},
-	{From: 247, To: 247, Line: 82, Col: 9, Construct: "set"},
-	{From: 249, To: 276, Line: 83, Col: 9, Construct: "if"},
-	{From: 252, To: 254, Line: 84, Col: 13, Construct: "set"},
-	{From: 256, To: 262, Line: 85, Col: 13, Construct: "if"},
-	{From: 258, To: 261, Line: 86, Col: 17, Construct: "if"},
-	{From: 260, To: 260, Line: 87, Col: 21, Construct: "set"},
-	{From: 264, To: 275, Line: 90, Col: 13, Construct: "if"},
-	{From: 266, To: 266, Line: 91, Col: 17, Construct: "set"},
-	{From: 268, To: 268, Line: 92, Col: 17, Construct: "set"},
-	{From: 270, To: 270, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 274, To: 274, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 278, To: 281, Line: 98, Col: 9, Construct: "if"},
-	{From: 280, To: 280, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 283, To: 287, Line: 101, Col: 9, Construct: "if"},
-	{From: 285, To: 285, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 292, To: 296, Line: 107, Col: 9, Construct: "if"},
-	{From: 294, To: 294, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 300, To: 302, Line: 113, Col: 1, Construct: "if"},
-	{From: 317, To: 317, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 319, To: 319, Line: 2, Col: 1, Construct: "set"},
-	{From: 321, To: 338, Line: 4, Col: 1, Construct: "macro"},
-	{From: 324, To: 337, Line: 5, Col: 5, Construct: "if"},
-	{From: 326, To: 328, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 329, To: 337, Line: 7, Col: 9, Construct: "if"},
-	{From: 332, To: 332, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 336, To: 336, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 340, To: 377, Line: 14, Col: 1, Construct: "macro"},
-	{From: 344, To: 376, Line: 15, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 350, To: 350, Line: 18, Col: 9, Construct: "set"},
-	{From: 352, To: 373, Line: 19, Col: 9, Construct: "for"},
-	{From: 354, To: 372, Line: 20, Col: 13, Construct: "if"},
-	{From: 357, To: 357, Line: 20, Col: 13, Construct: "set"},
-	{From: 359, To: 359, Line: 21, Col: 17, Construct: "set"},
-	{From: 360, To: 372, Line: 22, Col: 17, Construct: "if"},
-	{From: 363, To: 363, Line: 22, Col: 17, Construct: "set"},
-	{From: 365, To: 365, Line: 23, Col: 17, Construct: "set"},
-	{From: 369, To: 369, Line: 23, Col: 17, Construct: "set"},
-	{From: 371, To: 371, Line: 25, Col: 17, Construct: "set"},
-	{From: 375, To: 375, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 379, To: 417, Line: 32, Col: 1, Construct: "macro"},
-	{From: 383, To: 383, Line: 33, Col: 5, Construct: "set"},
-	{From: 386, To: 412, Line: 34, Col: 5, Construct: "for"},
-	{From: 391, To: 391, Line: 35, Col: 9, Construct: "set"},
-	{From: 393, To: 393, Line: 36, Col: 9, Construct: "set"},
-	{From: 395, To: 395, Line: 37, Col: 9, Construct: "set"},
-	{From: 397, To: 407, Line: 38, Col: 9, Construct: "for"},
-	{From: 402, To: 402, Line: 38, Col: 9, Construct: "set"},
-	{From: 404, To: 406, Line: 39, Col: 13, Construct: "set"},
-	{From: 409, To: 409, Line: 39, Col: 13, Construct: "set"},
-	{From: 411, To: 411, Line: 41, Col: 9, Construct: "set"},
-	{From: 414, To: 416, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 419, To: 420, Line: 46, Col: 1, Construct: "set"},
-	{From: 422, To: 433, Line: 47, Col: 1, Construct: "if"},
-	{From: 425, To: 430, Line: 48, Col: 5, Construct: "if"},
-	{From: 427, To: 429, Line: 49, Col: 9, Construct: "set"},
-	{From: 432, To: 432, Line: 51, Col: 5, Construct: "set"},
-	{From: 435, To: 461, Line: 53, Col: 1, Construct: "if"},
-	{From: 437, To: 441, Line: 54, Col: 5, Construct: "set"},
-	{From: 443, To: 458, Line: 55, Col: 5, Construct: "for"},
-	{From: 447, To: 450, Line: 56, Col: 9, Construct: "if"},
-	{From: 449, To: 449, Line: 57, Col: 13, Construct: "set"},
-	{From: 452, To: 452, Line: 59, Col: 9, Construct: "set"},
-	{From: 454, To: 457, Line: 60, Col: 9, Construct: "if"},
-	{From: 456, To: 456, Line: 61, Col: 13, Construct: "set"},
-	{From: 460, To: 460, Line: 64, Col: 5, Construct: "set"},
-	{From: 463, To: 468, Line: 66, Col: 1, Construct: "if"},
-	{From: 465, To: 467, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 470, To: 478, Line: 69, Col: 1, Construct: "for"},
-	{From: 474, To: 477, Line: 70, Col: 5, Construct: "if"},
-	{From: 476, To: 476, Line: 71, Col: 9, Construct: "set"},
-	{From: 480, To: 557, Line: 74, Col: 1, Construct: "for"},
-	{From: 484, To: 486, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 488, To: 556, Line: 76, Col: 5, Construct: "if"},
-	{From: 490, To: 547, Line: 76, Col: 5, Construct: "with"},
-	{From: 496, To: 502, Line: 78, Col: 9, Construct: "if"},
-	{From: 499, To: 501, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 504, To: 504, Line: 81, Col: 9, Construct: "set"},
-	{From: 506, To: 506, Line: 82, Col: 9, Construct: "set"},
-	{From: 508, To: 535, Line: 83, Col: 9, Construct: "if"},
-	{From: 511, To: 513, Line: 84, Col: 13, Construct: "set"},
-	{From: 515, To: 521, Line: 85, Col: 13, Construct: "if"},
-	{From: 517, To: 520, Line: 86, Col: 17, Construct: "if"},
-	{From: 519, To: 519, Line: 87, Col: 21, Construct: "set"},
-	{From: 523, To: 534, Line: 90, Col: 13, Construct: "if"},
-	{From: 525, To: 525, Line: 91, Col: 17, Construct: "set"},
-	{From: 527, To: 527, Line: 92, Col: 17, Construct: "set"},
-	{From: 529, To: 529, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 533, To: 533, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 537, To: 540, Line: 98, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 542, To: 546, Line: 101, Col: 9, Construct: "if"},
-	{From: 544, To: 544, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 551, To: 555, Line: 107, Col: 9, Construct: "if"},
-	{From: 553, To: 553, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 559, To: 561, Line: 113, Col: 1, Construct: "if"},
-}
+// spansLFM2_5_8B_A1B is the position table of LFM2.5-8B-A1B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLFM2_5_8B_A1B = "{{ }},set,macro,if,for,with|yDACCAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIsCIREIACICE2BCAIKCCICGACACEACACEUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI8EGRIIGCIAKoECAGEyDAAKMMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZGiBAhHAAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIsCIREIACICG0BCAIKACICEACACEACACEUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI6EGRIIECIAIoECAGEyDAAKMMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZG"

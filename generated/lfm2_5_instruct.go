@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// LFM25Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
-var LFM25Instruct = &jinja2.Template{
+// LFM2_5Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
+var LFM2_5Instruct = &jinja2.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var LFM25Instruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2.5-Instruct.jinja",
-	Func:      renderLFM25Instruct,
-	LlamaFunc: renderLFM25InstructLlama,
+	Func:      renderLFM2_5Instruct,
+	LlamaFunc: renderLFM2_5InstructLlama,
 	Name:      "LFM2.5-Instruct",
 	Origin:    "llama.cpp/LFM2.5-Instruct.jinja",
 	SHA256:    "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
-	Spans:     spansLFM25Instruct,
+	Spans:     spansLFM2_5Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderLFM25Instruct renders LFM2.5-Instruct.jinja.
-func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
+func renderLFM2_5Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
 	var ns jinja2.Value
@@ -163,10 +163,10 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM25InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM25Instruct with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_5InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_5Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_5InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	bosToken := in.Lookup("bos_token")
@@ -284,83 +284,6 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLFM25Instruct = []jinja2.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 72, Line: 4, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
-	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
-	{From: 74, To: 108, Line: 8, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 8, Col: 1, Construct: "set"},
-	{From: 78, To: 82, Line: 9, Col: 5, Construct: "set"},
-	{From: 84, To: 103, Line: 10, Col: 5, Construct: "for"},
-	{From: 88, To: 91, Line: 11, Col: 9, Construct: "if"},
-	{From: 90, To: 90, Line: 12, Col: 13, Construct: "set"},
-	{From: 93, To: 93, Line: 12, Col: 13, Construct: "set"},
-	{From: 95, To: 95, Line: 14, Col: 9, Construct: "set"},
-	{From: 97, To: 102, Line: 15, Col: 9, Construct: "if"},
-	{From: 99, To: 99, Line: 15, Col: 9, Construct: "set"},
-	{From: 101, To: 101, Line: 16, Col: 13, Construct: "set"},
-	{From: 105, To: 105, Line: 16, Col: 13, Construct: "set"},
-	{From: 107, To: 107, Line: 19, Col: 5, Construct: "set"},
-	{From: 110, To: 115, Line: 21, Col: 1, Construct: "if"},
-	{From: 112, To: 114, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 117, To: 117, Line: 22, Col: 5, Construct: "set"},
-	{From: 119, To: 119, Line: 24, Col: 1, Construct: "set"},
-	{From: 121, To: 131, Line: 25, Col: 1, Construct: "for"},
-	{From: 125, To: 130, Line: 26, Col: 5, Construct: "if"},
-	{From: 127, To: 127, Line: 26, Col: 5, Construct: "set"},
-	{From: 129, To: 129, Line: 27, Col: 9, Construct: "set"},
-	{From: 133, To: 159, Line: 30, Col: 1, Construct: "for"},
-	{From: 138, To: 141, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 143, To: 143, Line: 32, Col: 5, Construct: "set"},
-	{From: 145, To: 148, Line: 33, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 34, Col: 9, Construct: "set"},
-	{From: 150, To: 156, Line: 36, Col: 5, Construct: "if"},
-	{From: 152, To: 155, Line: 37, Col: 9, Construct: "if"},
-	{From: 154, To: 154, Line: 38, Col: 13, Construct: "set"},
-	{From: 158, To: 158, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 161, To: 163, Line: 43, Col: 1, Construct: "if"},
-	{From: 179, To: 179, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 181, Line: 2, Col: 1, Construct: "set"},
-	{From: 183, To: 183, Line: 3, Col: 1, Construct: "set"},
-	{From: 185, To: 193, Line: 4, Col: 1, Construct: "if"},
-	{From: 188, To: 188, Line: 4, Col: 1, Construct: "set"},
-	{From: 190, To: 190, Line: 5, Col: 5, Construct: "set"},
-	{From: 192, To: 192, Line: 6, Col: 5, Construct: "set"},
-	{From: 195, To: 229, Line: 8, Col: 1, Construct: "if"},
-	{From: 197, To: 197, Line: 8, Col: 1, Construct: "set"},
-	{From: 199, To: 203, Line: 9, Col: 5, Construct: "set"},
-	{From: 205, To: 224, Line: 10, Col: 5, Construct: "for"},
-	{From: 209, To: 212, Line: 11, Col: 9, Construct: "if"},
-	{From: 211, To: 211, Line: 12, Col: 13, Construct: "set"},
-	{From: 214, To: 214, Line: 12, Col: 13, Construct: "set"},
-	{From: 216, To: 216, Line: 14, Col: 9, Construct: "set"},
-	{From: 218, To: 223, Line: 15, Col: 9, Construct: "if"},
-	{From: 220, To: 220, Line: 15, Col: 9, Construct: "set"},
-	{From: 222, To: 222, Line: 16, Col: 13, Construct: "set"},
-	{From: 226, To: 226, Line: 16, Col: 13, Construct: "set"},
-	{From: 228, To: 228, Line: 19, Col: 5, Construct: "set"},
-	{From: 231, To: 236, Line: 21, Col: 1, Construct: "if"},
-	{From: 233, To: 235, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 238, To: 238, Line: 22, Col: 5, Construct: "set"},
-	{From: 240, To: 240, Line: 24, Col: 1, Construct: "set"},
-	{From: 242, To: 252, Line: 25, Col: 1, Construct: "for"},
-	{From: 246, To: 251, Line: 26, Col: 5, Construct: "if"},
-	{From: 248, To: 248, Line: 26, Col: 5, Construct: "set"},
-	{From: 250, To: 250, Line: 27, Col: 9, Construct: "set"},
-	{From: 255, To: 280, Line: 30, Col: 1, Construct: "for"},
-	{From: 260, To: 262, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 264, To: 264, Line: 32, Col: 5, Construct: "set"},
-	{From: 266, To: 269, Line: 33, Col: 5, Construct: "if"},
-	{From: 268, To: 268, Line: 34, Col: 9, Construct: "set"},
-	{From: 271, To: 277, Line: 36, Col: 5, Construct: "if"},
-	{From: 273, To: 276, Line: 37, Col: 9, Construct: "if"},
-	{From: 275, To: 275, Line: 38, Col: 13, Construct: "set"},
-	{From: 279, To: 279, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 282, To: 284, Line: 43, Col: 1, Construct: "if"},
-}
+// spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLFM2_5Instruct = "{{ }},set,if,for|0DACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI0BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJEkBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICKyBGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// LFM28BA1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
-var LFM28BA1B = &jinja2.Template{
+// LFM2_8B_A1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
+var LFM2_8B_A1B = &jinja2.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var LFM28BA1B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "LFM2-8B-A1B.jinja",
-	Func:      renderLFM28BA1B,
-	LlamaFunc: renderLFM28BA1BLlama,
+	Func:      renderLFM2_8B_A1B,
+	LlamaFunc: renderLFM2_8B_A1BLlama,
 	Name:      "LFM2-8B-A1B",
 	Origin:    "llama.cpp/LFM2-8B-A1B.jinja",
 	SHA256:    "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-	Spans:     spansLFM28BA1B,
+	Spans:     spansLFM2_8B_A1B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderLFM28BA1B renders LFM2-8B-A1B.jinja.
-func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
+// renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
+func renderLFM2_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -130,10 +130,10 @@ func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderLFM28BA1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM28BA1B with the runtime's Llama functions where llama.cpp's semantics
+// renderLFM2_8B_A1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM2_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderLFM2_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -216,59 +216,6 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLFM28BA1B = []jinja2.Span{
-	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
-	{From: 62, To: 68, Line: 4, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 5, Col: 2, Construct: "set"},
-	{From: 67, To: 67, Line: 6, Col: 2, Construct: "set"},
-	{From: 70, To: 96, Line: 8, Col: 1, Construct: "if"},
-	{From: 72, To: 76, Line: 9, Col: 2, Construct: "set"},
-	{From: 78, To: 93, Line: 10, Col: 2, Construct: "for"},
-	{From: 82, To: 85, Line: 11, Col: 3, Construct: "if"},
-	{From: 84, To: 84, Line: 12, Col: 4, Construct: "set"},
-	{From: 87, To: 87, Line: 14, Col: 3, Construct: "set"},
-	{From: 89, To: 92, Line: 15, Col: 3, Construct: "if"},
-	{From: 91, To: 91, Line: 16, Col: 4, Construct: "set"},
-	{From: 95, To: 95, Line: 19, Col: 2, Construct: "set"},
-	{From: 98, To: 103, Line: 21, Col: 1, Construct: "if"},
-	{From: 100, To: 102, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 105, To: 126, Line: 24, Col: 1, Construct: "for"},
-	{From: 108, To: 111, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 113, To: 113, Line: 26, Col: 2, Construct: "set"},
-	{From: 115, To: 118, Line: 27, Col: 2, Construct: "if"},
-	{From: 117, To: 117, Line: 28, Col: 3, Construct: "set"},
-	{From: 120, To: 123, Line: 30, Col: 2, Construct: "if"},
-	{From: 122, To: 122, Line: 31, Col: 3, Construct: "set"},
-	{From: 125, To: 125, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 128, To: 130, Line: 35, Col: 1, Construct: "if"},
-	{From: 142, To: 142, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 144, To: 144, Line: 2, Col: 1, Construct: "set"},
-	{From: 146, To: 146, Line: 3, Col: 1, Construct: "set"},
-	{From: 148, To: 154, Line: 4, Col: 1, Construct: "if"},
-	{From: 151, To: 151, Line: 5, Col: 2, Construct: "set"},
-	{From: 153, To: 153, Line: 6, Col: 2, Construct: "set"},
-	{From: 156, To: 182, Line: 8, Col: 1, Construct: "if"},
-	{From: 158, To: 162, Line: 9, Col: 2, Construct: "set"},
-	{From: 164, To: 179, Line: 10, Col: 2, Construct: "for"},
-	{From: 168, To: 171, Line: 11, Col: 3, Construct: "if"},
-	{From: 170, To: 170, Line: 12, Col: 4, Construct: "set"},
-	{From: 173, To: 173, Line: 14, Col: 3, Construct: "set"},
-	{From: 175, To: 178, Line: 15, Col: 3, Construct: "if"},
-	{From: 177, To: 177, Line: 16, Col: 4, Construct: "set"},
-	{From: 181, To: 181, Line: 19, Col: 2, Construct: "set"},
-	{From: 184, To: 189, Line: 21, Col: 1, Construct: "if"},
-	{From: 186, To: 188, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 192, To: 212, Line: 24, Col: 1, Construct: "for"},
-	{From: 195, To: 197, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 199, To: 199, Line: 26, Col: 2, Construct: "set"},
-	{From: 201, To: 204, Line: 27, Col: 2, Construct: "if"},
-	{From: 203, To: 203, Line: 28, Col: 3, Construct: "set"},
-	{From: 206, To: 209, Line: 30, Col: 2, Construct: "if"},
-	{From: 208, To: 208, Line: 31, Col: 3, Construct: "set"},
-	{From: 211, To: 211, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 214, To: 216, Line: 35, Col: 1, Construct: "if"},
-}
+// spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLFM2_8B_A1B = "{{ }},set,if,for|wDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"

@@ -40,11 +40,11 @@ var Llama2 = &jinja2.Template{
 	Spans:     spansLlama2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlama2 renders llama2.jinja.
 func renderLlama2(w *jinja2.Writer, in *jinja2.Input) {
@@ -114,27 +114,6 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlama2 is the position table of llama2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2 = []jinja2.Span{
-	{From: 53, To: 54, Line: 15, Col: 1, Construct: "set"},
-	{From: 56, To: 79, Line: 17, Col: 1, Construct: "for"},
-	{From: 58, To: 62, Line: 18, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 20, Col: 1, Construct: "set"},
-	{From: 64, To: 78, Line: 22, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 78, Line: 24, Col: 5, Construct: "if"},
-	{From: 71, To: 71, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 77, Line: 28, Col: 1, Construct: "set"},
-	{From: 88, To: 89, Line: 15, Col: 1, Construct: "set"},
-	{From: 91, To: 114, Line: 17, Col: 1, Construct: "for"},
-	{From: 93, To: 97, Line: 18, Col: 1, Construct: "if"},
-	{From: 96, To: 96, Line: 20, Col: 1, Construct: "set"},
-	{From: 99, To: 113, Line: 22, Col: 1, Construct: "if"},
-	{From: 102, To: 102, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 113, Line: 24, Col: 5, Construct: "if"},
-	{From: 106, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 112, Line: 28, Col: 1, Construct: "set"},
-}
+// spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlama2 = "set,for,if,{{ }}|qDCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -40,11 +40,11 @@ var Llama2SysBos = &jinja2.Template{
 	Spans:     spansLlama2SysBos,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
 func renderLlama2SysBos(w *jinja2.Writer, in *jinja2.Input) {
@@ -118,27 +118,6 @@ func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlama2SysBos is the position table of llama2-sys-bos.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysBos = []jinja2.Span{
-	{From: 53, To: 54, Line: 17, Col: 1, Construct: "set"},
-	{From: 56, To: 81, Line: 19, Col: 1, Construct: "for"},
-	{From: 58, To: 62, Line: 20, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 22, Col: 1, Construct: "set"},
-	{From: 64, To: 80, Line: 24, Col: 1, Construct: "if"},
-	{From: 67, To: 69, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 80, Line: 26, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 77, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 79, Line: 30, Col: 1, Construct: "set"},
-	{From: 90, To: 91, Line: 17, Col: 1, Construct: "set"},
-	{From: 93, To: 118, Line: 19, Col: 1, Construct: "for"},
-	{From: 95, To: 99, Line: 20, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 22, Col: 1, Construct: "set"},
-	{From: 101, To: 117, Line: 24, Col: 1, Construct: "if"},
-	{From: 104, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 117, Line: 26, Col: 5, Construct: "if"},
-	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 116, Line: 30, Col: 1, Construct: "set"},
-}
+// spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlama2SysBos = "set,for,if,{{ }}|qDCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -40,11 +40,11 @@ var Llama2SysStrip = &jinja2.Template{
 	Spans:     spansLlama2SysStrip,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
 func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
@@ -131,31 +131,6 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysStrip = []jinja2.Span{
-	{From: 54, To: 54, Line: 18, Col: 1, Construct: "set"},
-	{From: 56, To: 57, Line: 19, Col: 1, Construct: "set"},
-	{From: 59, To: 87, Line: 21, Col: 1, Construct: "for"},
-	{From: 62, To: 62, Line: 22, Col: 1, Construct: "set"},
-	{From: 64, To: 68, Line: 23, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 25, Col: 1, Construct: "set"},
-	{From: 70, To: 86, Line: 27, Col: 1, Construct: "if"},
-	{From: 73, To: 75, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 86, Line: 29, Col: 5, Construct: "if"},
-	{From: 79, To: 79, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 83, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 33, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 18, Col: 1, Construct: "set"},
-	{From: 99, To: 100, Line: 19, Col: 1, Construct: "set"},
-	{From: 103, To: 131, Line: 21, Col: 1, Construct: "for"},
-	{From: 106, To: 106, Line: 22, Col: 1, Construct: "set"},
-	{From: 108, To: 112, Line: 23, Col: 1, Construct: "if"},
-	{From: 111, To: 111, Line: 25, Col: 1, Construct: "set"},
-	{From: 114, To: 130, Line: 27, Col: 1, Construct: "if"},
-	{From: 117, To: 119, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 120, To: 130, Line: 29, Col: 5, Construct: "if"},
-	{From: 123, To: 123, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 129, To: 129, Line: 33, Col: 1, Construct: "set"},
-}
+// spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlama2SysStrip = "set,for,if,{{ }}|sDAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -40,11 +40,11 @@ var LlamaCppDeepseekR1 = &jinja2.Template{
 	Spans:     spansLlamaCppDeepseekR1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
 func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
@@ -326,87 +326,6 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppDeepseekR1 = []jinja2.Span{
-	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
-	{From: 61, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 72, Line: 5, Col: 1, Construct: "for"},
-	{From: 68, To: 71, Line: 6, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 7, Col: 9, Construct: "set"},
-	{From: 74, To: 74, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 81, Line: 11, Col: 1, Construct: "if"},
-	{From: 79, To: 80, Line: 12, Col: 82, Construct: "{{ }}"},
-	{From: 83, To: 83, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 92, Line: 27, Col: 1, Construct: "macro"},
-	{From: 87, To: 91, Line: 28, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 30, Col: 9, Construct: "set"},
-	{From: 94, To: 94, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 179, Line: 34, Col: 1, Construct: "for"},
-	{From: 99, To: 103, Line: 35, Col: 5, Construct: "if"},
-	{From: 102, To: 102, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 105, To: 110, Line: 38, Col: 5, Construct: "if"},
-	{From: 107, To: 109, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 112, To: 147, Line: 41, Col: 5, Construct: "if"},
-	{From: 115, To: 115, Line: 43, Col: 9, Construct: "set"},
-	{From: 117, To: 146, Line: 44, Col: 9, Construct: "for"},
-	{From: 121, To: 127, Line: 45, Col: 13, Construct: "if"},
-	{From: 123, To: 123, Line: 46, Col: 17, Construct: "set"},
-	{From: 129, To: 130, Line: 50, Col: 13, Construct: "set"},
-	{From: 132, To: 132, Line: 51, Col: 13, Construct: "set"},
-	{From: 134, To: 144, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 149, To: 163, Line: 56, Col: 5, Construct: "if"},
-	{From: 151, To: 151, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 153, To: 153, Line: 58, Col: 9, Construct: "set"},
-	{From: 155, To: 158, Line: 59, Col: 9, Construct: "if"},
-	{From: 157, To: 157, Line: 60, Col: 13, Construct: "set"},
-	{From: 160, To: 162, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 165, To: 178, Line: 64, Col: 5, Construct: "if"},
-	{From: 167, To: 167, Line: 65, Col: 9, Construct: "set"},
-	{From: 169, To: 173, Line: 66, Col: 9, Construct: "if"},
-	{From: 172, To: 172, Line: 68, Col: 13, Construct: "set"},
-	{From: 175, To: 177, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 181, To: 181, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 183, To: 185, Line: 74, Col: 1, Construct: "if"},
-	{From: 197, To: 200, Line: 1, Col: 1, Construct: "if"},
-	{From: 199, To: 199, Line: 2, Col: 5, Construct: "set"},
-	{From: 202, To: 205, Line: 4, Col: 1, Construct: "set"},
-	{From: 207, To: 213, Line: 5, Col: 1, Construct: "for"},
-	{From: 209, To: 212, Line: 6, Col: 5, Construct: "if"},
-	{From: 211, To: 211, Line: 7, Col: 9, Construct: "set"},
-	{From: 215, To: 215, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 217, To: 222, Line: 11, Col: 1, Construct: "if"},
-	{From: 220, To: 221, Line: 12, Col: 82, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 226, To: 233, Line: 27, Col: 1, Construct: "macro"},
-	{From: 228, To: 232, Line: 28, Col: 5, Construct: "if"},
-	{From: 231, To: 231, Line: 30, Col: 9, Construct: "set"},
-	{From: 235, To: 235, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 238, To: 320, Line: 34, Col: 1, Construct: "for"},
-	{From: 241, To: 244, Line: 35, Col: 5, Construct: "if"},
-	{From: 243, To: 243, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 251, Line: 38, Col: 5, Construct: "if"},
-	{From: 248, To: 250, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 288, Line: 41, Col: 5, Construct: "if"},
-	{From: 256, To: 256, Line: 43, Col: 9, Construct: "set"},
-	{From: 259, To: 287, Line: 44, Col: 9, Construct: "for"},
-	{From: 263, To: 269, Line: 45, Col: 13, Construct: "if"},
-	{From: 265, To: 265, Line: 46, Col: 17, Construct: "set"},
-	{From: 271, To: 271, Line: 50, Col: 13, Construct: "set"},
-	{From: 273, To: 273, Line: 51, Col: 13, Construct: "set"},
-	{From: 275, To: 285, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 290, To: 304, Line: 56, Col: 5, Construct: "if"},
-	{From: 292, To: 292, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 294, To: 294, Line: 58, Col: 9, Construct: "set"},
-	{From: 296, To: 299, Line: 59, Col: 9, Construct: "if"},
-	{From: 298, To: 298, Line: 60, Col: 13, Construct: "set"},
-	{From: 301, To: 303, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 306, To: 319, Line: 64, Col: 5, Construct: "if"},
-	{From: 308, To: 308, Line: 65, Col: 9, Construct: "set"},
-	{From: 310, To: 314, Line: 66, Col: 9, Construct: "if"},
-	{From: 313, To: 313, Line: 68, Col: 13, Construct: "set"},
-	{From: 316, To: 318, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 322, To: 322, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 324, To: 326, Line: 74, Col: 1, Construct: "if"},
-}
+// spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|wDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEmFCAEGICIAGACIGGKEJAEECIGKmCEJAGAEICE6BCAEIMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGkFCAEGGCIAEACIGGKEJAEECIGKmCEJAGAEICG4BCAEIMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"

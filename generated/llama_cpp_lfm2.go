@@ -40,11 +40,11 @@ var LlamaCppLfm2 = &jinja2.Template{
 	Spans:     spansLlamaCppLfm2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
 func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
@@ -303,87 +303,6 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppLfm2 = []jinja2.Span{
-	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
-	{From: 62, To: 68, Line: 4, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 5, Col: 2, Construct: "set"},
-	{From: 67, To: 67, Line: 6, Col: 2, Construct: "set"},
-	{From: 70, To: 96, Line: 8, Col: 1, Construct: "if"},
-	{From: 72, To: 76, Line: 9, Col: 2, Construct: "set"},
-	{From: 78, To: 93, Line: 10, Col: 2, Construct: "for"},
-	{From: 82, To: 85, Line: 11, Col: 3, Construct: "if"},
-	{From: 84, To: 84, Line: 12, Col: 4, Construct: "set"},
-	{From: 87, To: 87, Line: 14, Col: 3, Construct: "set"},
-	{From: 89, To: 92, Line: 15, Col: 3, Construct: "if"},
-	{From: 91, To: 91, Line: 16, Col: 4, Construct: "set"},
-	{From: 95, To: 95, Line: 19, Col: 2, Construct: "set"},
-	{From: 98, To: 103, Line: 21, Col: 1, Construct: "if"},
-	{From: 100, To: 102, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 105, To: 169, Line: 24, Col: 1, Construct: "for"},
-	{From: 108, To: 111, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 113, To: 118, Line: 26, Col: 2, Construct: "set"},
-	{From: 120, To: 123, Line: 27, Col: 2, Construct: "if"},
-	{From: 122, To: 122, Line: 28, Col: 3, Construct: "set"},
-	{From: 125, To: 166, Line: 30, Col: 2, Construct: "if"},
-	{From: 127, To: 127, Line: 31, Col: 3, Construct: "set"},
-	{From: 128, To: 166, Line: 32, Col: 6, Construct: "if"},
-	{From: 131, To: 131, Line: 33, Col: 3, Construct: "set"},
-	{From: 133, To: 163, Line: 34, Col: 3, Construct: "for"},
-	{From: 138, To: 141, Line: 35, Col: 4, Construct: "if"},
-	{From: 140, To: 140, Line: 35, Col: 29, Construct: "set"},
-	{From: 143, To: 144, Line: 36, Col: 4, Construct: "set"},
-	{From: 146, To: 146, Line: 37, Col: 4, Construct: "set"},
-	{From: 148, To: 155, Line: 38, Col: 4, Construct: "if"},
-	{From: 150, To: 150, Line: 39, Col: 5, Construct: "set"},
-	{From: 154, To: 154, Line: 41, Col: 5, Construct: "set"},
-	{From: 157, To: 160, Line: 43, Col: 4, Construct: "if"},
-	{From: 159, To: 159, Line: 44, Col: 5, Construct: "set"},
-	{From: 162, To: 162, Line: 46, Col: 4, Construct: "set"},
-	{From: 165, To: 165, Line: 48, Col: 3, Construct: "set"},
-	{From: 168, To: 168, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 171, To: 173, Line: 52, Col: 1, Construct: "if"},
-	{From: 185, To: 185, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 187, To: 187, Line: 2, Col: 1, Construct: "set"},
-	{From: 189, To: 189, Line: 3, Col: 1, Construct: "set"},
-	{From: 191, To: 197, Line: 4, Col: 1, Construct: "if"},
-	{From: 194, To: 194, Line: 5, Col: 2, Construct: "set"},
-	{From: 196, To: 196, Line: 6, Col: 2, Construct: "set"},
-	{From: 199, To: 225, Line: 8, Col: 1, Construct: "if"},
-	{From: 201, To: 205, Line: 9, Col: 2, Construct: "set"},
-	{From: 207, To: 222, Line: 10, Col: 2, Construct: "for"},
-	{From: 211, To: 214, Line: 11, Col: 3, Construct: "if"},
-	{From: 213, To: 213, Line: 12, Col: 4, Construct: "set"},
-	{From: 216, To: 216, Line: 14, Col: 3, Construct: "set"},
-	{From: 218, To: 221, Line: 15, Col: 3, Construct: "if"},
-	{From: 220, To: 220, Line: 16, Col: 4, Construct: "set"},
-	{From: 224, To: 224, Line: 19, Col: 2, Construct: "set"},
-	{From: 227, To: 232, Line: 21, Col: 1, Construct: "if"},
-	{From: 229, To: 231, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 235, To: 299, Line: 24, Col: 1, Construct: "for"},
-	{From: 238, To: 240, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 242, To: 247, Line: 26, Col: 2, Construct: "set"},
-	{From: 249, To: 252, Line: 27, Col: 2, Construct: "if"},
-	{From: 251, To: 251, Line: 28, Col: 3, Construct: "set"},
-	{From: 254, To: 296, Line: 30, Col: 2, Construct: "if"},
-	{From: 257, To: 257, Line: 31, Col: 3, Construct: "set"},
-	{From: 258, To: 296, Line: 32, Col: 6, Construct: "if"},
-	{From: 261, To: 261, Line: 33, Col: 3, Construct: "set"},
-	{From: 264, To: 293, Line: 34, Col: 3, Construct: "for"},
-	{From: 269, To: 272, Line: 35, Col: 4, Construct: "if"},
-	{From: 271, To: 271, Line: 35, Col: 29, Construct: "set"},
-	{From: 274, To: 274, Line: 36, Col: 4, Construct: "set"},
-	{From: 276, To: 276, Line: 37, Col: 4, Construct: "set"},
-	{From: 278, To: 285, Line: 38, Col: 4, Construct: "if"},
-	{From: 280, To: 280, Line: 39, Col: 5, Construct: "set"},
-	{From: 284, To: 284, Line: 41, Col: 5, Construct: "set"},
-	{From: 287, To: 290, Line: 43, Col: 4, Construct: "if"},
-	{From: 289, To: 289, Line: 44, Col: 5, Construct: "set"},
-	{From: 292, To: 292, Line: 46, Col: 4, Construct: "set"},
-	{From: 295, To: 295, Line: 48, Col: 3, Construct: "set"},
-	{From: 298, To: 298, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 301, To: 303, Line: 52, Col: 1, Construct: "if"},
-}
+// spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppLfm2 = "{{ }},set,if,for|wDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"

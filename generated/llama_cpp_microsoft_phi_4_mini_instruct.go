@@ -40,11 +40,11 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &jinja2.Template{
 	Spans:     spansLlamaCppMicrosoftPhi4MiniInstruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
@@ -204,51 +204,6 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppMicrosoftPhi4MiniInstruct = []jinja2.Span{
-	{From: 57, To: 69, Line: 1, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
-	{From: 61, To: 69, Line: 3, Col: 4, Construct: "if"},
-	{From: 64, To: 64, Line: 4, Col: 5, Construct: "set"},
-	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
-	{From: 71, To: 79, Line: 8, Col: 1, Construct: "if"},
-	{From: 73, To: 73, Line: 9, Col: 5, Construct: "set"},
-	{From: 75, To: 78, Line: 10, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 11, Col: 9, Construct: "set"},
-	{From: 81, To: 86, Line: 14, Col: 1, Construct: "if"},
-	{From: 83, To: 85, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 88, To: 116, Line: 17, Col: 1, Construct: "for"},
-	{From: 90, To: 115, Line: 18, Col: 5, Construct: "if"},
-	{From: 93, To: 95, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 96, To: 115, Line: 20, Col: 9, Construct: "if"},
-	{From: 99, To: 101, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 103, To: 106, Line: 22, Col: 9, Construct: "if"},
-	{From: 105, To: 105, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 108, To: 114, Line: 25, Col: 9, Construct: "for"},
-	{From: 110, To: 112, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 118, To: 124, Line: 31, Col: 1, Construct: "if"},
-	{From: 123, To: 123, Line: 34, Col: 4, Construct: "{{ }}"},
-	{From: 137, To: 149, Line: 1, Col: 1, Construct: "if"},
-	{From: 140, To: 140, Line: 2, Col: 5, Construct: "set"},
-	{From: 141, To: 149, Line: 3, Col: 4, Construct: "if"},
-	{From: 144, To: 144, Line: 4, Col: 5, Construct: "set"},
-	{From: 148, To: 148, Line: 6, Col: 5, Construct: "set"},
-	{From: 151, To: 159, Line: 8, Col: 1, Construct: "if"},
-	{From: 153, To: 153, Line: 9, Col: 5, Construct: "set"},
-	{From: 155, To: 158, Line: 10, Col: 5, Construct: "if"},
-	{From: 157, To: 157, Line: 11, Col: 9, Construct: "set"},
-	{From: 161, To: 166, Line: 14, Col: 1, Construct: "if"},
-	{From: 163, To: 165, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 168, To: 196, Line: 17, Col: 1, Construct: "for"},
-	{From: 170, To: 195, Line: 18, Col: 5, Construct: "if"},
-	{From: 173, To: 175, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 176, To: 195, Line: 20, Col: 9, Construct: "if"},
-	{From: 179, To: 181, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 183, To: 186, Line: 22, Col: 9, Construct: "if"},
-	{From: 185, To: 185, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 194, Line: 25, Col: 9, Construct: "for"},
-	{From: 190, To: 192, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 198, To: 204, Line: 31, Col: 1, Construct: "if"},
-	{From: 203, To: 203, Line: 34, Col: 4, Construct: "{{ }}"},
-}
+// spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|yDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"

@@ -40,11 +40,11 @@ var LlamaCppRwkvWorld = &jinja2.Template{
 	Spans:     spansLlamaCppRwkvWorld,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
 func renderLlamaCppRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
@@ -188,47 +188,6 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppRwkvWorld = []jinja2.Span{
-	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
-	{From: 61, To: 61, Line: 4, Col: 1, Construct: "set"},
-	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
-	{From: 65, To: 68, Line: 6, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 7, Col: 9, Construct: "set"},
-	{From: 71, To: 71, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 78, Line: 11, Col: 1, Construct: "if"},
-	{From: 75, To: 77, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 104, Line: 14, Col: 1, Construct: "for"},
-	{From: 83, To: 89, Line: 15, Col: 5, Construct: "if"},
-	{From: 86, To: 88, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 91, To: 103, Line: 18, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 19, Col: 9, Construct: "set"},
-	{From: 95, To: 98, Line: 20, Col: 9, Construct: "if"},
-	{From: 97, To: 97, Line: 21, Col: 13, Construct: "set"},
-	{From: 100, To: 102, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 106, To: 116, Line: 26, Col: 1, Construct: "if"},
-	{From: 109, To: 111, Line: 28, Col: 5, Construct: "if"},
-	{From: 113, To: 115, Line: 31, Col: 5, Construct: "if"},
-	{From: 128, To: 131, Line: 1, Col: 1, Construct: "if"},
-	{From: 130, To: 130, Line: 2, Col: 5, Construct: "set"},
-	{From: 133, To: 133, Line: 4, Col: 1, Construct: "set"},
-	{From: 135, To: 141, Line: 5, Col: 1, Construct: "for"},
-	{From: 137, To: 140, Line: 6, Col: 5, Construct: "if"},
-	{From: 139, To: 139, Line: 7, Col: 9, Construct: "set"},
-	{From: 143, To: 143, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 145, To: 150, Line: 11, Col: 1, Construct: "if"},
-	{From: 147, To: 149, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 153, To: 176, Line: 14, Col: 1, Construct: "for"},
-	{From: 156, To: 161, Line: 15, Col: 5, Construct: "if"},
-	{From: 158, To: 160, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 163, To: 175, Line: 18, Col: 5, Construct: "if"},
-	{From: 165, To: 165, Line: 19, Col: 9, Construct: "set"},
-	{From: 167, To: 170, Line: 20, Col: 9, Construct: "if"},
-	{From: 169, To: 169, Line: 21, Col: 13, Construct: "set"},
-	{From: 172, To: 174, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 178, To: 188, Line: 26, Col: 1, Construct: "if"},
-	{From: 181, To: 183, Line: 28, Col: 5, Construct: "if"},
-	{From: 185, To: 187, Line: 31, Col: 5, Construct: "if"},
-}
+// spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|wDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"

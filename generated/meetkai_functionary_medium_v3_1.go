@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MeetkaiFunctionaryMediumV31 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
-var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
+// MeetkaiFunctionaryMediumV3_1 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
+var MeetkaiFunctionaryMediumV3_1 = &jinja2.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meetkai-functionary-medium-v3.1.jinja",
-	Func:      renderMeetkaiFunctionaryMediumV31,
-	LlamaFunc: renderMeetkaiFunctionaryMediumV31Llama,
+	Func:      renderMeetkaiFunctionaryMediumV3_1,
+	LlamaFunc: renderMeetkaiFunctionaryMediumV3_1Llama,
 	Name:      "meetkai-functionary-medium-v3.1",
 	Origin:    "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
 	SHA256:    "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
-	Spans:     spansMeetkaiFunctionaryMediumV31,
+	Spans:     spansMeetkaiFunctionaryMediumV3_1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
-func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
+// renderMeetkaiFunctionaryMediumV3_1 renders meetkai-functionary-medium-v3.1.jinja.
+func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -144,10 +144,10 @@ func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMeetkaiFunctionaryMediumV31Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMeetkaiFunctionaryMediumV31 with the runtime's Llama functions where llama.cpp's semantics
+// renderMeetkaiFunctionaryMediumV3_1Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMeetkaiFunctionaryMediumV3_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -244,59 +244,6 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMeetkaiFunctionaryMediumV31 = []jinja2.Span{
-	{From: 57, To: 60, Line: 1, Col: 26, Construct: "if"},
-	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
-	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
-	{From: 64, To: 67, Line: 6, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 7, Col: 5, Construct: "set"},
-	{From: 69, To: 69, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 77, Line: 12, Col: 1, Construct: "if"},
-	{From: 79, To: 96, Line: 18, Col: 1, Construct: "if"},
-	{From: 82, To: 94, Line: 20, Col: 5, Construct: "for"},
-	{From: 84, To: 92, Line: 21, Col: 9, Construct: "if"},
-	{From: 86, To: 86, Line: 22, Col: 13, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 24, Col: 13, Construct: "{{ }}"},
-	{From: 98, To: 140, Line: 32, Col: 1, Construct: "for"},
-	{From: 100, To: 139, Line: 33, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 104, To: 139, Line: 35, Col: 9, Construct: "if"},
-	{From: 107, To: 107, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 111, To: 111, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 113, To: 117, Line: 39, Col: 9, Construct: "if"},
-	{From: 116, To: 116, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 119, To: 138, Line: 42, Col: 9, Construct: "if"},
-	{From: 121, To: 134, Line: 43, Col: 13, Construct: "for"},
-	{From: 123, To: 132, Line: 44, Col: 17, Construct: "if"},
-	{From: 127, To: 127, Line: 45, Col: 21, Construct: "{{ }}"},
-	{From: 131, To: 131, Line: 47, Col: 21, Construct: "{{ }}"},
-	{From: 142, To: 144, Line: 56, Col: 1, Construct: "if"},
-	{From: 157, To: 160, Line: 1, Col: 26, Construct: "if"},
-	{From: 159, To: 159, Line: 2, Col: 5, Construct: "set"},
-	{From: 162, To: 162, Line: 5, Col: 1, Construct: "set"},
-	{From: 164, To: 167, Line: 6, Col: 1, Construct: "if"},
-	{From: 166, To: 166, Line: 7, Col: 5, Construct: "set"},
-	{From: 169, To: 169, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 177, Line: 12, Col: 1, Construct: "if"},
-	{From: 179, To: 196, Line: 18, Col: 1, Construct: "if"},
-	{From: 182, To: 194, Line: 20, Col: 5, Construct: "for"},
-	{From: 184, To: 192, Line: 21, Col: 9, Construct: "if"},
-	{From: 186, To: 186, Line: 22, Col: 13, Construct: "{{ }}"},
-	{From: 190, To: 190, Line: 24, Col: 13, Construct: "{{ }}"},
-	{From: 198, To: 240, Line: 32, Col: 1, Construct: "for"},
-	{From: 200, To: 239, Line: 33, Col: 5, Construct: "if"},
-	{From: 203, To: 203, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 204, To: 239, Line: 35, Col: 9, Construct: "if"},
-	{From: 207, To: 207, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 211, To: 211, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 213, To: 217, Line: 39, Col: 9, Construct: "if"},
-	{From: 216, To: 216, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 219, To: 238, Line: 42, Col: 9, Construct: "if"},
-	{From: 221, To: 234, Line: 43, Col: 13, Construct: "for"},
-	{From: 223, To: 232, Line: 44, Col: 17, Construct: "if"},
-	{From: 227, To: 227, Line: 45, Col: 21, Construct: "{{ }}"},
-	{From: 231, To: 231, Line: 47, Col: 21, Construct: "{{ }}"},
-	{From: 242, To: 244, Line: 56, Col: 1, Construct: "if"},
-}
+// spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|yDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MetaLlamaLlama318BInstruct is the chat template llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja.
-var MetaLlamaLlama318BInstruct = &jinja2.Template{
+// MetaLlamaLlama3_1_8B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja.
+var MetaLlamaLlama3_1_8B_Instruct = &jinja2.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MetaLlamaLlama318BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meta-llama-Llama-3.1-8B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama318BInstruct,
-	LlamaFunc: renderMetaLlamaLlama318BInstructLlama,
+	Func:      renderMetaLlamaLlama3_1_8B_Instruct,
+	LlamaFunc: renderMetaLlamaLlama3_1_8B_InstructLlama,
 	Name:      "meta-llama-Llama-3.1-8B-Instruct",
 	Origin:    "llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja",
 	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
-	Spans:     spansMetaLlamaLlama318BInstruct,
+	Spans:     spansMetaLlamaLlama3_1_8B_Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMetaLlamaLlama318BInstruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
-func renderMetaLlamaLlama318BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
+func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -228,10 +228,10 @@ func renderMetaLlamaLlama318BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMetaLlamaLlama318BInstructLlama renders meta-llama-Llama-3.1-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMetaLlamaLlama318BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMetaLlamaLlama3_1_8B_InstructLlama renders meta-llama-Llama-3.1-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama3_1_8B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama318BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -414,105 +414,6 @@ func renderMetaLlamaLlama318BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMetaLlamaLlama318BInstruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama318BInstruct = []jinja2.Span{
-	{From: 62, To: 62, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 67, Line: 2, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 3, Col: 5, Construct: "set"},
-	{From: 69, To: 72, Line: 5, Col: 1, Construct: "if"},
-	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
-	{From: 74, To: 77, Line: 8, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 9, Col: 5, Construct: "set"},
-	{From: 79, To: 82, Line: 11, Col: 1, Construct: "if"},
-	{From: 81, To: 81, Line: 12, Col: 5, Construct: "set"},
-	{From: 84, To: 95, Line: 16, Col: 1, Construct: "if"},
-	{From: 87, To: 87, Line: 17, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
-	{From: 93, To: 93, Line: 20, Col: 5, Construct: "set"},
-	{From: 97, To: 99, Line: 25, Col: 1, Construct: "if"},
-	{From: 101, To: 107, Line: 28, Col: 1, Construct: "if"},
-	{From: 103, To: 105, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 109, To: 111, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 121, Line: 33, Col: 1, Construct: "if"},
-	{From: 116, To: 120, Line: 37, Col: 5, Construct: "for"},
-	{From: 118, To: 119, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 123, To: 124, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 147, Line: 46, Col: 1, Construct: "if"},
-	{From: 128, To: 138, Line: 48, Col: 5, Construct: "if"},
-	{From: 130, To: 130, Line: 49, Col: 9, Construct: "set"},
-	{From: 132, To: 132, Line: 50, Col: 9, Construct: "set"},
-	{From: 136, To: 136, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 140, To: 144, Line: 59, Col: 5, Construct: "for"},
-	{From: 142, To: 143, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 146, To: 146, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 149, To: 224, Line: 66, Col: 1, Construct: "for"},
-	{From: 152, To: 223, Line: 67, Col: 5, Construct: "if"},
-	{From: 155, To: 159, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 160, To: 223, Line: 69, Col: 9, Construct: "if"},
-	{From: 163, To: 167, Line: 70, Col: 9, Construct: "if"},
-	{From: 166, To: 166, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 73, Col: 9, Construct: "set"},
-	{From: 171, To: 201, Line: 74, Col: 9, Construct: "if"},
-	{From: 174, To: 176, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 178, To: 189, Line: 77, Col: 13, Construct: "for"},
-	{From: 183, To: 183, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 185, To: 187, Line: 79, Col: 17, Construct: "if"},
-	{From: 194, To: 197, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 199, To: 200, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 203, To: 208, Line: 91, Col: 9, Construct: "if"},
-	{From: 209, To: 223, Line: 97, Col: 9, Construct: "if"},
-	{From: 213, To: 222, Line: 99, Col: 9, Construct: "if"},
-	{From: 216, To: 216, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 220, To: 220, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 226, To: 228, Line: 107, Col: 1, Construct: "if"},
-	{From: 246, To: 246, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 248, To: 251, Line: 2, Col: 1, Construct: "if"},
-	{From: 250, To: 250, Line: 3, Col: 5, Construct: "set"},
-	{From: 253, To: 256, Line: 5, Col: 1, Construct: "if"},
-	{From: 255, To: 255, Line: 6, Col: 5, Construct: "set"},
-	{From: 258, To: 261, Line: 8, Col: 1, Construct: "if"},
-	{From: 260, To: 260, Line: 9, Col: 5, Construct: "set"},
-	{From: 263, To: 266, Line: 11, Col: 1, Construct: "if"},
-	{From: 265, To: 265, Line: 12, Col: 5, Construct: "set"},
-	{From: 268, To: 279, Line: 16, Col: 1, Construct: "if"},
-	{From: 271, To: 271, Line: 17, Col: 5, Construct: "set"},
-	{From: 273, To: 273, Line: 18, Col: 5, Construct: "set"},
-	{From: 277, To: 277, Line: 20, Col: 5, Construct: "set"},
-	{From: 281, To: 283, Line: 25, Col: 1, Construct: "if"},
-	{From: 285, To: 291, Line: 28, Col: 1, Construct: "if"},
-	{From: 287, To: 289, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 293, To: 295, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 297, To: 305, Line: 33, Col: 1, Construct: "if"},
-	{From: 300, To: 304, Line: 37, Col: 5, Construct: "for"},
-	{From: 302, To: 303, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 307, To: 308, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 310, To: 331, Line: 46, Col: 1, Construct: "if"},
-	{From: 312, To: 322, Line: 48, Col: 5, Construct: "if"},
-	{From: 314, To: 314, Line: 49, Col: 9, Construct: "set"},
-	{From: 316, To: 316, Line: 50, Col: 9, Construct: "set"},
-	{From: 320, To: 320, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 324, To: 328, Line: 59, Col: 5, Construct: "for"},
-	{From: 326, To: 327, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 330, To: 330, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 334, To: 410, Line: 66, Col: 1, Construct: "for"},
-	{From: 337, To: 409, Line: 67, Col: 5, Construct: "if"},
-	{From: 340, To: 344, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 409, Line: 69, Col: 9, Construct: "if"},
-	{From: 348, To: 352, Line: 70, Col: 9, Construct: "if"},
-	{From: 351, To: 351, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 73, Col: 9, Construct: "set"},
-	{From: 356, To: 387, Line: 74, Col: 9, Construct: "if"},
-	{From: 359, To: 361, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 363, To: 375, Line: 77, Col: 13, Construct: "for"},
-	{From: 369, To: 369, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 371, To: 373, Line: 79, Col: 17, Construct: "if"},
-	{From: 380, To: 383, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 385, To: 386, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 389, To: 394, Line: 91, Col: 9, Construct: "if"},
-	{From: 395, To: 409, Line: 97, Col: 9, Construct: "if"},
-	{From: 399, To: 408, Line: 99, Col: 9, Construct: "if"},
-	{From: 402, To: 402, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 406, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 412, To: 414, Line: 107, Col: 1, Construct: "if"},
-}
+// spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|8DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI4EGJGGwECICGICIAKgECACGICACGACIAGAEJEE+BCACGEEIAIYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"

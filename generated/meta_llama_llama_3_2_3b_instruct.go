@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MetaLlamaLlama323BInstruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
-var MetaLlamaLlama323BInstruct = &jinja2.Template{
+// MetaLlamaLlama3_2_3B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
+var MetaLlamaLlama3_2_3B_Instruct = &jinja2.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MetaLlamaLlama323BInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "meta-llama-Llama-3.2-3B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama323BInstruct,
-	LlamaFunc: renderMetaLlamaLlama323BInstructLlama,
+	Func:      renderMetaLlamaLlama3_2_3B_Instruct,
+	LlamaFunc: renderMetaLlamaLlama3_2_3B_InstructLlama,
 	Name:      "meta-llama-Llama-3.2-3B-Instruct",
 	Origin:    "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
 	SHA256:    "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
-	Spans:     spansMetaLlamaLlama323BInstruct,
+	Spans:     spansMetaLlamaLlama3_2_3B_Instruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
-func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
+func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -197,10 +197,10 @@ func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMetaLlamaLlama323BInstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMetaLlamaLlama323BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMetaLlamaLlama3_2_3B_InstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama3_2_3B_Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
@@ -351,93 +351,6 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama323BInstruct = []jinja2.Span{
-	{From: 61, To: 61, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 66, Line: 2, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
-	{From: 68, To: 71, Line: 5, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 6, Col: 5, Construct: "set"},
-	{From: 73, To: 83, Line: 8, Col: 1, Construct: "if"},
-	{From: 75, To: 82, Line: 9, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 10, Col: 9, Construct: "set"},
-	{From: 81, To: 81, Line: 12, Col: 9, Construct: "set"},
-	{From: 85, To: 88, Line: 15, Col: 1, Construct: "if"},
-	{From: 87, To: 87, Line: 16, Col: 5, Construct: "set"},
-	{From: 90, To: 101, Line: 20, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 21, Col: 5, Construct: "set"},
-	{From: 95, To: 95, Line: 22, Col: 5, Construct: "set"},
-	{From: 99, To: 99, Line: 24, Col: 5, Construct: "set"},
-	{From: 103, To: 106, Line: 29, Col: 1, Construct: "if"},
-	{From: 108, To: 110, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 120, Line: 34, Col: 1, Construct: "if"},
-	{From: 115, To: 119, Line: 38, Col: 5, Construct: "for"},
-	{From: 117, To: 118, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 123, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 125, To: 146, Line: 47, Col: 1, Construct: "if"},
-	{From: 127, To: 137, Line: 49, Col: 5, Construct: "if"},
-	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
-	{From: 131, To: 131, Line: 51, Col: 9, Construct: "set"},
-	{From: 135, To: 135, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 139, To: 143, Line: 60, Col: 5, Construct: "for"},
-	{From: 141, To: 142, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 145, To: 145, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 148, To: 193, Line: 67, Col: 1, Construct: "for"},
-	{From: 151, To: 192, Line: 68, Col: 5, Construct: "if"},
-	{From: 154, To: 158, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 159, To: 192, Line: 70, Col: 9, Construct: "if"},
-	{From: 162, To: 166, Line: 71, Col: 9, Construct: "if"},
-	{From: 165, To: 165, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 168, To: 169, Line: 74, Col: 9, Construct: "set"},
-	{From: 171, To: 174, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 176, To: 177, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 178, To: 192, Line: 81, Col: 9, Construct: "if"},
-	{From: 182, To: 191, Line: 83, Col: 9, Construct: "if"},
-	{From: 185, To: 185, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 189, To: 189, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 195, To: 197, Line: 91, Col: 1, Construct: "if"},
-	{From: 214, To: 214, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 216, To: 219, Line: 2, Col: 1, Construct: "if"},
-	{From: 218, To: 218, Line: 3, Col: 5, Construct: "set"},
-	{From: 221, To: 224, Line: 5, Col: 1, Construct: "if"},
-	{From: 223, To: 223, Line: 6, Col: 5, Construct: "set"},
-	{From: 226, To: 236, Line: 8, Col: 1, Construct: "if"},
-	{From: 228, To: 235, Line: 9, Col: 5, Construct: "if"},
-	{From: 230, To: 230, Line: 10, Col: 9, Construct: "set"},
-	{From: 234, To: 234, Line: 12, Col: 9, Construct: "set"},
-	{From: 238, To: 241, Line: 15, Col: 1, Construct: "if"},
-	{From: 240, To: 240, Line: 16, Col: 5, Construct: "set"},
-	{From: 243, To: 254, Line: 20, Col: 1, Construct: "if"},
-	{From: 246, To: 246, Line: 21, Col: 5, Construct: "set"},
-	{From: 248, To: 248, Line: 22, Col: 5, Construct: "set"},
-	{From: 252, To: 252, Line: 24, Col: 5, Construct: "set"},
-	{From: 256, To: 259, Line: 29, Col: 1, Construct: "if"},
-	{From: 261, To: 263, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 265, To: 273, Line: 34, Col: 1, Construct: "if"},
-	{From: 268, To: 272, Line: 38, Col: 5, Construct: "for"},
-	{From: 270, To: 271, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 275, To: 276, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 278, To: 299, Line: 47, Col: 1, Construct: "if"},
-	{From: 280, To: 290, Line: 49, Col: 5, Construct: "if"},
-	{From: 282, To: 282, Line: 50, Col: 9, Construct: "set"},
-	{From: 284, To: 284, Line: 51, Col: 9, Construct: "set"},
-	{From: 288, To: 288, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 292, To: 296, Line: 60, Col: 5, Construct: "for"},
-	{From: 294, To: 295, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 298, To: 298, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 302, To: 347, Line: 67, Col: 1, Construct: "for"},
-	{From: 305, To: 346, Line: 68, Col: 5, Construct: "if"},
-	{From: 308, To: 312, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 346, Line: 70, Col: 9, Construct: "if"},
-	{From: 316, To: 320, Line: 71, Col: 9, Construct: "if"},
-	{From: 319, To: 319, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 322, To: 323, Line: 74, Col: 9, Construct: "set"},
-	{From: 325, To: 328, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 330, To: 331, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 332, To: 346, Line: 81, Col: 9, Construct: "if"},
-	{From: 336, To: 345, Line: 83, Col: 9, Construct: "if"},
-	{From: 339, To: 339, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 343, To: 343, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 351, Line: 91, Col: 1, Construct: "if"},
-}
+// spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|6DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MicrosoftPhi35MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
-var MicrosoftPhi35MiniInstruct = &jinja2.Template{
+// MicrosoftPhi3_5MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
+var MicrosoftPhi3_5MiniInstruct = &jinja2.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MicrosoftPhi35MiniInstruct = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "microsoft-Phi-3.5-mini-instruct.jinja",
-	Func:      renderMicrosoftPhi35MiniInstruct,
-	LlamaFunc: renderMicrosoftPhi35MiniInstructLlama,
+	Func:      renderMicrosoftPhi3_5MiniInstruct,
+	LlamaFunc: renderMicrosoftPhi3_5MiniInstructLlama,
 	Name:      "microsoft-Phi-3.5-mini-instruct",
 	Origin:    "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
 	SHA256:    "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
-	Spans:     spansMicrosoftPhi35MiniInstruct,
+	Spans:     spansMicrosoftPhi3_5MiniInstruct,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMicrosoftPhi35MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
-func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
+// renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
+func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
@@ -84,10 +84,10 @@ func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMicrosoftPhi35MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMicrosoftPhi35MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
+// renderMicrosoftPhi3_5MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMicrosoftPhi3_5MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
@@ -124,25 +124,6 @@ func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMicrosoftPhi35MiniInstruct = []jinja2.Span{
-	{From: 55, To: 76, Line: 1, Col: 1, Construct: "for"},
-	{From: 57, To: 75, Line: 1, Col: 30, Construct: "if"},
-	{From: 60, To: 62, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 63, To: 75, Line: 3, Col: 7, Construct: "if"},
-	{From: 66, To: 68, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 69, To: 75, Line: 5, Col: 7, Construct: "if"},
-	{From: 72, To: 74, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 78, To: 84, Line: 7, Col: 27, Construct: "if"},
-	{From: 83, To: 83, Line: 8, Col: 15, Construct: "{{ }}"},
-	{From: 95, To: 116, Line: 1, Col: 1, Construct: "for"},
-	{From: 97, To: 115, Line: 1, Col: 30, Construct: "if"},
-	{From: 100, To: 102, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 103, To: 115, Line: 3, Col: 7, Construct: "if"},
-	{From: 106, To: 108, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 109, To: 115, Line: 5, Col: 7, Construct: "if"},
-	{From: 112, To: 114, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 118, To: 124, Line: 7, Col: 27, Construct: "if"},
-	{From: 123, To: 123, Line: 8, Col: 15, Construct: "{{ }}"},
-}
+// spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|uDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"

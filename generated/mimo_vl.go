@@ -40,11 +40,11 @@ var MiMoVL = &jinja2.Template{
 	Spans:     spansMiMoVL,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMiMoVL renders MiMo-VL.jinja.
 func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
@@ -256,55 +256,6 @@ func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMiMoVL is the position table of MiMo-VL.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMiMoVL = []jinja2.Span{
-	{From: 55, To: 87, Line: 1, Col: 1, Construct: "if"},
-	{From: 58, To: 66, Line: 3, Col: 5, Construct: "if"},
-	{From: 61, To: 61, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 68, To: 73, Line: 9, Col: 5, Construct: "for"},
-	{From: 71, To: 71, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 77, To: 86, Line: 15, Col: 5, Construct: "if"},
-	{From: 80, To: 82, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 89, To: 146, Line: 21, Col: 1, Construct: "for"},
-	{From: 93, To: 145, Line: 22, Col: 5, Construct: "if"},
-	{From: 96, To: 101, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 145, Line: 24, Col: 9, Construct: "if"},
-	{From: 105, To: 106, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 113, Line: 26, Col: 9, Construct: "if"},
-	{From: 111, To: 112, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 115, To: 130, Line: 29, Col: 9, Construct: "for"},
-	{From: 117, To: 122, Line: 30, Col: 13, Construct: "if"},
-	{From: 120, To: 120, Line: 31, Col: 17, Construct: "set"},
-	{From: 124, To: 125, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 127, To: 128, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 131, To: 145, Line: 40, Col: 9, Construct: "if"},
-	{From: 134, To: 137, Line: 41, Col: 9, Construct: "if"},
-	{From: 139, To: 140, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 142, To: 144, Line: 47, Col: 9, Construct: "if"},
-	{From: 148, To: 150, Line: 52, Col: 1, Construct: "if"},
-	{From: 161, To: 193, Line: 1, Col: 1, Construct: "if"},
-	{From: 164, To: 172, Line: 3, Col: 5, Construct: "if"},
-	{From: 167, To: 167, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 174, To: 179, Line: 9, Col: 5, Construct: "for"},
-	{From: 177, To: 177, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 183, To: 192, Line: 15, Col: 5, Construct: "if"},
-	{From: 186, To: 188, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 195, To: 252, Line: 21, Col: 1, Construct: "for"},
-	{From: 199, To: 251, Line: 22, Col: 5, Construct: "if"},
-	{From: 202, To: 207, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 251, Line: 24, Col: 9, Construct: "if"},
-	{From: 211, To: 212, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 214, To: 219, Line: 26, Col: 9, Construct: "if"},
-	{From: 217, To: 218, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 221, To: 236, Line: 29, Col: 9, Construct: "for"},
-	{From: 223, To: 228, Line: 30, Col: 13, Construct: "if"},
-	{From: 226, To: 226, Line: 31, Col: 17, Construct: "set"},
-	{From: 230, To: 231, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 233, To: 234, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 237, To: 251, Line: 40, Col: 9, Construct: "if"},
-	{From: 240, To: 243, Line: 41, Col: 9, Construct: "if"},
-	{From: 245, To: 246, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 248, To: 250, Line: 47, Col: 9, Construct: "if"},
-	{From: 254, To: 256, Line: 52, Col: 1, Construct: "if"},
-}
+// spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMiMoVL = "if,{{ }},for,set|uDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

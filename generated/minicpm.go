@@ -40,11 +40,11 @@ var Minicpm = &jinja2.Template{
 	Spans:     spansMinicpm,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMinicpm renders minicpm.jinja.
 func renderMinicpm(w *jinja2.Writer, in *jinja2.Input) {
@@ -92,17 +92,6 @@ func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMinicpm = []jinja2.Span{
-	{From: 54, To: 54, Line: 15, Col: 1, Construct: "set"},
-	{From: 56, To: 68, Line: 16, Col: 1, Construct: "for"},
-	{From: 58, To: 67, Line: 17, Col: 1, Construct: "if"},
-	{From: 60, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 15, Col: 1, Construct: "set"},
-	{From: 80, To: 92, Line: 16, Col: 1, Construct: "for"},
-	{From: 82, To: 91, Line: 17, Col: 1, Construct: "if"},
-	{From: 84, To: 86, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 20, Col: 1, Construct: "{{ }}"},
-}
+// spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMinicpm = "set,for,if,{{ }}|sDAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"

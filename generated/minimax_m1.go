@@ -40,11 +40,11 @@ var MiniMaxM1 = &jinja2.Template{
 	Spans:     spansMiniMaxM1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
 func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
@@ -371,93 +371,6 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMiniMaxM1 is the position table of MiniMax-M1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMiniMaxM1 = []jinja2.Span{
-	{From: 57, To: 60, Line: 2, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 3, Col: 5, Construct: "set"},
-	{From: 62, To: 65, Line: 5, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 6, Col: 5, Construct: "set"},
-	{From: 67, To: 67, Line: 10, Col: 1, Construct: "set"},
-	{From: 69, To: 94, Line: 11, Col: 1, Construct: "if"},
-	{From: 72, To: 80, Line: 12, Col: 5, Construct: "if"},
-	{From: 75, To: 75, Line: 13, Col: 9, Construct: "set"},
-	{From: 79, To: 79, Line: 15, Col: 9, Construct: "set"},
-	{From: 82, To: 82, Line: 17, Col: 5, Construct: "set"},
-	{From: 86, To: 93, Line: 19, Col: 5, Construct: "if"},
-	{From: 88, To: 88, Line: 20, Col: 9, Construct: "set"},
-	{From: 92, To: 92, Line: 22, Col: 9, Construct: "set"},
-	{From: 96, To: 101, Line: 27, Col: 1, Construct: "if"},
-	{From: 98, To: 100, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 112, Line: 32, Col: 1, Construct: "if"},
-	{From: 106, To: 111, Line: 34, Col: 1, Construct: "for"},
-	{From: 108, To: 109, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 204, Line: 41, Col: 1, Construct: "for"},
-	{From: 116, To: 203, Line: 42, Col: 5, Construct: "if"},
-	{From: 119, To: 156, Line: 43, Col: 9, Construct: "if"},
-	{From: 123, To: 138, Line: 45, Col: 1, Construct: "if"},
-	{From: 126, To: 126, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 130, To: 136, Line: 48, Col: 1, Construct: "for"},
-	{From: 132, To: 135, Line: 49, Col: 1, Construct: "if"},
-	{From: 134, To: 134, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 139, To: 156, Line: 55, Col: 13, Construct: "if"},
-	{From: 143, To: 155, Line: 57, Col: 1, Construct: "if"},
-	{From: 146, To: 146, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 150, To: 153, Line: 60, Col: 1, Construct: "for"},
-	{From: 152, To: 152, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 203, Line: 66, Col: 9, Construct: "if"},
-	{From: 161, To: 170, Line: 68, Col: 1, Construct: "for"},
-	{From: 163, To: 168, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 203, Line: 72, Col: 9, Construct: "if"},
-	{From: 175, To: 202, Line: 74, Col: 1, Construct: "if"},
-	{From: 178, To: 180, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 184, To: 200, Line: 77, Col: 1, Construct: "for"},
-	{From: 186, To: 199, Line: 78, Col: 1, Construct: "if"},
-	{From: 188, To: 190, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 191, To: 199, Line: 80, Col: 5, Construct: "if"},
-	{From: 194, To: 198, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 206, To: 208, Line: 89, Col: 1, Construct: "if"},
-	{From: 221, To: 224, Line: 2, Col: 1, Construct: "if"},
-	{From: 223, To: 223, Line: 3, Col: 5, Construct: "set"},
-	{From: 226, To: 229, Line: 5, Col: 1, Construct: "if"},
-	{From: 228, To: 228, Line: 6, Col: 5, Construct: "set"},
-	{From: 231, To: 231, Line: 10, Col: 1, Construct: "set"},
-	{From: 233, To: 258, Line: 11, Col: 1, Construct: "if"},
-	{From: 236, To: 244, Line: 12, Col: 5, Construct: "if"},
-	{From: 239, To: 239, Line: 13, Col: 9, Construct: "set"},
-	{From: 243, To: 243, Line: 15, Col: 9, Construct: "set"},
-	{From: 246, To: 246, Line: 17, Col: 5, Construct: "set"},
-	{From: 250, To: 257, Line: 19, Col: 5, Construct: "if"},
-	{From: 252, To: 252, Line: 20, Col: 9, Construct: "set"},
-	{From: 256, To: 256, Line: 22, Col: 9, Construct: "set"},
-	{From: 260, To: 265, Line: 27, Col: 1, Construct: "if"},
-	{From: 262, To: 264, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 275, Line: 32, Col: 1, Construct: "if"},
-	{From: 270, To: 274, Line: 34, Col: 1, Construct: "for"},
-	{From: 272, To: 272, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 277, To: 367, Line: 41, Col: 1, Construct: "for"},
-	{From: 279, To: 366, Line: 42, Col: 5, Construct: "if"},
-	{From: 282, To: 319, Line: 43, Col: 9, Construct: "if"},
-	{From: 286, To: 301, Line: 45, Col: 1, Construct: "if"},
-	{From: 289, To: 289, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 293, To: 299, Line: 48, Col: 1, Construct: "for"},
-	{From: 295, To: 298, Line: 49, Col: 1, Construct: "if"},
-	{From: 297, To: 297, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 302, To: 319, Line: 55, Col: 13, Construct: "if"},
-	{From: 306, To: 318, Line: 57, Col: 1, Construct: "if"},
-	{From: 309, To: 309, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 316, Line: 60, Col: 1, Construct: "for"},
-	{From: 315, To: 315, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 320, To: 366, Line: 66, Col: 9, Construct: "if"},
-	{From: 324, To: 333, Line: 68, Col: 1, Construct: "for"},
-	{From: 326, To: 331, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 334, To: 366, Line: 72, Col: 9, Construct: "if"},
-	{From: 338, To: 365, Line: 74, Col: 1, Construct: "if"},
-	{From: 341, To: 343, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 347, To: 363, Line: 77, Col: 1, Construct: "for"},
-	{From: 349, To: 362, Line: 78, Col: 1, Construct: "if"},
-	{From: 351, To: 353, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 354, To: 362, Line: 80, Col: 5, Construct: "if"},
-	{From: 357, To: 361, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 369, To: 371, Line: 89, Col: 1, Construct: "if"},
-}
+// spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMiniMaxM1 = "if,set,{{ }},for|yDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKQIAAGIEAGEACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"

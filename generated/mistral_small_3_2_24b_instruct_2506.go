@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MistralSmall3224BInstruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
-var MistralSmall3224BInstruct2506 = &jinja2.Template{
+// MistralSmall3_2_24B_Instruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
+var MistralSmall3_2_24B_Instruct2506 = &jinja2.Template{
 	Aliases: []string{"293c5a993c83d4b90f0c2e39762475862e186e40a441a21866ced13a0127ac35", "d990bccdaaa20611e261434bf60bce767b03d8ee1f1d9b5cd0742b1cc96066b9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MistralSmall3224BInstruct2506 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	Func:      renderMistralSmall3224BInstruct2506,
-	LlamaFunc: renderMistralSmall3224BInstruct2506Llama,
+	Func:      renderMistralSmall3_2_24B_Instruct2506,
+	LlamaFunc: renderMistralSmall3_2_24B_Instruct2506Llama,
 	Name:      "Mistral-Small-3.2-24B-Instruct-2506",
 	Origin:    "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
 	SHA256:    "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
-	Spans:     spansMistralSmall3224BInstruct2506,
+	Spans:     spansMistralSmall3_2_24B_Instruct2506,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
-func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
+func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -246,10 +246,10 @@ func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderMistralSmall3224BInstruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralSmall3224BInstruct2506 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralSmall3_2_24B_Instruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralSmall3_2_24B_Instruct2506 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -449,127 +449,6 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 	}
 }
 
-// spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralSmall3224BInstruct2506 = []jinja2.Span{
-	{From: 61, To: 61, Line: 1, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 67, Line: 30, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 31, Col: 1, Construct: "set"},
-	{From: 71, To: 74, Line: 33, Col: 1, Construct: "if"},
-	{From: 73, To: 73, Line: 34, Col: 5, Construct: "set"},
-	{From: 76, To: 90, Line: 37, Col: 1, Construct: "if"},
-	{From: 78, To: 87, Line: 38, Col: 5, Construct: "if"},
-	{From: 82, To: 82, Line: 39, Col: 9, Construct: "set"},
-	{From: 86, To: 86, Line: 41, Col: 9, Construct: "set"},
-	{From: 89, To: 89, Line: 43, Col: 5, Construct: "set"},
-	{From: 92, To: 92, Line: 46, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 48, Col: 1, Construct: "set"},
-	{From: 96, To: 107, Line: 49, Col: 1, Construct: "for"},
-	{From: 98, To: 106, Line: 50, Col: 5, Construct: "if"},
-	{From: 100, To: 103, Line: 51, Col: 9, Construct: "if"},
-	{From: 102, To: 102, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 54, Col: 9, Construct: "set"},
-	{From: 109, To: 111, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 246, Line: 60, Col: 1, Construct: "for"},
-	{From: 117, To: 245, Line: 61, Col: 5, Construct: "if"},
-	{From: 120, To: 132, Line: 62, Col: 9, Construct: "if"},
-	{From: 123, To: 125, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 133, To: 245, Line: 67, Col: 9, Construct: "if"},
-	{From: 136, To: 142, Line: 68, Col: 9, Construct: "if"},
-	{From: 138, To: 140, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 144, To: 167, Line: 72, Col: 9, Construct: "if"},
-	{From: 147, To: 147, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 151, To: 165, Line: 75, Col: 13, Construct: "for"},
-	{From: 153, To: 164, Line: 76, Col: 17, Construct: "if"},
-	{From: 156, To: 156, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 157, To: 164, Line: 78, Col: 21, Construct: "if"},
-	{From: 163, To: 163, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 168, To: 245, Line: 86, Col: 9, Construct: "if"},
-	{From: 171, To: 216, Line: 87, Col: 9, Construct: "if"},
-	{From: 173, To: 189, Line: 88, Col: 13, Construct: "for"},
-	{From: 175, To: 176, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 178, To: 182, Line: 90, Col: 17, Construct: "if"},
-	{From: 181, To: 181, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 184, To: 185, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 187, To: 188, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 191, To: 191, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 192, To: 216, Line: 97, Col: 13, Construct: "if"},
-	{From: 195, To: 195, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 199, To: 213, Line: 100, Col: 13, Construct: "for"},
-	{From: 201, To: 212, Line: 101, Col: 17, Construct: "if"},
-	{From: 204, To: 204, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 205, To: 212, Line: 103, Col: 21, Construct: "if"},
-	{From: 211, To: 211, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 215, To: 215, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 217, To: 245, Line: 111, Col: 9, Construct: "if"},
-	{From: 220, To: 228, Line: 112, Col: 9, Construct: "if"},
-	{From: 223, To: 223, Line: 113, Col: 13, Construct: "set"},
-	{From: 227, To: 227, Line: 115, Col: 13, Construct: "set"},
-	{From: 230, To: 234, Line: 117, Col: 9, Construct: "if"},
-	{From: 233, To: 233, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 236, To: 240, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 244, To: 244, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 263, To: 263, Line: 1, Col: 1, Construct: "set"},
-	{From: 265, To: 265, Line: 2, Col: 1, Construct: "set"},
-	{From: 267, To: 267, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 269, To: 269, Line: 30, Col: 1, Construct: "set"},
-	{From: 271, To: 271, Line: 31, Col: 1, Construct: "set"},
-	{From: 273, To: 276, Line: 33, Col: 1, Construct: "if"},
-	{From: 275, To: 275, Line: 34, Col: 5, Construct: "set"},
-	{From: 278, To: 292, Line: 37, Col: 1, Construct: "if"},
-	{From: 280, To: 289, Line: 38, Col: 5, Construct: "if"},
-	{From: 284, To: 284, Line: 39, Col: 9, Construct: "set"},
-	{From: 288, To: 288, Line: 41, Col: 9, Construct: "set"},
-	{From: 291, To: 291, Line: 43, Col: 5, Construct: "set"},
-	{From: 294, To: 294, Line: 46, Col: 1, Construct: "set"},
-	{From: 296, To: 296, Line: 48, Col: 1, Construct: "set"},
-	{From: 298, To: 309, Line: 49, Col: 1, Construct: "for"},
-	{From: 300, To: 308, Line: 50, Col: 5, Construct: "if"},
-	{From: 302, To: 305, Line: 51, Col: 9, Construct: "if"},
-	{From: 304, To: 304, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 307, To: 307, Line: 54, Col: 9, Construct: "set"},
-	{From: 311, To: 313, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 316, To: 449, Line: 60, Col: 1, Construct: "for"},
-	{From: 320, To: 448, Line: 61, Col: 5, Construct: "if"},
-	{From: 323, To: 335, Line: 62, Col: 9, Construct: "if"},
-	{From: 326, To: 328, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 332, To: 334, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 448, Line: 67, Col: 9, Construct: "if"},
-	{From: 339, To: 345, Line: 68, Col: 9, Construct: "if"},
-	{From: 341, To: 343, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 347, To: 370, Line: 72, Col: 9, Construct: "if"},
-	{From: 350, To: 350, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 354, To: 368, Line: 75, Col: 13, Construct: "for"},
-	{From: 356, To: 367, Line: 76, Col: 17, Construct: "if"},
-	{From: 359, To: 359, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 360, To: 367, Line: 78, Col: 21, Construct: "if"},
-	{From: 366, To: 366, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 371, To: 448, Line: 86, Col: 9, Construct: "if"},
-	{From: 374, To: 419, Line: 87, Col: 9, Construct: "if"},
-	{From: 376, To: 392, Line: 88, Col: 13, Construct: "for"},
-	{From: 378, To: 379, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 381, To: 385, Line: 90, Col: 17, Construct: "if"},
-	{From: 384, To: 384, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 387, To: 388, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 390, To: 391, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 394, To: 394, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 419, Line: 97, Col: 13, Construct: "if"},
-	{From: 398, To: 398, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 402, To: 416, Line: 100, Col: 13, Construct: "for"},
-	{From: 404, To: 415, Line: 101, Col: 17, Construct: "if"},
-	{From: 407, To: 407, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 408, To: 415, Line: 103, Col: 21, Construct: "if"},
-	{From: 414, To: 414, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 418, To: 418, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 420, To: 448, Line: 111, Col: 9, Construct: "if"},
-	{From: 423, To: 431, Line: 112, Col: 9, Construct: "if"},
-	{From: 426, To: 426, Line: 113, Col: 13, Construct: "set"},
-	{From: 430, To: 430, Line: 115, Col: 13, Construct: "set"},
-	{From: 433, To: 437, Line: 117, Col: 9, Construct: "if"},
-	{From: 436, To: 436, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 439, To: 443, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 447, To: 447, Line: 122, Col: 9, Construct: "{{ }}"},
-}
+// spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|6DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACmBAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"

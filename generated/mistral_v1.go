@@ -40,11 +40,11 @@ var MistralV1 = &jinja2.Template{
 	Spans:     spansMistralV1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralV1 renders mistral-v1.jinja.
 func renderMistralV1(w *jinja2.Writer, in *jinja2.Input) {
@@ -116,27 +116,6 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV1 = []jinja2.Span{
-	{From: 53, To: 53, Line: 16, Col: 1, Construct: "set"},
-	{From: 55, To: 80, Line: 17, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 18, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 20, Col: 1, Construct: "set"},
-	{From: 63, To: 79, Line: 22, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 79, Line: 24, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 76, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 28, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 16, Col: 1, Construct: "set"},
-	{From: 91, To: 116, Line: 17, Col: 1, Construct: "for"},
-	{From: 93, To: 97, Line: 18, Col: 1, Construct: "if"},
-	{From: 96, To: 96, Line: 20, Col: 1, Construct: "set"},
-	{From: 99, To: 115, Line: 22, Col: 1, Construct: "if"},
-	{From: 102, To: 102, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 115, Line: 24, Col: 5, Construct: "if"},
-	{From: 106, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 112, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 28, Col: 1, Construct: "set"},
-}
+// spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV1 = "set,for,if,{{ }}|qDAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

@@ -40,11 +40,11 @@ var MistralV3 = &jinja2.Template{
 	Spans:     spansMistralV3,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralV3 renders mistral-v3.jinja.
 func renderMistralV3(w *jinja2.Writer, in *jinja2.Input) {
@@ -122,29 +122,6 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3 = []jinja2.Span{
-	{From: 54, To: 54, Line: 18, Col: 1, Construct: "set"},
-	{From: 56, To: 56, Line: 19, Col: 1, Construct: "set"},
-	{From: 58, To: 83, Line: 20, Col: 1, Construct: "for"},
-	{From: 60, To: 64, Line: 21, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 23, Col: 1, Construct: "set"},
-	{From: 66, To: 82, Line: 25, Col: 1, Construct: "if"},
-	{From: 69, To: 69, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 82, Line: 27, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 79, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 81, Line: 31, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 18, Col: 1, Construct: "set"},
-	{From: 95, To: 95, Line: 19, Col: 1, Construct: "set"},
-	{From: 97, To: 122, Line: 20, Col: 1, Construct: "for"},
-	{From: 99, To: 103, Line: 21, Col: 1, Construct: "if"},
-	{From: 102, To: 102, Line: 23, Col: 1, Construct: "set"},
-	{From: 105, To: 121, Line: 25, Col: 1, Construct: "if"},
-	{From: 108, To: 108, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 121, Line: 27, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 118, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 120, To: 120, Line: 31, Col: 1, Construct: "set"},
-}
+// spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV3 = "set,for,if,{{ }}|sDAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

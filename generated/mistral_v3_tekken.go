@@ -40,11 +40,11 @@ var MistralV3Tekken = &jinja2.Template{
 	Spans:     spansMistralV3Tekken,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
 func renderMistralV3Tekken(w *jinja2.Writer, in *jinja2.Input) {
@@ -112,27 +112,6 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3Tekken = []jinja2.Span{
-	{From: 53, To: 53, Line: 16, Col: 1, Construct: "set"},
-	{From: 55, To: 78, Line: 17, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 18, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 20, Col: 1, Construct: "set"},
-	{From: 63, To: 77, Line: 22, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 77, Line: 24, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 28, Col: 1, Construct: "set"},
-	{From: 87, To: 87, Line: 16, Col: 1, Construct: "set"},
-	{From: 89, To: 112, Line: 17, Col: 1, Construct: "for"},
-	{From: 91, To: 95, Line: 18, Col: 1, Construct: "if"},
-	{From: 94, To: 94, Line: 20, Col: 1, Construct: "set"},
-	{From: 97, To: 111, Line: 22, Col: 1, Construct: "if"},
-	{From: 100, To: 100, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 101, To: 111, Line: 24, Col: 5, Construct: "if"},
-	{From: 104, To: 104, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 108, To: 108, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 28, Col: 1, Construct: "set"},
-}
+// spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV3Tekken = "set,for,if,{{ }}|qDAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

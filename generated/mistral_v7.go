@@ -40,11 +40,11 @@ var MistralV7 = &jinja2.Template{
 	Spans:     spansMistralV7,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralV7 renders mistral-v7.jinja.
 func renderMistralV7(w *jinja2.Writer, in *jinja2.Input) {
@@ -104,19 +104,6 @@ func renderMistralV7Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV7 is the position table of mistral-v7.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV7 = []jinja2.Span{
-	{From: 53, To: 74, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 73, Line: 12, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 73, Line: 14, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 104, Line: 11, Col: 1, Construct: "for"},
-	{From: 85, To: 103, Line: 12, Col: 1, Construct: "if"},
-	{From: 88, To: 90, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 103, Line: 14, Col: 5, Construct: "if"},
-	{From: 94, To: 96, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 102, Line: 17, Col: 1, Construct: "{{ }}"},
-}
+// spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV7 = "for,if,{{ }}|qDqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"

@@ -40,11 +40,11 @@ var MistralV7Tekken = &jinja2.Template{
 	Spans:     spansMistralV7Tekken,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
 func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
@@ -100,19 +100,6 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV7Tekken = []jinja2.Span{
-	{From: 53, To: 72, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 71, Line: 12, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 71, Line: 14, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 70, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 100, Line: 11, Col: 1, Construct: "for"},
-	{From: 83, To: 99, Line: 12, Col: 1, Construct: "if"},
-	{From: 86, To: 88, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 99, Line: 14, Col: 5, Construct: "if"},
-	{From: 92, To: 94, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 98, Line: 17, Col: 1, Construct: "{{ }}"},
-}
+// spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralV7Tekken = "for,if,{{ }}|qDmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MistralaiMinistral314BReasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
+// MistralaiMinistral3_14B_Reasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
+var MistralaiMinistral3_14B_Reasoning2512 = &jinja2.Template{
 	Aliases: []string{"e768458a83b06afa6641e0027ae80e5d397da066cdde4c2a7e5fc868f6b4cd35", "31b50c917746ef1c2611c2fef122d3ebee690aca5748ab37832734f9ad375da1"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	Func:      renderMistralaiMinistral314BReasoning2512,
-	LlamaFunc: renderMistralaiMinistral314BReasoning2512Llama,
+	Func:      renderMistralaiMinistral3_14B_Reasoning2512,
+	LlamaFunc: renderMistralaiMinistral3_14B_Reasoning2512Llama,
 	Name:      "mistralai-Ministral-3-14B-Reasoning-2512",
 	Origin:    "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
 	SHA256:    "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
-	Spans:     spansMistralaiMinistral314BReasoning2512,
+	Spans:     spansMistralaiMinistral3_14B_Reasoning2512,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
+func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -248,10 +248,10 @@ func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Inpu
 	}
 }
 
-// renderMistralaiMinistral314BReasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMinistral314BReasoning2512 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralaiMinistral3_14B_Reasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMinistral3_14B_Reasoning2512 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
@@ -453,139 +453,6 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 	}
 }
 
-// spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMinistral314BReasoning2512 = []jinja2.Span{
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 103, Line: 9, Col: 1, Construct: "if"},
-	{From: 67, To: 91, Line: 11, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 89, Line: 14, Col: 9, Construct: "for"},
-	{From: 76, To: 88, Line: 15, Col: 13, Construct: "if"},
-	{From: 79, To: 79, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 80, To: 88, Line: 17, Col: 17, Construct: "if"},
-	{From: 83, To: 83, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 20, Col: 17, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 25, Col: 5, Construct: "set"},
-	{From: 97, To: 97, Line: 27, Col: 5, Construct: "set"},
-	{From: 99, To: 102, Line: 28, Col: 5, Construct: "if"},
-	{From: 101, To: 101, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 35, Col: 1, Construct: "set"},
-	{From: 107, To: 107, Line: 36, Col: 1, Construct: "set"},
-	{From: 109, To: 116, Line: 37, Col: 1, Construct: "if"},
-	{From: 111, To: 111, Line: 38, Col: 5, Construct: "set"},
-	{From: 113, To: 113, Line: 39, Col: 5, Construct: "set"},
-	{From: 115, To: 115, Line: 40, Col: 5, Construct: "{{ }}"},
-	{From: 118, To: 118, Line: 44, Col: 1, Construct: "set"},
-	{From: 120, To: 132, Line: 45, Col: 1, Construct: "for"},
-	{From: 122, To: 131, Line: 46, Col: 5, Construct: "if"},
-	{From: 125, To: 128, Line: 47, Col: 9, Construct: "if"},
-	{From: 127, To: 127, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 130, To: 130, Line: 50, Col: 9, Construct: "set"},
-	{From: 134, To: 248, Line: 55, Col: 1, Construct: "for"},
-	{From: 138, To: 247, Line: 58, Col: 5, Construct: "if"},
-	{From: 141, To: 178, Line: 59, Col: 9, Construct: "if"},
-	{From: 144, To: 144, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 145, To: 178, Line: 61, Col: 13, Construct: "if"},
-	{From: 149, To: 156, Line: 63, Col: 13, Construct: "if"},
-	{From: 151, To: 151, Line: 64, Col: 17, Construct: "set"},
-	{From: 155, To: 155, Line: 66, Col: 17, Construct: "set"},
-	{From: 158, To: 173, Line: 68, Col: 13, Construct: "for"},
-	{From: 160, To: 171, Line: 69, Col: 17, Construct: "if"},
-	{From: 163, To: 163, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 164, To: 171, Line: 71, Col: 21, Construct: "if"},
-	{From: 170, To: 170, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 177, To: 177, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 247, Line: 83, Col: 9, Construct: "if"},
-	{From: 182, To: 186, Line: 84, Col: 9, Construct: "if"},
-	{From: 185, To: 185, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 210, Line: 88, Col: 9, Construct: "if"},
-	{From: 190, To: 190, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 191, To: 210, Line: 90, Col: 13, Construct: "if"},
-	{From: 194, To: 209, Line: 91, Col: 13, Construct: "for"},
-	{From: 196, To: 208, Line: 92, Col: 17, Construct: "if"},
-	{From: 199, To: 199, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 200, To: 208, Line: 94, Col: 21, Construct: "if"},
-	{From: 203, To: 203, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 207, To: 207, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 212, To: 236, Line: 102, Col: 9, Construct: "if"},
-	{From: 215, To: 235, Line: 103, Col: 13, Construct: "for"},
-	{From: 220, To: 221, Line: 105, Col: 17, Construct: "set"},
-	{From: 223, To: 223, Line: 106, Col: 17, Construct: "set"},
-	{From: 225, To: 232, Line: 107, Col: 17, Construct: "if"},
-	{From: 227, To: 227, Line: 108, Col: 21, Construct: "set"},
-	{From: 228, To: 232, Line: 109, Col: 21, Construct: "if"},
-	{From: 231, To: 231, Line: 110, Col: 21, Construct: "set"},
-	{From: 234, To: 234, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 238, To: 238, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 239, To: 247, Line: 119, Col: 9, Construct: "if"},
-	{From: 242, To: 242, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 246, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 263, To: 263, Line: 2, Col: 1, Construct: "set"},
-	{From: 265, To: 265, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 307, Line: 9, Col: 1, Construct: "if"},
-	{From: 271, To: 295, Line: 11, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 278, To: 293, Line: 14, Col: 9, Construct: "for"},
-	{From: 280, To: 292, Line: 15, Col: 13, Construct: "if"},
-	{From: 283, To: 283, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 284, To: 292, Line: 17, Col: 17, Construct: "if"},
-	{From: 287, To: 287, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 291, To: 291, Line: 20, Col: 17, Construct: "{{ }}"},
-	{From: 297, To: 297, Line: 25, Col: 5, Construct: "set"},
-	{From: 301, To: 301, Line: 27, Col: 5, Construct: "set"},
-	{From: 303, To: 306, Line: 28, Col: 5, Construct: "if"},
-	{From: 305, To: 305, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 35, Col: 1, Construct: "set"},
-	{From: 311, To: 311, Line: 36, Col: 1, Construct: "set"},
-	{From: 313, To: 320, Line: 37, Col: 1, Construct: "if"},
-	{From: 315, To: 315, Line: 38, Col: 5, Construct: "set"},
-	{From: 317, To: 317, Line: 39, Col: 5, Construct: "set"},
-	{From: 319, To: 319, Line: 40, Col: 5, Construct: "{{ }}"},
-	{From: 322, To: 322, Line: 44, Col: 1, Construct: "set"},
-	{From: 324, To: 336, Line: 45, Col: 1, Construct: "for"},
-	{From: 326, To: 335, Line: 46, Col: 5, Construct: "if"},
-	{From: 329, To: 332, Line: 47, Col: 9, Construct: "if"},
-	{From: 331, To: 331, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 334, To: 334, Line: 50, Col: 9, Construct: "set"},
-	{From: 339, To: 453, Line: 55, Col: 1, Construct: "for"},
-	{From: 343, To: 452, Line: 58, Col: 5, Construct: "if"},
-	{From: 346, To: 383, Line: 59, Col: 9, Construct: "if"},
-	{From: 349, To: 349, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 350, To: 383, Line: 61, Col: 13, Construct: "if"},
-	{From: 354, To: 361, Line: 63, Col: 13, Construct: "if"},
-	{From: 356, To: 356, Line: 64, Col: 17, Construct: "set"},
-	{From: 360, To: 360, Line: 66, Col: 17, Construct: "set"},
-	{From: 363, To: 378, Line: 68, Col: 13, Construct: "for"},
-	{From: 365, To: 376, Line: 69, Col: 17, Construct: "if"},
-	{From: 368, To: 368, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 369, To: 376, Line: 71, Col: 21, Construct: "if"},
-	{From: 375, To: 375, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 382, To: 382, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 384, To: 452, Line: 83, Col: 9, Construct: "if"},
-	{From: 387, To: 391, Line: 84, Col: 9, Construct: "if"},
-	{From: 390, To: 390, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 393, To: 415, Line: 88, Col: 9, Construct: "if"},
-	{From: 395, To: 395, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 396, To: 415, Line: 90, Col: 13, Construct: "if"},
-	{From: 399, To: 414, Line: 91, Col: 13, Construct: "for"},
-	{From: 401, To: 413, Line: 92, Col: 17, Construct: "if"},
-	{From: 404, To: 404, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 405, To: 413, Line: 94, Col: 21, Construct: "if"},
-	{From: 408, To: 408, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 412, To: 412, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 417, To: 441, Line: 102, Col: 9, Construct: "if"},
-	{From: 421, To: 440, Line: 103, Col: 13, Construct: "for"},
-	{From: 426, To: 426, Line: 105, Col: 17, Construct: "set"},
-	{From: 428, To: 428, Line: 106, Col: 17, Construct: "set"},
-	{From: 430, To: 437, Line: 107, Col: 17, Construct: "if"},
-	{From: 432, To: 432, Line: 108, Col: 21, Construct: "set"},
-	{From: 433, To: 437, Line: 109, Col: 21, Construct: "if"},
-	{From: 436, To: 436, Line: 110, Col: 21, Construct: "set"},
-	{From: 439, To: 439, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 443, To: 443, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 444, To: 452, Line: 119, Col: 9, Construct: "if"},
-	{From: 447, To: 447, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 451, To: 451, Line: 124, Col: 9, Construct: "{{ }}"},
-}
+// spansMistralaiMinistral3_14B_Reasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|2DAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIkHKRGI6GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEoEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKwBKZEGoBCIGKCEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACiBA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKkHKRGI6GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEoEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKwBKZEImBCIGKAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"

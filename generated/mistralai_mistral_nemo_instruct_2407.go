@@ -40,11 +40,11 @@ var MistralaiMistralNemoInstruct2407 = &jinja2.Template{
 	Spans:     spansMistralaiMistralNemoInstruct2407,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
 func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) {
@@ -452,109 +452,6 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 	}
 }
 
-// spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMistralNemoInstruct2407 = []jinja2.Span{
-	{From: 60, To: 70, Line: 1, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
-	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
-	{From: 72, To: 75, Line: 7, Col: 1, Construct: "if"},
-	{From: 74, To: 74, Line: 8, Col: 5, Construct: "set"},
-	{From: 77, To: 77, Line: 10, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 13, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
-	{From: 83, To: 83, Line: 14, Col: 1, Construct: "set"},
-	{From: 85, To: 99, Line: 15, Col: 1, Construct: "for"},
-	{From: 87, To: 98, Line: 16, Col: 5, Construct: "if"},
-	{From: 90, To: 93, Line: 17, Col: 9, Construct: "if"},
-	{From: 92, To: 92, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 18, Col: 13, Construct: "set"},
-	{From: 97, To: 97, Line: 20, Col: 9, Construct: "set"},
-	{From: 101, To: 101, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 246, Line: 25, Col: 1, Construct: "for"},
-	{From: 109, To: 245, Line: 26, Col: 5, Construct: "if"},
-	{From: 112, To: 163, Line: 27, Col: 9, Construct: "if"},
-	{From: 115, To: 162, Line: 29, Col: 13, Construct: "for"},
-	{From: 119, To: 120, Line: 30, Col: 17, Construct: "set"},
-	{From: 122, To: 153, Line: 32, Col: 17, Construct: "for"},
-	{From: 133, To: 147, Line: 33, Col: 21, Construct: "if"},
-	{From: 135, To: 139, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 143, To: 146, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 149, To: 151, Line: 38, Col: 21, Construct: "if"},
-	{From: 155, To: 160, Line: 43, Col: 17, Construct: "if"},
-	{From: 165, To: 178, Line: 51, Col: 9, Construct: "if"},
-	{From: 167, To: 171, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 175, To: 177, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 245, Line: 56, Col: 9, Construct: "if"},
-	{From: 183, To: 210, Line: 58, Col: 9, Construct: "for"},
-	{From: 188, To: 188, Line: 59, Col: 13, Construct: "set"},
-	{From: 190, To: 190, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 192, To: 196, Line: 61, Col: 13, Construct: "if"},
-	{From: 195, To: 195, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 198, To: 200, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 202, To: 209, Line: 65, Col: 13, Construct: "if"},
-	{From: 207, To: 208, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 211, To: 245, Line: 71, Col: 9, Construct: "if"},
-	{From: 214, To: 214, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 215, To: 245, Line: 73, Col: 9, Construct: "if"},
-	{From: 218, To: 226, Line: 74, Col: 9, Construct: "if"},
-	{From: 221, To: 221, Line: 75, Col: 13, Construct: "set"},
-	{From: 225, To: 225, Line: 77, Col: 13, Construct: "set"},
-	{From: 228, To: 230, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 232, To: 236, Line: 80, Col: 9, Construct: "if"},
-	{From: 235, To: 235, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 238, To: 240, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 244, To: 244, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 274, Line: 1, Col: 1, Construct: "if"},
-	{From: 267, To: 267, Line: 2, Col: 5, Construct: "set"},
-	{From: 269, To: 269, Line: 3, Col: 5, Construct: "set"},
-	{From: 273, To: 273, Line: 5, Col: 5, Construct: "set"},
-	{From: 276, To: 279, Line: 7, Col: 1, Construct: "if"},
-	{From: 278, To: 278, Line: 8, Col: 5, Construct: "set"},
-	{From: 281, To: 281, Line: 10, Col: 1, Construct: "set"},
-	{From: 283, To: 283, Line: 13, Col: 1, Construct: "set"},
-	{From: 285, To: 285, Line: 13, Col: 1, Construct: "set"},
-	{From: 287, To: 287, Line: 14, Col: 1, Construct: "set"},
-	{From: 289, To: 303, Line: 15, Col: 1, Construct: "for"},
-	{From: 291, To: 302, Line: 16, Col: 5, Construct: "if"},
-	{From: 294, To: 297, Line: 17, Col: 9, Construct: "if"},
-	{From: 296, To: 296, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 299, To: 299, Line: 18, Col: 13, Construct: "set"},
-	{From: 301, To: 301, Line: 20, Col: 9, Construct: "set"},
-	{From: 305, To: 305, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 308, To: 452, Line: 25, Col: 1, Construct: "for"},
-	{From: 314, To: 451, Line: 26, Col: 5, Construct: "if"},
-	{From: 317, To: 368, Line: 27, Col: 9, Construct: "if"},
-	{From: 320, To: 367, Line: 29, Col: 13, Construct: "for"},
-	{From: 324, To: 325, Line: 30, Col: 17, Construct: "set"},
-	{From: 327, To: 358, Line: 32, Col: 17, Construct: "for"},
-	{From: 338, To: 352, Line: 33, Col: 21, Construct: "if"},
-	{From: 340, To: 344, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 348, To: 351, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 354, To: 356, Line: 38, Col: 21, Construct: "if"},
-	{From: 360, To: 365, Line: 43, Col: 17, Construct: "if"},
-	{From: 370, To: 383, Line: 51, Col: 9, Construct: "if"},
-	{From: 372, To: 376, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 382, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 384, To: 451, Line: 56, Col: 9, Construct: "if"},
-	{From: 389, To: 416, Line: 58, Col: 9, Construct: "for"},
-	{From: 394, To: 394, Line: 59, Col: 13, Construct: "set"},
-	{From: 396, To: 396, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 398, To: 402, Line: 61, Col: 13, Construct: "if"},
-	{From: 401, To: 401, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 404, To: 406, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 408, To: 415, Line: 65, Col: 13, Construct: "if"},
-	{From: 413, To: 414, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 417, To: 451, Line: 71, Col: 9, Construct: "if"},
-	{From: 420, To: 420, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 421, To: 451, Line: 73, Col: 9, Construct: "if"},
-	{From: 424, To: 432, Line: 74, Col: 9, Construct: "if"},
-	{From: 427, To: 427, Line: 75, Col: 13, Construct: "set"},
-	{From: 431, To: 431, Line: 77, Col: 13, Construct: "set"},
-	{From: 434, To: 436, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 438, To: 442, Line: 80, Col: 9, Construct: "if"},
-	{From: 441, To: 441, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 444, To: 446, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 450, To: 450, Line: 85, Col: 9, Construct: "{{ }}"},
-}
+// spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|4DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGoBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGgJCAEMyICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// MistralaiMistralSmall3124BInstruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
+// MistralaiMistralSmall3_1_24B_Instruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
+var MistralaiMistralSmall3_1_24B_Instruct2503 = &jinja2.Template{
 	Aliases: []string{"d910f59b1e9f332daca728235df126a4b118f8bac42119a3a49f33241177964b", "c7f09ec50cad59defe5e99a449ec012015ff27bf131f57eb9fe0131e5b182054"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	Func:      renderMistralaiMistralSmall3124BInstruct2503,
-	LlamaFunc: renderMistralaiMistralSmall3124BInstruct2503Llama,
+	Func:      renderMistralaiMistralSmall3_1_24B_Instruct2503,
+	LlamaFunc: renderMistralaiMistralSmall3_1_24B_Instruct2503Llama,
 	Name:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
 	Origin:    "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
 	SHA256:    "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
-	Spans:     spansMistralaiMistralSmall3124BInstruct2503,
+	Spans:     spansMistralaiMistralSmall3_1_24B_Instruct2503,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.Input) {
+// renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
+func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -311,10 +311,10 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.I
 	}
 }
 
-// renderMistralaiMistralSmall3124BInstruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMistralSmall3124BInstruct2503 with the runtime's Llama functions where llama.cpp's semantics
+// renderMistralaiMistralSmall3_1_24B_Instruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMistralSmall3_1_24B_Instruct2503 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
@@ -581,147 +581,6 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 	}
 }
 
-// spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMistralSmall3124BInstruct2503 = []jinja2.Span{
-	{From: 63, To: 63, Line: 1, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 91, Line: 6, Col: 1, Construct: "if"},
-	{From: 72, To: 84, Line: 7, Col: 5, Construct: "if"},
-	{From: 75, To: 75, Line: 8, Col: 9, Construct: "set"},
-	{From: 77, To: 77, Line: 9, Col: 9, Construct: "set"},
-	{From: 81, To: 81, Line: 11, Col: 9, Construct: "set"},
-	{From: 83, To: 83, Line: 12, Col: 9, Construct: "set"},
-	{From: 88, To: 88, Line: 15, Col: 5, Construct: "set"},
-	{From: 90, To: 90, Line: 16, Col: 5, Construct: "set"},
-	{From: 93, To: 109, Line: 18, Col: 1, Construct: "if"},
-	{From: 95, To: 95, Line: 19, Col: 5, Construct: "set"},
-	{From: 96, To: 109, Line: 20, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 21, Col: 5, Construct: "set"},
-	{From: 101, To: 108, Line: 22, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 23, Col: 9, Construct: "set"},
-	{From: 107, To: 107, Line: 25, Col: 9, Construct: "set"},
-	{From: 111, To: 113, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 30, Col: 1, Construct: "set"},
-	{From: 117, To: 117, Line: 32, Col: 1, Construct: "set"},
-	{From: 119, To: 126, Line: 33, Col: 1, Construct: "for"},
-	{From: 122, To: 125, Line: 34, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 35, Col: 9, Construct: "set"},
-	{From: 128, To: 136, Line: 39, Col: 1, Construct: "for"},
-	{From: 132, To: 135, Line: 40, Col: 5, Construct: "if"},
-	{From: 134, To: 134, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 138, To: 311, Line: 45, Col: 1, Construct: "for"},
-	{From: 143, To: 310, Line: 46, Col: 5, Construct: "if"},
-	{From: 146, To: 197, Line: 47, Col: 9, Construct: "if"},
-	{From: 149, To: 196, Line: 49, Col: 13, Construct: "for"},
-	{From: 153, To: 154, Line: 50, Col: 17, Construct: "set"},
-	{From: 156, To: 187, Line: 52, Col: 17, Construct: "for"},
-	{From: 167, To: 181, Line: 53, Col: 21, Construct: "if"},
-	{From: 169, To: 173, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 177, To: 180, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 183, To: 185, Line: 58, Col: 21, Construct: "if"},
-	{From: 189, To: 194, Line: 63, Col: 17, Construct: "if"},
-	{From: 199, To: 225, Line: 71, Col: 9, Construct: "if"},
-	{From: 202, To: 204, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 224, Line: 75, Col: 17, Construct: "for"},
-	{From: 211, To: 222, Line: 76, Col: 25, Construct: "if"},
-	{From: 214, To: 214, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 215, To: 222, Line: 78, Col: 29, Construct: "if"},
-	{From: 221, To: 221, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 226, To: 310, Line: 86, Col: 9, Construct: "if"},
-	{From: 229, To: 238, Line: 87, Col: 9, Construct: "if"},
-	{From: 232, To: 232, Line: 88, Col: 13, Construct: "set"},
-	{From: 236, To: 236, Line: 90, Col: 13, Construct: "set"},
-	{From: 240, To: 267, Line: 93, Col: 9, Construct: "for"},
-	{From: 245, To: 245, Line: 94, Col: 13, Construct: "set"},
-	{From: 247, To: 247, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 249, To: 253, Line: 96, Col: 13, Construct: "if"},
-	{From: 252, To: 252, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 259, To: 266, Line: 100, Col: 13, Construct: "if"},
-	{From: 264, To: 265, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 268, To: 310, Line: 106, Col: 9, Construct: "if"},
-	{From: 271, To: 279, Line: 107, Col: 9, Construct: "if"},
-	{From: 274, To: 274, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 278, To: 278, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 280, To: 310, Line: 112, Col: 9, Construct: "if"},
-	{From: 283, To: 291, Line: 113, Col: 9, Construct: "if"},
-	{From: 286, To: 286, Line: 114, Col: 13, Construct: "set"},
-	{From: 290, To: 290, Line: 116, Col: 13, Construct: "set"},
-	{From: 293, To: 295, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 297, To: 301, Line: 119, Col: 9, Construct: "if"},
-	{From: 300, To: 300, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 303, To: 305, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 330, To: 330, Line: 1, Col: 1, Construct: "set"},
-	{From: 332, To: 332, Line: 2, Col: 1, Construct: "set"},
-	{From: 334, To: 334, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 336, To: 358, Line: 6, Col: 1, Construct: "if"},
-	{From: 339, To: 351, Line: 7, Col: 5, Construct: "if"},
-	{From: 342, To: 342, Line: 8, Col: 9, Construct: "set"},
-	{From: 344, To: 344, Line: 9, Col: 9, Construct: "set"},
-	{From: 348, To: 348, Line: 11, Col: 9, Construct: "set"},
-	{From: 350, To: 350, Line: 12, Col: 9, Construct: "set"},
-	{From: 355, To: 355, Line: 15, Col: 5, Construct: "set"},
-	{From: 357, To: 357, Line: 16, Col: 5, Construct: "set"},
-	{From: 360, To: 376, Line: 18, Col: 1, Construct: "if"},
-	{From: 362, To: 362, Line: 19, Col: 5, Construct: "set"},
-	{From: 363, To: 376, Line: 20, Col: 5, Construct: "if"},
-	{From: 366, To: 366, Line: 21, Col: 5, Construct: "set"},
-	{From: 368, To: 375, Line: 22, Col: 5, Construct: "if"},
-	{From: 370, To: 370, Line: 23, Col: 9, Construct: "set"},
-	{From: 374, To: 374, Line: 25, Col: 9, Construct: "set"},
-	{From: 378, To: 380, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 382, To: 382, Line: 30, Col: 1, Construct: "set"},
-	{From: 384, To: 384, Line: 32, Col: 1, Construct: "set"},
-	{From: 387, To: 394, Line: 33, Col: 1, Construct: "for"},
-	{From: 390, To: 393, Line: 34, Col: 5, Construct: "if"},
-	{From: 392, To: 392, Line: 35, Col: 9, Construct: "set"},
-	{From: 396, To: 404, Line: 39, Col: 1, Construct: "for"},
-	{From: 400, To: 403, Line: 40, Col: 5, Construct: "if"},
-	{From: 402, To: 402, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 407, To: 581, Line: 45, Col: 1, Construct: "for"},
-	{From: 412, To: 580, Line: 46, Col: 5, Construct: "if"},
-	{From: 415, To: 466, Line: 47, Col: 9, Construct: "if"},
-	{From: 418, To: 465, Line: 49, Col: 13, Construct: "for"},
-	{From: 422, To: 423, Line: 50, Col: 17, Construct: "set"},
-	{From: 425, To: 456, Line: 52, Col: 17, Construct: "for"},
-	{From: 436, To: 450, Line: 53, Col: 21, Construct: "if"},
-	{From: 438, To: 442, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 446, To: 449, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 452, To: 454, Line: 58, Col: 21, Construct: "if"},
-	{From: 458, To: 463, Line: 63, Col: 17, Construct: "if"},
-	{From: 468, To: 494, Line: 71, Col: 9, Construct: "if"},
-	{From: 471, To: 473, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 478, To: 493, Line: 75, Col: 17, Construct: "for"},
-	{From: 480, To: 491, Line: 76, Col: 25, Construct: "if"},
-	{From: 483, To: 483, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 484, To: 491, Line: 78, Col: 29, Construct: "if"},
-	{From: 490, To: 490, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 495, To: 580, Line: 86, Col: 9, Construct: "if"},
-	{From: 498, To: 507, Line: 87, Col: 9, Construct: "if"},
-	{From: 501, To: 501, Line: 88, Col: 13, Construct: "set"},
-	{From: 505, To: 505, Line: 90, Col: 13, Construct: "set"},
-	{From: 510, To: 537, Line: 93, Col: 9, Construct: "for"},
-	{From: 515, To: 515, Line: 94, Col: 13, Construct: "set"},
-	{From: 517, To: 517, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 519, To: 523, Line: 96, Col: 13, Construct: "if"},
-	{From: 522, To: 522, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 525, To: 527, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 529, To: 536, Line: 100, Col: 13, Construct: "if"},
-	{From: 534, To: 535, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 538, To: 580, Line: 106, Col: 9, Construct: "if"},
-	{From: 541, To: 549, Line: 107, Col: 9, Construct: "if"},
-	{From: 544, To: 544, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 548, To: 548, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 550, To: 580, Line: 112, Col: 9, Construct: "if"},
-	{From: 553, To: 561, Line: 113, Col: 9, Construct: "if"},
-	{From: 556, To: 556, Line: 114, Col: 13, Construct: "set"},
-	{From: 560, To: 560, Line: 116, Col: 13, Construct: "set"},
-	{From: 563, To: 565, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 567, To: 571, Line: 119, Col: 9, Construct: "if"},
-	{From: 570, To: 570, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 573, To: 575, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 579, To: 579, Line: 124, Col: 9, Construct: "{{ }}"},
-}
+// spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|+DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI6KIRGKuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACqBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK8KIRGKwKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"

@@ -40,11 +40,11 @@ var Monarch = &jinja2.Template{
 	Spans:     spansMonarch,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMonarch renders monarch.jinja.
 func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
@@ -82,13 +82,6 @@ func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<s>assistant\n")
 }
 
-// spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMonarch = []jinja2.Span{
-	{From: 53, To: 63, Line: 9, Col: 1, Construct: "for"},
-	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 82, Line: 9, Col: 1, Construct: "for"},
-	{From: 76, To: 78, Line: 10, Col: 1, Construct: "if"},
-	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
-}
+// spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMonarch = "for,if,{{ }}|qDUSCAIECACIAGAEWUJAAIECACIAGAE"

@@ -40,11 +40,11 @@ var MoonshotaiKimiK2 = &jinja2.Template{
 	Spans:     spansMoonshotaiKimiK2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
 func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
@@ -243,59 +243,6 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMoonshotaiKimiK2 = []jinja2.Span{
-	{From: 55, To: 60, Line: 1, Col: 1, Construct: "if"},
-	{From: 58, To: 59, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 62, To: 139, Line: 4, Col: 1, Construct: "for"},
-	{From: 66, To: 68, Line: 5, Col: 3, Construct: "if"},
-	{From: 70, To: 82, Line: 8, Col: 3, Construct: "if"},
-	{From: 73, To: 82, Line: 10, Col: 7, Construct: "if"},
-	{From: 76, To: 82, Line: 12, Col: 7, Construct: "if"},
-	{From: 79, To: 82, Line: 14, Col: 7, Construct: "if"},
-	{From: 84, To: 138, Line: 17, Col: 3, Construct: "if"},
-	{From: 86, To: 91, Line: 18, Col: 5, Construct: "if"},
-	{From: 89, To: 89, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 93, To: 111, Line: 20, Col: 5, Construct: "for"},
-	{From: 99, To: 100, Line: 21, Col: 7, Construct: "set"},
-	{From: 102, To: 103, Line: 22, Col: 7, Construct: "set"},
-	{From: 105, To: 106, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 108, To: 109, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 112, To: 137, Line: 26, Col: 7, Construct: "if"},
-	{From: 116, To: 117, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 119, To: 119, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 120, To: 137, Line: 28, Col: 7, Construct: "if"},
-	{From: 123, To: 123, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 124, To: 137, Line: 30, Col: 7, Construct: "if"},
-	{From: 127, To: 136, Line: 31, Col: 5, Construct: "for"},
-	{From: 129, To: 135, Line: 32, Col: 7, Construct: "if"},
-	{From: 134, To: 134, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 141, To: 143, Line: 41, Col: 1, Construct: "if"},
-	{From: 154, To: 159, Line: 1, Col: 1, Construct: "if"},
-	{From: 157, To: 158, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 161, To: 239, Line: 4, Col: 1, Construct: "for"},
-	{From: 165, To: 167, Line: 5, Col: 3, Construct: "if"},
-	{From: 169, To: 181, Line: 8, Col: 3, Construct: "if"},
-	{From: 172, To: 181, Line: 10, Col: 7, Construct: "if"},
-	{From: 175, To: 181, Line: 12, Col: 7, Construct: "if"},
-	{From: 178, To: 181, Line: 14, Col: 7, Construct: "if"},
-	{From: 183, To: 238, Line: 17, Col: 3, Construct: "if"},
-	{From: 186, To: 191, Line: 18, Col: 5, Construct: "if"},
-	{From: 189, To: 189, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 194, To: 211, Line: 20, Col: 5, Construct: "for"},
-	{From: 200, To: 200, Line: 21, Col: 7, Construct: "set"},
-	{From: 202, To: 203, Line: 22, Col: 7, Construct: "set"},
-	{From: 205, To: 206, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 208, To: 209, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 212, To: 237, Line: 26, Col: 7, Construct: "if"},
-	{From: 216, To: 217, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 219, To: 219, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 220, To: 237, Line: 28, Col: 7, Construct: "if"},
-	{From: 223, To: 223, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 224, To: 237, Line: 30, Col: 7, Construct: "if"},
-	{From: 227, To: 236, Line: 31, Col: 5, Construct: "for"},
-	{From: 229, To: 235, Line: 32, Col: 7, Construct: "if"},
-	{From: 234, To: 234, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 241, To: 243, Line: 41, Col: 1, Construct: "if"},
-}
+// spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|uDKCCAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAEKCEAGAA6BCIkBE7BEMCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKuDGJAGKCEAGAA6BCKiBE7BEMACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// NousResearchHermes2ProLlama38BToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
-var NousResearchHermes2ProLlama38BToolUse = &jinja2.Template{
+// NousResearchHermes2ProLlama3_8B_ToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
+var NousResearchHermes2ProLlama3_8B_ToolUse = &jinja2.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var NousResearchHermes2ProLlama38BToolUse = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	Func:      renderNousResearchHermes2ProLlama38BToolUse,
-	LlamaFunc: renderNousResearchHermes2ProLlama38BToolUseLlama,
+	Func:      renderNousResearchHermes2ProLlama3_8B_ToolUse,
+	LlamaFunc: renderNousResearchHermes2ProLlama3_8B_ToolUseLlama,
 	Name:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
 	Origin:    "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
 	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
-	Spans:     spansNousResearchHermes2ProLlama38BToolUse,
+	Spans:     spansNousResearchHermes2ProLlama3_8B_ToolUse,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderNousResearchHermes2ProLlama38BToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
-func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.Input) {
+// renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
+func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -282,10 +282,10 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.In
 	}
 }
 
-// renderNousResearchHermes2ProLlama38BToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNousResearchHermes2ProLlama38BToolUse with the runtime's Llama functions where llama.cpp's semantics
+// renderNousResearchHermes2ProLlama3_8B_ToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNousResearchHermes2ProLlama3_8B_ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -521,113 +521,6 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 	}
 }
 
-// spansNousResearchHermes2ProLlama38BToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansNousResearchHermes2ProLlama38BToolUse = []jinja2.Span{
-	{From: 56, To: 110, Line: 1, Col: 1, Construct: "macro"},
-	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
-	{From: 63, To: 109, Line: 9, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 66, To: 109, Line: 11, Col: 5, Construct: "if"},
-	{From: 69, To: 73, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 74, To: 109, Line: 13, Col: 5, Construct: "if"},
-	{From: 77, To: 88, Line: 14, Col: 5, Construct: "if"},
-	{From: 80, To: 84, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 89, To: 109, Line: 19, Col: 5, Construct: "if"},
-	{From: 93, To: 105, Line: 21, Col: 5, Construct: "for"},
-	{From: 97, To: 99, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 101, To: 103, Line: 23, Col: 7, Construct: "if"},
-	{From: 112, To: 113, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 115, To: 204, Line: 38, Col: 1, Construct: "for"},
-	{From: 119, To: 124, Line: 39, Col: 5, Construct: "if"},
-	{From: 122, To: 122, Line: 40, Col: 9, Construct: "set"},
-	{From: 126, To: 129, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 131, To: 133, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 135, To: 150, Line: 45, Col: 5, Construct: "for"},
-	{From: 142, To: 144, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 146, To: 148, Line: 47, Col: 9, Construct: "if"},
-	{From: 152, To: 159, Line: 52, Col: 5, Construct: "if"},
-	{From: 155, To: 158, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 161, To: 163, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 165, To: 182, Line: 58, Col: 5, Construct: "for"},
-	{From: 170, To: 172, Line: 59, Col: 9, Construct: "if"},
-	{From: 174, To: 181, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 184, To: 189, Line: 65, Col: 5, Construct: "if"},
-	{From: 186, To: 187, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 191, To: 198, Line: 72, Col: 5, Construct: "if"},
-	{From: 196, To: 196, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 202, Line: 78, Col: 5, Construct: "if"},
-	{From: 206, To: 278, Line: 94, Col: 1, Construct: "for"},
-	{From: 210, To: 277, Line: 95, Col: 5, Construct: "if"},
-	{From: 213, To: 218, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 219, To: 277, Line: 99, Col: 9, Construct: "if"},
-	{From: 222, To: 223, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 225, To: 253, Line: 101, Col: 5, Construct: "for"},
-	{From: 228, To: 233, Line: 104, Col: 16, Construct: "if"},
-	{From: 231, To: 231, Line: 105, Col: 17, Construct: "set"},
-	{From: 235, To: 236, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 238, To: 251, Line: 112, Col: 13, Construct: "if"},
-	{From: 242, To: 249, Line: 114, Col: 17, Construct: "if"},
-	{From: 244, To: 244, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 248, To: 248, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 254, To: 277, Line: 126, Col: 9, Construct: "if"},
-	{From: 257, To: 260, Line: 127, Col: 9, Construct: "if"},
-	{From: 262, To: 262, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 269, Line: 134, Col: 9, Construct: "if"},
-	{From: 271, To: 276, Line: 142, Col: 9, Construct: "if"},
-	{From: 273, To: 276, Line: 144, Col: 13, Construct: "if"},
-	{From: 280, To: 282, Line: 149, Col: 1, Construct: "if"},
-	{From: 294, To: 348, Line: 1, Col: 1, Construct: "macro"},
-	{From: 299, To: 299, Line: 2, Col: 1, Construct: "set"},
-	{From: 301, To: 347, Line: 9, Col: 1, Construct: "if"},
-	{From: 303, To: 303, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 304, To: 347, Line: 11, Col: 5, Construct: "if"},
-	{From: 307, To: 311, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 312, To: 347, Line: 13, Col: 5, Construct: "if"},
-	{From: 315, To: 326, Line: 14, Col: 5, Construct: "if"},
-	{From: 318, To: 322, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 327, To: 347, Line: 19, Col: 5, Construct: "if"},
-	{From: 331, To: 343, Line: 21, Col: 5, Construct: "for"},
-	{From: 335, To: 337, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 339, To: 341, Line: 23, Col: 7, Construct: "if"},
-	{From: 350, To: 351, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 353, To: 443, Line: 38, Col: 1, Construct: "for"},
-	{From: 357, To: 362, Line: 39, Col: 5, Construct: "if"},
-	{From: 360, To: 360, Line: 40, Col: 9, Construct: "set"},
-	{From: 364, To: 366, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 368, To: 370, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 372, To: 386, Line: 45, Col: 5, Construct: "for"},
-	{From: 378, To: 380, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 382, To: 384, Line: 47, Col: 9, Construct: "if"},
-	{From: 388, To: 395, Line: 52, Col: 5, Construct: "if"},
-	{From: 391, To: 394, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 397, To: 399, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 401, To: 419, Line: 58, Col: 5, Construct: "for"},
-	{From: 407, To: 409, Line: 59, Col: 9, Construct: "if"},
-	{From: 411, To: 418, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 421, To: 427, Line: 65, Col: 5, Construct: "if"},
-	{From: 424, To: 425, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 429, To: 437, Line: 72, Col: 5, Construct: "if"},
-	{From: 435, To: 435, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 439, To: 441, Line: 78, Col: 5, Construct: "if"},
-	{From: 445, To: 517, Line: 94, Col: 1, Construct: "for"},
-	{From: 449, To: 516, Line: 95, Col: 5, Construct: "if"},
-	{From: 452, To: 457, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 458, To: 516, Line: 99, Col: 9, Construct: "if"},
-	{From: 461, To: 462, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 464, To: 492, Line: 101, Col: 5, Construct: "for"},
-	{From: 467, To: 472, Line: 104, Col: 16, Construct: "if"},
-	{From: 470, To: 470, Line: 105, Col: 17, Construct: "set"},
-	{From: 474, To: 475, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 477, To: 490, Line: 112, Col: 13, Construct: "if"},
-	{From: 481, To: 488, Line: 114, Col: 17, Construct: "if"},
-	{From: 483, To: 483, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 487, To: 487, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 493, To: 516, Line: 126, Col: 9, Construct: "if"},
-	{From: 496, To: 499, Line: 127, Col: 9, Construct: "if"},
-	{From: 501, To: 501, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 503, To: 508, Line: 134, Col: 9, Construct: "if"},
-	{From: 510, To: 515, Line: 142, Col: 9, Construct: "if"},
-	{From: 512, To: 515, Line: 144, Col: 13, Construct: "if"},
-	{From: 519, To: 521, Line: 149, Col: 1, Construct: "if"},
-}
+// spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|wDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG0FIAIIKCIEGACICIEGJGIECAGIcCAIMECIGIECAEMOKJEGGCIGMEEJGIkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"

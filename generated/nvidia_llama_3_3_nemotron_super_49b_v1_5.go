@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// NvidiaLlama33NemotronSuper49BV15 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
+// NvidiaLlama3_3NemotronSuper49B_V1_5 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
+var NvidiaLlama3_3NemotronSuper49B_V1_5 = &jinja2.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	Func:      renderNvidiaLlama33NemotronSuper49BV15,
-	LlamaFunc: renderNvidiaLlama33NemotronSuper49BV15Llama,
+	Func:      renderNvidiaLlama3_3NemotronSuper49B_V1_5,
+	LlamaFunc: renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama,
 	Name:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
 	Origin:    "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
 	SHA256:    "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
-	Spans:     spansNvidiaLlama33NemotronSuper49BV15,
+	Spans:     spansNvidiaLlama3_3NemotronSuper49B_V1_5,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) {
+// renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Input) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -251,10 +251,10 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) 
 	}
 }
 
-// renderNvidiaLlama33NemotronSuper49BV15Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNvidiaLlama33NemotronSuper49BV15 with the runtime's Llama functions where llama.cpp's semantics
+// renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNvidiaLlama3_3NemotronSuper49B_V1_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -449,119 +449,6 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 	}
 }
 
-// spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansNvidiaLlama33NemotronSuper49BV15 = []jinja2.Span{
-	{From: 67, To: 67, Line: 1, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 1, Col: 36, Construct: "set"},
-	{From: 71, To: 71, Line: 1, Col: 70, Construct: "set"},
-	{From: 73, To: 73, Line: 1, Col: 123, Construct: "set"},
-	{From: 75, To: 75, Line: 3, Col: 5, Construct: "set"},
-	{From: 77, To: 77, Line: 3, Col: 51, Construct: "set"},
-	{From: 79, To: 79, Line: 5, Col: 5, Construct: "set"},
-	{From: 81, To: 81, Line: 5, Col: 33, Construct: "set"},
-	{From: 83, To: 83, Line: 5, Col: 66, Construct: "set"},
-	{From: 85, To: 85, Line: 5, Col: 95, Construct: "set"},
-	{From: 87, To: 87, Line: 5, Col: 134, Construct: "set"},
-	{From: 89, To: 92, Line: 5, Col: 163, Construct: "{{ }}"},
-	{From: 94, To: 113, Line: 5, Col: 231, Construct: "if"},
-	{From: 97, To: 97, Line: 5, Col: 300, Construct: "set"},
-	{From: 99, To: 110, Line: 5, Col: 348, Construct: "if"},
-	{From: 101, To: 101, Line: 5, Col: 388, Construct: "set"},
-	{From: 103, To: 103, Line: 5, Col: 461, Construct: "set"},
-	{From: 104, To: 110, Line: 5, Col: 500, Construct: "if"},
-	{From: 107, To: 107, Line: 5, Col: 535, Construct: "set"},
-	{From: 109, To: 109, Line: 5, Col: 605, Construct: "set"},
-	{From: 112, To: 112, Line: 5, Col: 652, Construct: "{{ }}"},
-	{From: 115, To: 136, Line: 7, Col: 19, Construct: "if"},
-	{From: 118, To: 135, Line: 8, Col: 24, Construct: "for"},
-	{From: 122, To: 127, Line: 8, Col: 49, Construct: "{{ }}"},
-	{From: 129, To: 133, Line: 8, Col: 119, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 140, To: 240, Line: 16, Col: 205, Construct: "for"},
-	{From: 145, To: 239, Line: 16, Col: 236, Construct: "if"},
-	{From: 148, To: 150, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 152, To: 152, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 154, To: 154, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 155, To: 239, Line: 16, Col: 355, Construct: "if"},
-	{From: 158, To: 166, Line: 16, Col: 395, Construct: "if"},
-	{From: 161, To: 161, Line: 16, Col: 435, Construct: "set"},
-	{From: 165, To: 165, Line: 16, Col: 515, Construct: "set"},
-	{From: 168, To: 170, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 174, To: 212, Line: 16, Col: 630, Construct: "if"},
-	{From: 178, To: 211, Line: 16, Col: 680, Construct: "for"},
-	{From: 183, To: 188, Line: 16, Col: 718, Construct: "set"},
-	{From: 190, To: 192, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 194, To: 202, Line: 16, Col: 837, Construct: "if"},
-	{From: 197, To: 197, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 201, To: 201, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 204, To: 209, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 214, To: 214, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 215, To: 239, Line: 16, Col: 1053, Construct: "if"},
-	{From: 218, To: 224, Line: 16, Col: 1088, Construct: "if"},
-	{From: 220, To: 223, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 226, To: 226, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 228, To: 232, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 234, To: 238, Line: 16, Col: 1354, Construct: "if"},
-	{From: 237, To: 237, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 242, To: 251, Line: 16, Col: 1501, Construct: "if"},
-	{From: 244, To: 246, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 248, To: 250, Line: 16, Col: 1584, Construct: "if"},
-	{From: 274, To: 274, Line: 1, Col: 1, Construct: "set"},
-	{From: 276, To: 276, Line: 1, Col: 36, Construct: "set"},
-	{From: 278, To: 278, Line: 1, Col: 70, Construct: "set"},
-	{From: 280, To: 280, Line: 1, Col: 123, Construct: "set"},
-	{From: 282, To: 282, Line: 3, Col: 5, Construct: "set"},
-	{From: 284, To: 284, Line: 3, Col: 51, Construct: "set"},
-	{From: 286, To: 286, Line: 5, Col: 5, Construct: "set"},
-	{From: 288, To: 288, Line: 5, Col: 33, Construct: "set"},
-	{From: 290, To: 290, Line: 5, Col: 66, Construct: "set"},
-	{From: 292, To: 292, Line: 5, Col: 95, Construct: "set"},
-	{From: 294, To: 294, Line: 5, Col: 134, Construct: "set"},
-	{From: 296, To: 296, Line: 5, Col: 163, Construct: "{{ }}"},
-	{From: 298, To: 317, Line: 5, Col: 231, Construct: "if"},
-	{From: 301, To: 301, Line: 5, Col: 300, Construct: "set"},
-	{From: 303, To: 314, Line: 5, Col: 348, Construct: "if"},
-	{From: 305, To: 305, Line: 5, Col: 388, Construct: "set"},
-	{From: 307, To: 307, Line: 5, Col: 461, Construct: "set"},
-	{From: 308, To: 314, Line: 5, Col: 500, Construct: "if"},
-	{From: 311, To: 311, Line: 5, Col: 535, Construct: "set"},
-	{From: 313, To: 313, Line: 5, Col: 605, Construct: "set"},
-	{From: 316, To: 316, Line: 5, Col: 652, Construct: "{{ }}"},
-	{From: 319, To: 340, Line: 7, Col: 19, Construct: "if"},
-	{From: 322, To: 339, Line: 8, Col: 24, Construct: "for"},
-	{From: 326, To: 331, Line: 8, Col: 49, Construct: "{{ }}"},
-	{From: 333, To: 337, Line: 8, Col: 119, Construct: "{{ }}"},
-	{From: 342, To: 342, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 345, To: 440, Line: 16, Col: 205, Construct: "for"},
-	{From: 350, To: 439, Line: 16, Col: 236, Construct: "if"},
-	{From: 353, To: 353, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 355, To: 355, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 357, To: 357, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 358, To: 439, Line: 16, Col: 355, Construct: "if"},
-	{From: 361, To: 369, Line: 16, Col: 395, Construct: "if"},
-	{From: 364, To: 364, Line: 16, Col: 435, Construct: "set"},
-	{From: 368, To: 368, Line: 16, Col: 515, Construct: "set"},
-	{From: 371, To: 371, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 373, To: 373, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 375, To: 414, Line: 16, Col: 630, Construct: "if"},
-	{From: 380, To: 413, Line: 16, Col: 680, Construct: "for"},
-	{From: 385, To: 390, Line: 16, Col: 718, Construct: "set"},
-	{From: 392, To: 394, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 396, To: 404, Line: 16, Col: 837, Construct: "if"},
-	{From: 399, To: 399, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 403, To: 403, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 406, To: 411, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 416, To: 416, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 417, To: 439, Line: 16, Col: 1053, Construct: "if"},
-	{From: 420, To: 424, Line: 16, Col: 1088, Construct: "if"},
-	{From: 422, To: 423, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 426, To: 426, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 428, To: 432, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 434, To: 438, Line: 16, Col: 1354, Construct: "if"},
-	{From: 437, To: 437, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 442, To: 449, Line: 16, Col: 1501, Construct: "if"},
-	{From: 444, To: 444, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 446, To: 448, Line: 16, Col: 1584, Construct: "if"},
-}
+// spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|mEACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDE0BAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECG+FAWGKyFA+BEGAAqCCEAA8CCEAAsBCCiFAcEGQAwCEGAAwCAIAAgFAGAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCsBAeEGIAmCEECAuECIAAoFCEIAuBCMIAwFEGAAiGCKOAkDEEAAgCCEEAmDE"

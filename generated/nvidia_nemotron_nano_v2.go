@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// NVIDIANemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
-var NVIDIANemotronNanoV2 = &jinja2.Template{
+// NVIDIA_NemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
+var NVIDIA_NemotronNanoV2 = &jinja2.Template{
 	Aliases: []string{"0f17df2801f96de27145fac8a4eebc92cba91890094bcb292faa2ea6723cac29"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var NVIDIANemotronNanoV2 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "NVIDIA-Nemotron-Nano-v2.jinja",
-	Func:      renderNVIDIANemotronNanoV2,
-	LlamaFunc: renderNVIDIANemotronNanoV2Llama,
+	Func:      renderNVIDIA_NemotronNanoV2,
+	LlamaFunc: renderNVIDIA_NemotronNanoV2Llama,
 	Name:      "NVIDIA-Nemotron-Nano-v2",
 	Origin:    "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
 	SHA256:    "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
-	Spans:     spansNVIDIANemotronNanoV2,
+	Spans:     spansNVIDIA_NemotronNanoV2,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
-func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
+// renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
+func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -325,10 +325,10 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderNVIDIANemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNVIDIANemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
+// renderNVIDIA_NemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNVIDIA_NemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	var ns jinja2.Value
@@ -611,143 +611,6 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansNVIDIANemotronNanoV2 = []jinja2.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "set"},
-	{From: 59, To: 80, Line: 2, Col: 1, Construct: "for"},
-	{From: 62, To: 62, Line: 3, Col: 3, Construct: "set"},
-	{From: 64, To: 79, Line: 4, Col: 3, Construct: "if"},
-	{From: 67, To: 78, Line: 5, Col: 5, Construct: "if"},
-	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
-	{From: 71, To: 71, Line: 6, Col: 7, Construct: "set"},
-	{From: 72, To: 78, Line: 7, Col: 9, Construct: "if"},
-	{From: 75, To: 75, Line: 7, Col: 9, Construct: "set"},
-	{From: 77, To: 77, Line: 8, Col: 7, Construct: "set"},
-	{From: 82, To: 99, Line: 13, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 13, Col: 1, Construct: "set"},
-	{From: 88, To: 89, Line: 14, Col: 3, Construct: "set"},
-	{From: 93, To: 93, Line: 14, Col: 3, Construct: "set"},
-	{From: 95, To: 95, Line: 18, Col: 3, Construct: "set"},
-	{From: 97, To: 98, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 101, To: 127, Line: 23, Col: 1, Construct: "if"},
-	{From: 103, To: 106, Line: 24, Col: 3, Construct: "if"},
-	{From: 108, To: 125, Line: 32, Col: 3, Construct: "for"},
-	{From: 112, To: 117, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 119, To: 123, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 55, Col: 1, Construct: "set"},
-	{From: 133, To: 149, Line: 56, Col: 1, Construct: "if"},
-	{From: 136, To: 136, Line: 56, Col: 1, Construct: "set"},
-	{From: 138, To: 138, Line: 57, Col: 3, Construct: "set"},
-	{From: 140, To: 140, Line: 57, Col: 3, Construct: "set"},
-	{From: 142, To: 146, Line: 58, Col: 3, Construct: "set"},
-	{From: 148, To: 148, Line: 59, Col: 3, Construct: "set"},
-	{From: 151, To: 245, Line: 62, Col: 1, Construct: "for"},
-	{From: 156, To: 157, Line: 63, Col: 3, Construct: "set"},
-	{From: 159, To: 244, Line: 64, Col: 3, Construct: "if"},
-	{From: 162, To: 164, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 165, To: 244, Line: 68, Col: 7, Construct: "if"},
-	{From: 168, To: 172, Line: 69, Col: 5, Construct: "if"},
-	{From: 170, To: 171, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 174, To: 174, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 176, To: 180, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 182, To: 184, Line: 75, Col: 5, Construct: "if"},
-	{From: 185, To: 244, Line: 78, Col: 7, Construct: "if"},
-	{From: 188, To: 191, Line: 79, Col: 5, Construct: "if"},
-	{From: 190, To: 190, Line: 80, Col: 7, Construct: "set"},
-	{From: 193, To: 198, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 200, To: 243, Line: 84, Col: 5, Construct: "if"},
-	{From: 203, To: 206, Line: 85, Col: 7, Construct: "if"},
-	{From: 208, To: 241, Line: 90, Col: 7, Construct: "for"},
-	{From: 213, To: 218, Line: 91, Col: 9, Construct: "set"},
-	{From: 220, To: 222, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 224, To: 232, Line: 93, Col: 9, Construct: "if"},
-	{From: 227, To: 227, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 231, To: 231, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 234, To: 239, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 247, To: 325, Line: 108, Col: 1, Construct: "if"},
-	{From: 250, To: 255, Line: 111, Col: 3, Construct: "if"},
-	{From: 257, To: 260, Line: 117, Col: 3, Construct: "if"},
-	{From: 259, To: 259, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 264, To: 285, Line: 121, Col: 3, Construct: "if"},
-	{From: 267, To: 272, Line: 124, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 276, To: 284, Line: 131, Col: 5, Construct: "if"},
-	{From: 278, To: 280, Line: 132, Col: 7, Construct: "if"},
-	{From: 287, To: 324, Line: 143, Col: 3, Construct: "if"},
-	{From: 290, To: 323, Line: 147, Col: 5, Construct: "for"},
-	{From: 295, To: 300, Line: 148, Col: 7, Construct: "set"},
-	{From: 302, To: 304, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 306, To: 314, Line: 150, Col: 7, Construct: "if"},
-	{From: 309, To: 309, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 313, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 316, To: 321, Line: 155, Col: 7, Construct: "{{ }}"},
-	{From: 340, To: 340, Line: 1, Col: 1, Construct: "set"},
-	{From: 343, To: 364, Line: 2, Col: 1, Construct: "for"},
-	{From: 346, To: 346, Line: 3, Col: 3, Construct: "set"},
-	{From: 348, To: 363, Line: 4, Col: 3, Construct: "if"},
-	{From: 351, To: 362, Line: 5, Col: 5, Construct: "if"},
-	{From: 353, To: 353, Line: 5, Col: 5, Construct: "set"},
-	{From: 355, To: 355, Line: 6, Col: 7, Construct: "set"},
-	{From: 356, To: 362, Line: 7, Col: 9, Construct: "if"},
-	{From: 359, To: 359, Line: 7, Col: 9, Construct: "set"},
-	{From: 361, To: 361, Line: 8, Col: 7, Construct: "set"},
-	{From: 366, To: 383, Line: 13, Col: 1, Construct: "if"},
-	{From: 370, To: 370, Line: 13, Col: 1, Construct: "set"},
-	{From: 372, To: 373, Line: 14, Col: 3, Construct: "set"},
-	{From: 377, To: 377, Line: 14, Col: 3, Construct: "set"},
-	{From: 379, To: 379, Line: 18, Col: 3, Construct: "set"},
-	{From: 381, To: 382, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 385, To: 411, Line: 23, Col: 1, Construct: "if"},
-	{From: 387, To: 390, Line: 24, Col: 3, Construct: "if"},
-	{From: 392, To: 409, Line: 32, Col: 3, Construct: "for"},
-	{From: 396, To: 401, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 403, To: 407, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 413, To: 415, Line: 55, Col: 1, Construct: "set"},
-	{From: 417, To: 433, Line: 56, Col: 1, Construct: "if"},
-	{From: 420, To: 420, Line: 56, Col: 1, Construct: "set"},
-	{From: 422, To: 422, Line: 57, Col: 3, Construct: "set"},
-	{From: 424, To: 424, Line: 57, Col: 3, Construct: "set"},
-	{From: 426, To: 430, Line: 58, Col: 3, Construct: "set"},
-	{From: 432, To: 432, Line: 59, Col: 3, Construct: "set"},
-	{From: 436, To: 530, Line: 62, Col: 1, Construct: "for"},
-	{From: 441, To: 441, Line: 63, Col: 3, Construct: "set"},
-	{From: 443, To: 529, Line: 64, Col: 3, Construct: "if"},
-	{From: 446, To: 448, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 449, To: 529, Line: 68, Col: 7, Construct: "if"},
-	{From: 452, To: 456, Line: 69, Col: 5, Construct: "if"},
-	{From: 454, To: 455, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 458, To: 458, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 460, To: 464, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 466, To: 468, Line: 75, Col: 5, Construct: "if"},
-	{From: 469, To: 529, Line: 78, Col: 7, Construct: "if"},
-	{From: 472, To: 475, Line: 79, Col: 5, Construct: "if"},
-	{From: 474, To: 474, Line: 80, Col: 7, Construct: "set"},
-	{From: 477, To: 482, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 484, To: 528, Line: 84, Col: 5, Construct: "if"},
-	{From: 487, To: 490, Line: 85, Col: 7, Construct: "if"},
-	{From: 493, To: 526, Line: 90, Col: 7, Construct: "for"},
-	{From: 498, To: 503, Line: 91, Col: 9, Construct: "set"},
-	{From: 505, To: 507, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 509, To: 517, Line: 93, Col: 9, Construct: "if"},
-	{From: 512, To: 512, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 516, To: 516, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 519, To: 524, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 532, To: 611, Line: 108, Col: 1, Construct: "if"},
-	{From: 535, To: 540, Line: 111, Col: 3, Construct: "if"},
-	{From: 542, To: 545, Line: 117, Col: 3, Construct: "if"},
-	{From: 544, To: 544, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 549, To: 570, Line: 121, Col: 3, Construct: "if"},
-	{From: 552, To: 557, Line: 124, Col: 5, Construct: "if"},
-	{From: 559, To: 559, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 561, To: 569, Line: 131, Col: 5, Construct: "if"},
-	{From: 563, To: 565, Line: 132, Col: 7, Construct: "if"},
-	{From: 572, To: 610, Line: 143, Col: 3, Construct: "if"},
-	{From: 576, To: 609, Line: 147, Col: 5, Construct: "for"},
-	{From: 581, To: 586, Line: 148, Col: 7, Construct: "set"},
-	{From: 588, To: 590, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 592, To: 600, Line: 150, Col: 7, Construct: "if"},
-	{From: 595, To: 595, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 599, To: 599, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 602, To: 607, Line: 155, Col: 7, Construct: "{{ }}"},
-}
+// spansNVIDIA_NemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansNVIDIA_NemotronNanoV2 = "set,for,if,{{ }}|yDACCAEqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKiBKNEIAAAAECCEAKAAAAEAIAAECCAGI0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAG8FGFCKCCEAGqFCAEGEEuFGG+EEnFEGICFEECCEGIAGFGEICAGMECAEG2DGEEGGCFEEACEAGKEFGO2CEAEGGCEEKiCKACKKCEAOECAGIQCAEGACEGIAEAGGKEFGa8EUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEESqCWJEGiCIECKKCEAOECAGIQCAEGACEGIAEAGGKEFGwBA1JNAGqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKiBKNEIAAAAECCEAKAAAAEAIAAECCAGI0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAI8FGFCKACEAEsFCAEGEEuFGGgFEnFEGICFEECCEGIAGFGEICAGMECAEG4DGEEGGCFEEACEAGKEFGO4CEAEGGCEEMiCKACKKCEAOECAGIQCAEGACEGIAEAGGKEFGa+EUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEESsCWJEIiCIECKKCEAOECAGIQCAEGACEGIAEAGGKEFG"

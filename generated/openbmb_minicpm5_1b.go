@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// OpenbmbMiniCPM51B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
-var OpenbmbMiniCPM51B = &jinja2.Template{
+// OpenbmbMiniCPM5_1B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
+var OpenbmbMiniCPM5_1B = &jinja2.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var OpenbmbMiniCPM51B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "openbmb-MiniCPM5-1B.jinja",
-	Func:      renderOpenbmbMiniCPM51B,
-	LlamaFunc: renderOpenbmbMiniCPM51BLlama,
+	Func:      renderOpenbmbMiniCPM5_1B,
+	LlamaFunc: renderOpenbmbMiniCPM5_1BLlama,
 	Name:      "openbmb-MiniCPM5-1B",
 	Origin:    "llama.cpp/openbmb-MiniCPM5-1B.jinja",
 	SHA256:    "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
-	Spans:     spansOpenbmbMiniCPM51B,
+	Spans:     spansOpenbmbMiniCPM5_1B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
-func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
+// renderOpenbmbMiniCPM5_1B renders openbmb-MiniCPM5-1B.jinja.
+func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -427,10 +427,10 @@ func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderOpenbmbMiniCPM51BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOpenbmbMiniCPM51B with the runtime's Llama functions where llama.cpp's semantics
+// renderOpenbmbMiniCPM5_1BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOpenbmbMiniCPM5_1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -816,209 +816,6 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansOpenbmbMiniCPM51B = []jinja2.Span{
-	{From: 60, To: 60, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 105, Line: 1, Col: 17, Construct: "if"},
-	{From: 64, To: 65, Line: 2, Col: 5, Construct: "set"},
-	{From: 67, To: 72, Line: 4, Col: 9, Construct: "for"},
-	{From: 70, To: 70, Line: 6, Col: 13, Construct: "{{ }}"},
-	{From: 74, To: 75, Line: 2, Col: 5, Construct: "set"},
-	{From: 77, To: 94, Line: 12, Col: 5, Construct: "if"},
-	{From: 80, To: 88, Line: 13, Col: 9, Construct: "if"},
-	{From: 83, To: 83, Line: 14, Col: 13, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 16, Col: 13, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 98, To: 104, Line: 23, Col: 5, Construct: "if"},
-	{From: 101, To: 103, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 107, To: 108, Line: 27, Col: 1, Construct: "set"},
-	{From: 110, To: 123, Line: 28, Col: 1, Construct: "for"},
-	{From: 115, To: 115, Line: 29, Col: 5, Construct: "set"},
-	{From: 117, To: 122, Line: 30, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 31, Col: 9, Construct: "set"},
-	{From: 121, To: 121, Line: 32, Col: 9, Construct: "set"},
-	{From: 125, To: 413, Line: 35, Col: 1, Construct: "for"},
-	{From: 136, To: 144, Line: 36, Col: 5, Construct: "if"},
-	{From: 139, To: 139, Line: 37, Col: 9, Construct: "set"},
-	{From: 143, To: 143, Line: 39, Col: 9, Construct: "set"},
-	{From: 146, To: 412, Line: 41, Col: 5, Construct: "if"},
-	{From: 149, To: 154, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 155, To: 412, Line: 43, Col: 9, Construct: "if"},
-	{From: 158, To: 158, Line: 44, Col: 9, Construct: "set"},
-	{From: 160, To: 173, Line: 45, Col: 9, Construct: "if"},
-	{From: 163, To: 163, Line: 46, Col: 13, Construct: "set"},
-	{From: 167, To: 172, Line: 48, Col: 13, Construct: "if"},
-	{From: 169, To: 169, Line: 49, Col: 17, Construct: "set"},
-	{From: 171, To: 171, Line: 50, Col: 17, Construct: "set"},
-	{From: 175, To: 310, Line: 54, Col: 9, Construct: "if"},
-	{From: 178, To: 178, Line: 55, Col: 13, Construct: "set"},
-	{From: 180, To: 180, Line: 56, Col: 13, Construct: "set"},
-	{From: 182, To: 182, Line: 57, Col: 13, Construct: "set"},
-	{From: 184, To: 184, Line: 58, Col: 13, Construct: "set"},
-	{From: 186, To: 186, Line: 59, Col: 13, Construct: "set"},
-	{From: 188, To: 250, Line: 61, Col: 13, Construct: "for"},
-	{From: 194, To: 194, Line: 62, Col: 17, Construct: "set"},
-	{From: 196, To: 249, Line: 63, Col: 17, Construct: "if"},
-	{From: 198, To: 198, Line: 64, Col: 21, Construct: "set"},
-	{From: 200, To: 204, Line: 65, Col: 21, Construct: "if"},
-	{From: 203, To: 203, Line: 66, Col: 25, Construct: "set"},
-	{From: 206, To: 207, Line: 68, Col: 21, Construct: "set"},
-	{From: 209, To: 211, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 213, To: 240, Line: 70, Col: 25, Construct: "if"},
-	{From: 216, To: 216, Line: 71, Col: 29, Construct: "set"},
-	{From: 218, To: 238, Line: 72, Col: 29, Construct: "for"},
-	{From: 223, To: 225, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 227, To: 237, Line: 74, Col: 33, Construct: "if"},
-	{From: 229, To: 231, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 242, To: 242, Line: 68, Col: 21, Construct: "set"},
-	{From: 244, To: 244, Line: 84, Col: 21, Construct: "set"},
-	{From: 248, To: 248, Line: 86, Col: 21, Construct: "set"},
-	{From: 252, To: 307, Line: 90, Col: 13, Construct: "if"},
-	{From: 254, To: 306, Line: 91, Col: 17, Construct: "for"},
-	{From: 259, To: 259, Line: 92, Col: 21, Construct: "set"},
-	{From: 261, To: 265, Line: 93, Col: 21, Construct: "if"},
-	{From: 264, To: 264, Line: 94, Col: 25, Construct: "set"},
-	{From: 267, To: 268, Line: 96, Col: 21, Construct: "set"},
-	{From: 270, To: 272, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 274, To: 301, Line: 98, Col: 25, Construct: "if"},
-	{From: 277, To: 277, Line: 99, Col: 29, Construct: "set"},
-	{From: 279, To: 299, Line: 100, Col: 29, Construct: "for"},
-	{From: 284, To: 286, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 288, To: 298, Line: 102, Col: 33, Construct: "if"},
-	{From: 290, To: 292, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 296, To: 296, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 303, To: 303, Line: 96, Col: 21, Construct: "set"},
-	{From: 305, To: 305, Line: 112, Col: 21, Construct: "set"},
-	{From: 309, To: 309, Line: 116, Col: 13, Construct: "set"},
-	{From: 312, To: 337, Line: 119, Col: 9, Construct: "if"},
-	{From: 314, To: 329, Line: 120, Col: 13, Construct: "if"},
-	{From: 316, To: 321, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 325, To: 328, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 333, To: 336, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 339, To: 390, Line: 129, Col: 9, Construct: "if"},
-	{From: 341, To: 388, Line: 130, Col: 13, Construct: "for"},
-	{From: 346, To: 348, Line: 131, Col: 17, Construct: "if"},
-	{From: 350, To: 354, Line: 134, Col: 17, Construct: "if"},
-	{From: 353, To: 353, Line: 135, Col: 21, Construct: "set"},
-	{From: 356, To: 358, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 360, To: 387, Line: 138, Col: 17, Construct: "if"},
-	{From: 363, To: 363, Line: 139, Col: 21, Construct: "set"},
-	{From: 365, To: 385, Line: 140, Col: 21, Construct: "for"},
-	{From: 370, To: 372, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 374, To: 384, Line: 142, Col: 25, Construct: "if"},
-	{From: 376, To: 378, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 382, To: 382, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 391, To: 412, Line: 154, Col: 9, Construct: "if"},
-	{From: 394, To: 397, Line: 155, Col: 9, Construct: "if"},
-	{From: 399, To: 407, Line: 159, Col: 9, Construct: "if"},
-	{From: 401, To: 401, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 405, To: 405, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 409, To: 411, Line: 165, Col: 9, Construct: "if"},
-	{From: 415, To: 427, Line: 170, Col: 1, Construct: "if"},
-	{From: 418, To: 426, Line: 172, Col: 5, Construct: "if"},
-	{From: 420, To: 425, Line: 173, Col: 9, Construct: "if"},
-	{From: 422, To: 425, Line: 175, Col: 13, Construct: "if"},
-	{From: 443, To: 443, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 445, To: 488, Line: 1, Col: 17, Construct: "if"},
-	{From: 447, To: 448, Line: 2, Col: 5, Construct: "set"},
-	{From: 450, To: 455, Line: 4, Col: 9, Construct: "for"},
-	{From: 453, To: 453, Line: 6, Col: 13, Construct: "{{ }}"},
-	{From: 457, To: 458, Line: 2, Col: 5, Construct: "set"},
-	{From: 460, To: 477, Line: 12, Col: 5, Construct: "if"},
-	{From: 463, To: 471, Line: 13, Col: 9, Construct: "if"},
-	{From: 466, To: 466, Line: 14, Col: 13, Construct: "{{ }}"},
-	{From: 470, To: 470, Line: 16, Col: 13, Construct: "{{ }}"},
-	{From: 475, To: 475, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 481, To: 487, Line: 23, Col: 5, Construct: "if"},
-	{From: 484, To: 486, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 490, To: 491, Line: 27, Col: 1, Construct: "set"},
-	{From: 494, To: 507, Line: 28, Col: 1, Construct: "for"},
-	{From: 499, To: 499, Line: 29, Col: 5, Construct: "set"},
-	{From: 501, To: 506, Line: 30, Col: 5, Construct: "if"},
-	{From: 503, To: 503, Line: 31, Col: 9, Construct: "set"},
-	{From: 505, To: 505, Line: 32, Col: 9, Construct: "set"},
-	{From: 510, To: 802, Line: 35, Col: 1, Construct: "for"},
-	{From: 521, To: 529, Line: 36, Col: 5, Construct: "if"},
-	{From: 524, To: 524, Line: 37, Col: 9, Construct: "set"},
-	{From: 528, To: 528, Line: 39, Col: 9, Construct: "set"},
-	{From: 531, To: 801, Line: 41, Col: 5, Construct: "if"},
-	{From: 534, To: 539, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 540, To: 801, Line: 43, Col: 9, Construct: "if"},
-	{From: 543, To: 543, Line: 44, Col: 9, Construct: "set"},
-	{From: 545, To: 558, Line: 45, Col: 9, Construct: "if"},
-	{From: 548, To: 548, Line: 46, Col: 13, Construct: "set"},
-	{From: 552, To: 557, Line: 48, Col: 13, Construct: "if"},
-	{From: 554, To: 554, Line: 49, Col: 17, Construct: "set"},
-	{From: 556, To: 556, Line: 50, Col: 17, Construct: "set"},
-	{From: 560, To: 697, Line: 54, Col: 9, Construct: "if"},
-	{From: 563, To: 563, Line: 55, Col: 13, Construct: "set"},
-	{From: 565, To: 565, Line: 56, Col: 13, Construct: "set"},
-	{From: 567, To: 567, Line: 57, Col: 13, Construct: "set"},
-	{From: 569, To: 569, Line: 58, Col: 13, Construct: "set"},
-	{From: 571, To: 571, Line: 59, Col: 13, Construct: "set"},
-	{From: 574, To: 636, Line: 61, Col: 13, Construct: "for"},
-	{From: 580, To: 580, Line: 62, Col: 17, Construct: "set"},
-	{From: 582, To: 635, Line: 63, Col: 17, Construct: "if"},
-	{From: 584, To: 584, Line: 64, Col: 21, Construct: "set"},
-	{From: 586, To: 590, Line: 65, Col: 21, Construct: "if"},
-	{From: 589, To: 589, Line: 66, Col: 25, Construct: "set"},
-	{From: 592, To: 593, Line: 68, Col: 21, Construct: "set"},
-	{From: 595, To: 597, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 599, To: 626, Line: 70, Col: 25, Construct: "if"},
-	{From: 602, To: 602, Line: 71, Col: 29, Construct: "set"},
-	{From: 604, To: 624, Line: 72, Col: 29, Construct: "for"},
-	{From: 609, To: 611, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 613, To: 623, Line: 74, Col: 33, Construct: "if"},
-	{From: 615, To: 617, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 621, To: 621, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 628, To: 628, Line: 68, Col: 21, Construct: "set"},
-	{From: 630, To: 630, Line: 84, Col: 21, Construct: "set"},
-	{From: 634, To: 634, Line: 86, Col: 21, Construct: "set"},
-	{From: 638, To: 694, Line: 90, Col: 13, Construct: "if"},
-	{From: 641, To: 693, Line: 91, Col: 17, Construct: "for"},
-	{From: 646, To: 646, Line: 92, Col: 21, Construct: "set"},
-	{From: 648, To: 652, Line: 93, Col: 21, Construct: "if"},
-	{From: 651, To: 651, Line: 94, Col: 25, Construct: "set"},
-	{From: 654, To: 655, Line: 96, Col: 21, Construct: "set"},
-	{From: 657, To: 659, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 661, To: 688, Line: 98, Col: 25, Construct: "if"},
-	{From: 664, To: 664, Line: 99, Col: 29, Construct: "set"},
-	{From: 666, To: 686, Line: 100, Col: 29, Construct: "for"},
-	{From: 671, To: 673, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 675, To: 685, Line: 102, Col: 33, Construct: "if"},
-	{From: 677, To: 679, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 683, To: 683, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 690, To: 690, Line: 96, Col: 21, Construct: "set"},
-	{From: 692, To: 692, Line: 112, Col: 21, Construct: "set"},
-	{From: 696, To: 696, Line: 116, Col: 13, Construct: "set"},
-	{From: 699, To: 724, Line: 119, Col: 9, Construct: "if"},
-	{From: 701, To: 716, Line: 120, Col: 13, Construct: "if"},
-	{From: 703, To: 708, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 712, To: 715, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 720, To: 723, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 726, To: 778, Line: 129, Col: 9, Construct: "if"},
-	{From: 729, To: 776, Line: 130, Col: 13, Construct: "for"},
-	{From: 734, To: 736, Line: 131, Col: 17, Construct: "if"},
-	{From: 738, To: 742, Line: 134, Col: 17, Construct: "if"},
-	{From: 741, To: 741, Line: 135, Col: 21, Construct: "set"},
-	{From: 744, To: 746, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 748, To: 775, Line: 138, Col: 17, Construct: "if"},
-	{From: 751, To: 751, Line: 139, Col: 21, Construct: "set"},
-	{From: 753, To: 773, Line: 140, Col: 21, Construct: "for"},
-	{From: 758, To: 760, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 762, To: 772, Line: 142, Col: 25, Construct: "if"},
-	{From: 764, To: 766, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 770, To: 770, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 779, To: 801, Line: 154, Col: 9, Construct: "if"},
-	{From: 782, To: 785, Line: 155, Col: 9, Construct: "if"},
-	{From: 787, To: 796, Line: 159, Col: 9, Construct: "if"},
-	{From: 790, To: 790, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 794, To: 794, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 798, To: 800, Line: 165, Col: 9, Construct: "if"},
-	{From: 804, To: 816, Line: 170, Col: 1, Construct: "if"},
-	{From: 807, To: 815, Line: 172, Col: 5, Construct: "if"},
-	{From: 809, To: 814, Line: 173, Col: 9, Construct: "if"},
-	{From: 811, To: 814, Line: 175, Col: 13, Construct: "if"},
-}
+// spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|4DACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEIgSGRGWQCICGACIEIAEAEG0QEJCGKCIAMiQCACGACAEEaCACGACIEIKEACEACIEEACAEIuIIRCGACIEEACAEEACAEEACAEEACAEE8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKoSGRGWQCICGACIEIAEAEG8QEJCGKCIAMqQCACGACAEEaCACGACIEIKEACEACIEEACAEIyIIRCGACIEEACAEEACAEEACAEEACAEG8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIwDIRCGoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMoDGJCG+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"

@@ -40,11 +40,11 @@ var Openchat = &jinja2.Template{
 	Spans:     spansOpenchat,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderOpenchat renders openchat.jinja.
 func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
@@ -96,15 +96,6 @@ func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("GPT4 Correct Assistant:")
 }
 
-// spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansOpenchat = []jinja2.Span{
-	{From: 53, To: 70, Line: 12, Col: 1, Construct: "for"},
-	{From: 55, To: 68, Line: 13, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 96, Line: 12, Col: 1, Construct: "for"},
-	{From: 81, To: 94, Line: 13, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansOpenchat = "for,if,{{ }}|qDiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"

@@ -40,11 +40,11 @@ var Orion = &jinja2.Template{
 	Spans:     spansOrion,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderOrion renders orion.jinja.
 func renderOrion(w *jinja2.Writer, in *jinja2.Input) {
@@ -112,27 +112,6 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansOrion is the position table of orion.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansOrion = []jinja2.Span{
-	{From: 53, To: 53, Line: 14, Col: 1, Construct: "set"},
-	{From: 55, To: 78, Line: 15, Col: 1, Construct: "for"},
-	{From: 57, To: 77, Line: 16, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 17, Col: 1, Construct: "set"},
-	{From: 61, To: 77, Line: 18, Col: 5, Construct: "if"},
-	{From: 65, To: 70, Line: 20, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 69, Line: 22, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 14, Col: 1, Construct: "set"},
-	{From: 89, To: 112, Line: 15, Col: 1, Construct: "for"},
-	{From: 91, To: 111, Line: 16, Col: 1, Construct: "if"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "set"},
-	{From: 95, To: 111, Line: 18, Col: 5, Construct: "if"},
-	{From: 99, To: 104, Line: 20, Col: 1, Construct: "if"},
-	{From: 101, To: 101, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 103, Line: 22, Col: 1, Construct: "set"},
-	{From: 106, To: 106, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 26, Col: 1, Construct: "{{ }}"},
-}
+// spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansOrion = "set,for,if,{{ }}|qDAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

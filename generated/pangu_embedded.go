@@ -40,11 +40,11 @@ var PanguEmbedded = &jinja2.Template{
 	Spans:     spansPanguEmbedded,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
 func renderPanguEmbedded(w *jinja2.Writer, in *jinja2.Input) {
@@ -104,17 +104,6 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[unused9]助手：")
 }
 
-// spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansPanguEmbedded = []jinja2.Span{
-	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
-	{From: 56, To: 74, Line: 14, Col: 1, Construct: "for"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "if"},
-	{From: 64, To: 72, Line: 18, Col: 1, Construct: "if"},
-	{From: 67, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
-	{From: 86, To: 104, Line: 14, Col: 1, Construct: "for"},
-	{From: 90, To: 92, Line: 15, Col: 1, Construct: "if"},
-	{From: 94, To: 102, Line: 18, Col: 1, Construct: "if"},
-	{From: 97, To: 101, Line: 19, Col: 1, Construct: "{{ }}"},
-}
+// spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansPanguEmbedded = "set,for,if,{{ }}|sDAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"

@@ -40,11 +40,11 @@ var Phi3 = &jinja2.Template{
 	Spans:     spansPhi3,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderPhi3 renders phi3.jinja.
 func renderPhi3(w *jinja2.Writer, in *jinja2.Input) {
@@ -78,11 +78,6 @@ func renderPhi3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
-// spansPhi3 is the position table of phi3.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansPhi3 = []jinja2.Span{
-	{From: 53, To: 61, Line: 7, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 78, Line: 7, Col: 1, Construct: "for"},
-	{From: 72, To: 76, Line: 8, Col: 1, Construct: "{{ }}"},
-}
+// spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansPhi3 = "for,{{ }}|qDQOCAEICACeQDAAEICAC"

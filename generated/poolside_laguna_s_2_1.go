@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// PoolsideLagunaS21 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
-var PoolsideLagunaS21 = &jinja2.Template{
+// PoolsideLagunaS2_1 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
+var PoolsideLagunaS2_1 = &jinja2.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var PoolsideLagunaS21 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "poolside-Laguna-S-2.1.jinja",
-	Func:      renderPoolsideLagunaS21,
-	LlamaFunc: renderPoolsideLagunaS21Llama,
+	Func:      renderPoolsideLagunaS2_1,
+	LlamaFunc: renderPoolsideLagunaS2_1Llama,
 	Name:      "poolside-Laguna-S-2.1",
 	Origin:    "llama.cpp/poolside-Laguna-S-2.1.jinja",
 	SHA256:    "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
-	Spans:     spansPoolsideLagunaS21,
+	Spans:     spansPoolsideLagunaS2_1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderPoolsideLagunaS21 renders poolside-Laguna-S-2.1.jinja.
-func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
+// renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
+func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
@@ -214,10 +214,10 @@ func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderPoolsideLagunaS21Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaS21 with the runtime's Llama functions where llama.cpp's semantics
+// renderPoolsideLagunaS2_1Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaS2_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
@@ -385,95 +385,6 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaS21 = []jinja2.Span{
-	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 10, Col: 1, Construct: "set"},
-	{From: 68, To: 73, Line: 11, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 12, Col: 3, Construct: "set"},
-	{From: 72, To: 72, Line: 13, Col: 3, Construct: "set"},
-	{From: 75, To: 77, Line: 16, Col: 1, Construct: "set"},
-	{From: 79, To: 102, Line: 17, Col: 1, Construct: "if"},
-	{From: 82, To: 89, Line: 20, Col: 3, Construct: "if"},
-	{From: 84, To: 84, Line: 21, Col: 5, Construct: "{{ }}"},
-	{From: 86, To: 88, Line: 22, Col: 5, Construct: "if"},
-	{From: 91, To: 101, Line: 25, Col: 3, Construct: "if"},
-	{From: 94, To: 99, Line: 30, Col: 5, Construct: "for"},
-	{From: 96, To: 97, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 104, To: 203, Line: 40, Col: 1, Construct: "for"},
-	{From: 107, To: 112, Line: 41, Col: 3, Construct: "set"},
-	{From: 114, To: 202, Line: 42, Col: 3, Construct: "if"},
-	{From: 117, To: 119, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 120, To: 202, Line: 44, Col: 7, Construct: "if"},
-	{From: 123, To: 189, Line: 44, Col: 7, Construct: "with"},
-	{From: 127, To: 127, Line: 48, Col: 7, Construct: "set"},
-	{From: 129, To: 137, Line: 49, Col: 7, Construct: "if"},
-	{From: 132, To: 132, Line: 50, Col: 9, Construct: "set"},
-	{From: 133, To: 137, Line: 51, Col: 11, Construct: "if"},
-	{From: 136, To: 136, Line: 52, Col: 9, Construct: "set"},
-	{From: 139, To: 147, Line: 55, Col: 7, Construct: "if"},
-	{From: 141, To: 143, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 149, To: 152, Line: 61, Col: 7, Construct: "if"},
-	{From: 151, To: 151, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 154, To: 188, Line: 64, Col: 7, Construct: "if"},
-	{From: 157, To: 186, Line: 65, Col: 9, Construct: "for"},
-	{From: 161, To: 161, Line: 66, Col: 11, Construct: "set"},
-	{From: 163, To: 164, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 166, To: 166, Line: 68, Col: 11, Construct: "set"},
-	{From: 168, To: 185, Line: 69, Col: 11, Construct: "for"},
-	{From: 173, To: 176, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 178, To: 183, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 190, To: 202, Line: 78, Col: 7, Construct: "if"},
-	{From: 193, To: 195, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 196, To: 202, Line: 80, Col: 7, Construct: "if"},
-	{From: 199, To: 201, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 205, To: 214, Line: 86, Col: 1, Construct: "if"},
-	{From: 208, To: 213, Line: 89, Col: 3, Construct: "if"},
-	{From: 230, To: 230, Line: 4, Col: 1, Construct: "set"},
-	{From: 232, To: 232, Line: 5, Col: 1, Construct: "set"},
-	{From: 234, To: 234, Line: 6, Col: 1, Construct: "set"},
-	{From: 236, To: 236, Line: 10, Col: 1, Construct: "set"},
-	{From: 238, To: 243, Line: 11, Col: 1, Construct: "if"},
-	{From: 240, To: 240, Line: 12, Col: 3, Construct: "set"},
-	{From: 242, To: 242, Line: 13, Col: 3, Construct: "set"},
-	{From: 245, To: 247, Line: 16, Col: 1, Construct: "set"},
-	{From: 249, To: 271, Line: 17, Col: 1, Construct: "if"},
-	{From: 252, To: 259, Line: 20, Col: 3, Construct: "if"},
-	{From: 254, To: 254, Line: 21, Col: 5, Construct: "{{ }}"},
-	{From: 256, To: 258, Line: 22, Col: 5, Construct: "if"},
-	{From: 261, To: 270, Line: 25, Col: 3, Construct: "if"},
-	{From: 264, To: 268, Line: 30, Col: 5, Construct: "for"},
-	{From: 266, To: 266, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 274, To: 374, Line: 40, Col: 1, Construct: "for"},
-	{From: 277, To: 282, Line: 41, Col: 3, Construct: "set"},
-	{From: 284, To: 373, Line: 42, Col: 3, Construct: "if"},
-	{From: 287, To: 289, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 290, To: 373, Line: 44, Col: 7, Construct: "if"},
-	{From: 293, To: 360, Line: 44, Col: 7, Construct: "with"},
-	{From: 297, To: 297, Line: 48, Col: 7, Construct: "set"},
-	{From: 299, To: 307, Line: 49, Col: 7, Construct: "if"},
-	{From: 302, To: 302, Line: 50, Col: 9, Construct: "set"},
-	{From: 303, To: 307, Line: 51, Col: 11, Construct: "if"},
-	{From: 306, To: 306, Line: 52, Col: 9, Construct: "set"},
-	{From: 309, To: 317, Line: 55, Col: 7, Construct: "if"},
-	{From: 311, To: 313, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 319, To: 322, Line: 61, Col: 7, Construct: "if"},
-	{From: 321, To: 321, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 324, To: 359, Line: 64, Col: 7, Construct: "if"},
-	{From: 328, To: 357, Line: 65, Col: 9, Construct: "for"},
-	{From: 332, To: 332, Line: 66, Col: 11, Construct: "set"},
-	{From: 334, To: 335, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 68, Col: 11, Construct: "set"},
-	{From: 339, To: 356, Line: 69, Col: 11, Construct: "for"},
-	{From: 344, To: 347, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 354, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 361, To: 373, Line: 78, Col: 7, Construct: "if"},
-	{From: 364, To: 366, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 367, To: 373, Line: 80, Col: 7, Construct: "if"},
-	{From: 370, To: 372, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 376, To: 385, Line: 86, Col: 1, Construct: "if"},
-	{From: 379, To: 384, Line: 89, Col: 3, Construct: "if"},
-}
+// spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQmGSNGGKCEAOwFCACGECEEGkFCECGkEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGkCEFCG6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECsBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIsBCACGOGECEACEEEECACKSGFCGIKEGEACEEQoGSNGGKCEAOyFCACGECEEGmFCECGmEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGmCEFCI6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"

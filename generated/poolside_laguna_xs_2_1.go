@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// PoolsideLagunaXS21 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
-var PoolsideLagunaXS21 = &jinja2.Template{
+// PoolsideLagunaXS2_1 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
+var PoolsideLagunaXS2_1 = &jinja2.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var PoolsideLagunaXS21 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "poolside-Laguna-XS-2.1.jinja",
-	Func:      renderPoolsideLagunaXS21,
-	LlamaFunc: renderPoolsideLagunaXS21Llama,
+	Func:      renderPoolsideLagunaXS2_1,
+	LlamaFunc: renderPoolsideLagunaXS2_1Llama,
 	Name:      "poolside-Laguna-XS-2.1",
 	Origin:    "llama.cpp/poolside-Laguna-XS-2.1.jinja",
 	SHA256:    "5f1bf14725b6a0e662678e7ca66d7b347bbaa436b09db038472045aba37da2f2",
-	Spans:     spansPoolsideLagunaXS21,
+	Spans:     spansPoolsideLagunaXS2_1,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
-func renderPoolsideLagunaXS21(w *jinja2.Writer, in *jinja2.Input) {
+// renderPoolsideLagunaXS2_1 renders poolside-Laguna-XS-2.1.jinja.
+func renderPoolsideLagunaXS2_1(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -256,10 +256,10 @@ func renderPoolsideLagunaXS21(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderPoolsideLagunaXS21Llama renders poolside-Laguna-XS-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaXS21 with the runtime's Llama functions where llama.cpp's semantics
+// renderPoolsideLagunaXS2_1Llama renders poolside-Laguna-XS-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaXS2_1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaXS21Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -469,119 +469,6 @@ func renderPoolsideLagunaXS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansPoolsideLagunaXS21 is the position table of poolside-Laguna-XS-2.1.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaXS21 = []jinja2.Span{
-	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 9, Col: 1, Construct: "set"},
-	{From: 68, To: 71, Line: 10, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 11, Col: 3, Construct: "set"},
-	{From: 73, To: 104, Line: 14, Col: 1, Construct: "if"},
-	{From: 76, To: 80, Line: 17, Col: 3, Construct: "if"},
-	{From: 79, To: 79, Line: 19, Col: 5, Construct: "{{ }}"},
-	{From: 82, To: 103, Line: 22, Col: 3, Construct: "if"},
-	{From: 85, To: 85, Line: 24, Col: 5, Construct: "set"},
-	{From: 87, To: 90, Line: 27, Col: 5, Construct: "for"},
-	{From: 89, To: 89, Line: 28, Col: 7, Construct: "set"},
-	{From: 92, To: 99, Line: 30, Col: 5, Construct: "if"},
-	{From: 94, To: 94, Line: 31, Col: 7, Construct: "set"},
-	{From: 98, To: 98, Line: 37, Col: 7, Construct: "set"},
-	{From: 101, To: 101, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 106, To: 245, Line: 50, Col: 1, Construct: "for"},
-	{From: 111, To: 116, Line: 51, Col: 3, Construct: "set"},
-	{From: 118, To: 244, Line: 52, Col: 3, Construct: "if"},
-	{From: 121, To: 123, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 124, To: 244, Line: 54, Col: 7, Construct: "if"},
-	{From: 127, To: 231, Line: 54, Col: 7, Construct: "with"},
-	{From: 132, To: 230, Line: 57, Col: 7, Construct: "if"},
-	{From: 134, To: 145, Line: 61, Col: 9, Construct: "if"},
-	{From: 136, To: 138, Line: 62, Col: 11, Construct: "if"},
-	{From: 142, To: 144, Line: 66, Col: 11, Construct: "if"},
-	{From: 147, To: 147, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 149, To: 152, Line: 72, Col: 9, Construct: "if"},
-	{From: 156, To: 156, Line: 78, Col: 9, Construct: "set"},
-	{From: 158, To: 166, Line: 79, Col: 9, Construct: "if"},
-	{From: 161, To: 161, Line: 80, Col: 11, Construct: "set"},
-	{From: 162, To: 166, Line: 81, Col: 13, Construct: "if"},
-	{From: 165, To: 165, Line: 82, Col: 11, Construct: "set"},
-	{From: 168, To: 176, Line: 85, Col: 9, Construct: "if"},
-	{From: 170, To: 173, Line: 86, Col: 11, Construct: "if"},
-	{From: 172, To: 172, Line: 87, Col: 13, Construct: "set"},
-	{From: 175, To: 175, Line: 89, Col: 11, Construct: "set"},
-	{From: 178, To: 186, Line: 92, Col: 9, Construct: "if"},
-	{From: 180, To: 182, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 188, To: 192, Line: 98, Col: 9, Construct: "if"},
-	{From: 190, To: 191, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 194, To: 229, Line: 101, Col: 9, Construct: "if"},
-	{From: 197, To: 227, Line: 102, Col: 11, Construct: "for"},
-	{From: 201, To: 201, Line: 103, Col: 13, Construct: "set"},
-	{From: 203, To: 205, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 207, To: 207, Line: 105, Col: 13, Construct: "set"},
-	{From: 209, To: 226, Line: 106, Col: 13, Construct: "for"},
-	{From: 214, To: 217, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 219, To: 224, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 232, To: 244, Line: 116, Col: 7, Construct: "if"},
-	{From: 235, To: 237, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 238, To: 244, Line: 118, Col: 7, Construct: "if"},
-	{From: 241, To: 243, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 247, To: 256, Line: 124, Col: 1, Construct: "if"},
-	{From: 250, To: 255, Line: 127, Col: 3, Construct: "if"},
-	{From: 272, To: 272, Line: 4, Col: 1, Construct: "set"},
-	{From: 274, To: 274, Line: 5, Col: 1, Construct: "set"},
-	{From: 276, To: 276, Line: 6, Col: 1, Construct: "set"},
-	{From: 278, To: 278, Line: 9, Col: 1, Construct: "set"},
-	{From: 280, To: 283, Line: 10, Col: 1, Construct: "if"},
-	{From: 282, To: 282, Line: 11, Col: 3, Construct: "set"},
-	{From: 285, To: 316, Line: 14, Col: 1, Construct: "if"},
-	{From: 288, To: 292, Line: 17, Col: 3, Construct: "if"},
-	{From: 291, To: 291, Line: 19, Col: 5, Construct: "{{ }}"},
-	{From: 294, To: 315, Line: 22, Col: 3, Construct: "if"},
-	{From: 297, To: 297, Line: 24, Col: 5, Construct: "set"},
-	{From: 299, To: 302, Line: 27, Col: 5, Construct: "for"},
-	{From: 301, To: 301, Line: 28, Col: 7, Construct: "set"},
-	{From: 304, To: 311, Line: 30, Col: 5, Construct: "if"},
-	{From: 306, To: 306, Line: 31, Col: 7, Construct: "set"},
-	{From: 310, To: 310, Line: 37, Col: 7, Construct: "set"},
-	{From: 313, To: 313, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 319, To: 458, Line: 50, Col: 1, Construct: "for"},
-	{From: 324, To: 329, Line: 51, Col: 3, Construct: "set"},
-	{From: 331, To: 457, Line: 52, Col: 3, Construct: "if"},
-	{From: 334, To: 336, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 337, To: 457, Line: 54, Col: 7, Construct: "if"},
-	{From: 340, To: 444, Line: 54, Col: 7, Construct: "with"},
-	{From: 345, To: 443, Line: 57, Col: 7, Construct: "if"},
-	{From: 347, To: 358, Line: 61, Col: 9, Construct: "if"},
-	{From: 349, To: 351, Line: 62, Col: 11, Construct: "if"},
-	{From: 355, To: 357, Line: 66, Col: 11, Construct: "if"},
-	{From: 360, To: 360, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 362, To: 365, Line: 72, Col: 9, Construct: "if"},
-	{From: 369, To: 369, Line: 78, Col: 9, Construct: "set"},
-	{From: 371, To: 379, Line: 79, Col: 9, Construct: "if"},
-	{From: 374, To: 374, Line: 80, Col: 11, Construct: "set"},
-	{From: 375, To: 379, Line: 81, Col: 13, Construct: "if"},
-	{From: 378, To: 378, Line: 82, Col: 11, Construct: "set"},
-	{From: 381, To: 389, Line: 85, Col: 9, Construct: "if"},
-	{From: 383, To: 386, Line: 86, Col: 11, Construct: "if"},
-	{From: 385, To: 385, Line: 87, Col: 13, Construct: "set"},
-	{From: 388, To: 388, Line: 89, Col: 11, Construct: "set"},
-	{From: 391, To: 399, Line: 92, Col: 9, Construct: "if"},
-	{From: 393, To: 395, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 401, To: 404, Line: 98, Col: 9, Construct: "if"},
-	{From: 403, To: 403, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 406, To: 442, Line: 101, Col: 9, Construct: "if"},
-	{From: 410, To: 440, Line: 102, Col: 11, Construct: "for"},
-	{From: 414, To: 414, Line: 103, Col: 13, Construct: "set"},
-	{From: 416, To: 418, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 105, Col: 13, Construct: "set"},
-	{From: 422, To: 439, Line: 106, Col: 13, Construct: "for"},
-	{From: 427, To: 430, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 432, To: 437, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 445, To: 457, Line: 116, Col: 7, Construct: "if"},
-	{From: 448, To: 450, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 451, To: 457, Line: 118, Col: 7, Construct: "if"},
-	{From: 454, To: 456, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 460, To: 469, Line: 124, Col: 1, Construct: "if"},
-	{From: 463, To: 468, Line: 127, Col: 3, Construct: "if"},
-}
+// spansPoolsideLagunaXS2_1 is the position table of poolside-Laguna-XS-2.1.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansPoolsideLagunaXS2_1 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEImCEFCG8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGECsBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGEC"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// Qwen354B is the chat template llama.cpp/Qwen3.5-4B.jinja.
-var Qwen354B = &jinja2.Template{
+// Qwen3_5_4B is the chat template llama.cpp/Qwen3.5-4B.jinja.
+var Qwen3_5_4B = &jinja2.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var Qwen354B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Qwen3.5-4B.jinja",
-	Func:      renderQwen354B,
-	LlamaFunc: renderQwen354BLlama,
+	Func:      renderQwen3_5_4B,
+	LlamaFunc: renderQwen3_5_4BLlama,
 	Name:      "Qwen3.5-4B",
 	Origin:    "llama.cpp/Qwen3.5-4B.jinja",
 	SHA256:    "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
-	Spans:     spansQwen354B,
+	Spans:     spansQwen3_5_4B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderQwen354B renders Qwen3.5-4B.jinja.
-func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
+// renderQwen3_5_4B renders Qwen3.5-4B.jinja.
+func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -347,10 +347,10 @@ func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderQwen354BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwen354B with the runtime's Llama functions where llama.cpp's semantics
+// renderQwen3_5_4BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwen3_5_4B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -653,183 +653,6 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansQwen354B = []jinja2.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 134, Line: 3, Col: 1, Construct: "macro"},
-	{From: 69, To: 133, Line: 4, Col: 5, Construct: "if"},
-	{From: 71, To: 71, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 72, To: 133, Line: 6, Col: 9, Construct: "if"},
-	{From: 75, To: 126, Line: 7, Col: 9, Construct: "for"},
-	{From: 78, To: 125, Line: 8, Col: 13, Construct: "if"},
-	{From: 80, To: 83, Line: 9, Col: 17, Construct: "if"},
-	{From: 82, To: 82, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 85, To: 88, Line: 12, Col: 17, Construct: "if"},
-	{From: 87, To: 87, Line: 13, Col: 21, Construct: "set"},
-	{From: 90, To: 96, Line: 15, Col: 17, Construct: "if"},
-	{From: 92, To: 94, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 97, To: 125, Line: 19, Col: 17, Construct: "if"},
-	{From: 100, To: 103, Line: 20, Col: 17, Construct: "if"},
-	{From: 102, To: 102, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 105, To: 108, Line: 23, Col: 17, Construct: "if"},
-	{From: 107, To: 107, Line: 24, Col: 21, Construct: "set"},
-	{From: 110, To: 116, Line: 26, Col: 17, Construct: "if"},
-	{From: 112, To: 114, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 117, To: 125, Line: 30, Col: 17, Construct: "if"},
-	{From: 120, To: 120, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 124, To: 124, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 127, To: 133, Line: 36, Col: 9, Construct: "if"},
-	{From: 132, To: 132, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 136, To: 139, Line: 42, Col: 1, Construct: "if"},
-	{From: 138, To: 138, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 141, To: 176, Line: 45, Col: 1, Construct: "if"},
-	{From: 144, To: 149, Line: 48, Col: 5, Construct: "for"},
-	{From: 147, To: 147, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 151, To: 163, Line: 54, Col: 5, Construct: "if"},
-	{From: 154, To: 156, Line: 55, Col: 9, Construct: "set"},
-	{From: 158, To: 161, Line: 56, Col: 9, Construct: "if"},
-	{From: 160, To: 160, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 167, To: 175, Line: 62, Col: 5, Construct: "if"},
-	{From: 170, To: 172, Line: 63, Col: 9, Construct: "set"},
-	{From: 174, To: 174, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 178, To: 179, Line: 67, Col: 1, Construct: "set"},
-	{From: 181, To: 202, Line: 68, Col: 1, Construct: "for"},
-	{From: 187, To: 187, Line: 69, Col: 5, Construct: "set"},
-	{From: 189, To: 201, Line: 70, Col: 5, Construct: "if"},
-	{From: 191, To: 193, Line: 71, Col: 9, Construct: "set"},
-	{From: 195, To: 200, Line: 72, Col: 9, Construct: "if"},
-	{From: 197, To: 197, Line: 73, Col: 13, Construct: "set"},
-	{From: 199, To: 199, Line: 74, Col: 13, Construct: "set"},
-	{From: 204, To: 207, Line: 78, Col: 1, Construct: "if"},
-	{From: 206, To: 206, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 209, To: 336, Line: 81, Col: 1, Construct: "for"},
-	{From: 215, To: 217, Line: 82, Col: 5, Construct: "set"},
-	{From: 219, To: 335, Line: 83, Col: 5, Construct: "if"},
-	{From: 222, To: 225, Line: 84, Col: 9, Construct: "if"},
-	{From: 224, To: 224, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 226, To: 335, Line: 87, Col: 9, Construct: "if"},
-	{From: 229, To: 229, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 230, To: 335, Line: 89, Col: 9, Construct: "if"},
-	{From: 233, To: 233, Line: 90, Col: 9, Construct: "set"},
-	{From: 235, To: 248, Line: 91, Col: 9, Construct: "if"},
-	{From: 238, To: 238, Line: 92, Col: 13, Construct: "set"},
-	{From: 242, To: 247, Line: 94, Col: 13, Construct: "if"},
-	{From: 244, To: 244, Line: 95, Col: 17, Construct: "set"},
-	{From: 246, To: 246, Line: 96, Col: 17, Construct: "set"},
-	{From: 250, To: 250, Line: 99, Col: 9, Construct: "set"},
-	{From: 252, To: 259, Line: 100, Col: 9, Construct: "if"},
-	{From: 254, To: 254, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 258, To: 258, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 261, To: 313, Line: 105, Col: 9, Construct: "if"},
-	{From: 264, To: 311, Line: 106, Col: 13, Construct: "for"},
-	{From: 268, To: 272, Line: 107, Col: 17, Construct: "if"},
-	{From: 271, To: 271, Line: 108, Col: 21, Construct: "set"},
-	{From: 274, To: 288, Line: 110, Col: 17, Construct: "if"},
-	{From: 276, To: 283, Line: 111, Col: 21, Construct: "if"},
-	{From: 278, To: 278, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 282, To: 282, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 287, To: 287, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 290, To: 310, Line: 119, Col: 17, Construct: "if"},
-	{From: 293, To: 308, Line: 120, Col: 21, Construct: "for"},
-	{From: 298, To: 298, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 300, To: 304, Line: 122, Col: 25, Construct: "set"},
-	{From: 306, To: 307, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 314, To: 335, Line: 131, Col: 9, Construct: "if"},
-	{From: 317, To: 320, Line: 132, Col: 9, Construct: "if"},
-	{From: 322, To: 323, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 325, To: 330, Line: 138, Col: 9, Construct: "if"},
-	{From: 327, To: 330, Line: 140, Col: 13, Construct: "if"},
-	{From: 334, To: 334, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 338, To: 347, Line: 147, Col: 1, Construct: "if"},
-	{From: 341, To: 346, Line: 149, Col: 5, Construct: "if"},
-	{From: 361, To: 361, Line: 1, Col: 1, Construct: "set"},
-	{From: 363, To: 363, Line: 2, Col: 1, Construct: "set"},
-	{From: 365, To: 438, Line: 3, Col: 1, Construct: "macro"},
-	{From: 372, To: 437, Line: 4, Col: 5, Construct: "if"},
-	{From: 374, To: 374, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 375, To: 437, Line: 6, Col: 9, Construct: "if"},
-	{From: 379, To: 430, Line: 7, Col: 9, Construct: "for"},
-	{From: 382, To: 429, Line: 8, Col: 13, Construct: "if"},
-	{From: 384, To: 387, Line: 9, Col: 17, Construct: "if"},
-	{From: 386, To: 386, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 389, To: 392, Line: 12, Col: 17, Construct: "if"},
-	{From: 391, To: 391, Line: 13, Col: 21, Construct: "set"},
-	{From: 394, To: 400, Line: 15, Col: 17, Construct: "if"},
-	{From: 396, To: 398, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 401, To: 429, Line: 19, Col: 17, Construct: "if"},
-	{From: 404, To: 407, Line: 20, Col: 17, Construct: "if"},
-	{From: 406, To: 406, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 409, To: 412, Line: 23, Col: 17, Construct: "if"},
-	{From: 411, To: 411, Line: 24, Col: 21, Construct: "set"},
-	{From: 414, To: 420, Line: 26, Col: 17, Construct: "if"},
-	{From: 416, To: 418, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 421, To: 429, Line: 30, Col: 17, Construct: "if"},
-	{From: 424, To: 424, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 428, To: 428, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 431, To: 437, Line: 36, Col: 9, Construct: "if"},
-	{From: 436, To: 436, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 440, To: 443, Line: 42, Col: 1, Construct: "if"},
-	{From: 442, To: 442, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 445, To: 480, Line: 45, Col: 1, Construct: "if"},
-	{From: 448, To: 453, Line: 48, Col: 5, Construct: "for"},
-	{From: 451, To: 451, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 455, To: 467, Line: 54, Col: 5, Construct: "if"},
-	{From: 458, To: 460, Line: 55, Col: 9, Construct: "set"},
-	{From: 462, To: 465, Line: 56, Col: 9, Construct: "if"},
-	{From: 464, To: 464, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 471, To: 479, Line: 62, Col: 5, Construct: "if"},
-	{From: 474, To: 476, Line: 63, Col: 9, Construct: "set"},
-	{From: 478, To: 478, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 482, To: 483, Line: 67, Col: 1, Construct: "set"},
-	{From: 486, To: 507, Line: 68, Col: 1, Construct: "for"},
-	{From: 492, To: 492, Line: 69, Col: 5, Construct: "set"},
-	{From: 494, To: 506, Line: 70, Col: 5, Construct: "if"},
-	{From: 496, To: 498, Line: 71, Col: 9, Construct: "set"},
-	{From: 500, To: 505, Line: 72, Col: 9, Construct: "if"},
-	{From: 502, To: 502, Line: 73, Col: 13, Construct: "set"},
-	{From: 504, To: 504, Line: 74, Col: 13, Construct: "set"},
-	{From: 509, To: 512, Line: 78, Col: 1, Construct: "if"},
-	{From: 511, To: 511, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 515, To: 642, Line: 81, Col: 1, Construct: "for"},
-	{From: 521, To: 523, Line: 82, Col: 5, Construct: "set"},
-	{From: 525, To: 641, Line: 83, Col: 5, Construct: "if"},
-	{From: 528, To: 531, Line: 84, Col: 9, Construct: "if"},
-	{From: 530, To: 530, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 532, To: 641, Line: 87, Col: 9, Construct: "if"},
-	{From: 535, To: 535, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 536, To: 641, Line: 89, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 90, Col: 9, Construct: "set"},
-	{From: 541, To: 554, Line: 91, Col: 9, Construct: "if"},
-	{From: 544, To: 544, Line: 92, Col: 13, Construct: "set"},
-	{From: 548, To: 553, Line: 94, Col: 13, Construct: "if"},
-	{From: 550, To: 550, Line: 95, Col: 17, Construct: "set"},
-	{From: 552, To: 552, Line: 96, Col: 17, Construct: "set"},
-	{From: 556, To: 556, Line: 99, Col: 9, Construct: "set"},
-	{From: 558, To: 565, Line: 100, Col: 9, Construct: "if"},
-	{From: 560, To: 560, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 564, To: 564, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 567, To: 619, Line: 105, Col: 9, Construct: "if"},
-	{From: 570, To: 617, Line: 106, Col: 13, Construct: "for"},
-	{From: 574, To: 578, Line: 107, Col: 17, Construct: "if"},
-	{From: 577, To: 577, Line: 108, Col: 21, Construct: "set"},
-	{From: 580, To: 594, Line: 110, Col: 17, Construct: "if"},
-	{From: 582, To: 589, Line: 111, Col: 21, Construct: "if"},
-	{From: 584, To: 584, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 588, To: 588, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 593, To: 593, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 596, To: 616, Line: 119, Col: 17, Construct: "if"},
-	{From: 599, To: 614, Line: 120, Col: 21, Construct: "for"},
-	{From: 604, To: 604, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 606, To: 610, Line: 122, Col: 25, Construct: "set"},
-	{From: 612, To: 613, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 620, To: 641, Line: 131, Col: 9, Construct: "if"},
-	{From: 623, To: 626, Line: 132, Col: 9, Construct: "if"},
-	{From: 628, To: 629, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 631, To: 636, Line: 138, Col: 9, Construct: "if"},
-	{From: 633, To: 636, Line: 140, Col: 13, Construct: "if"},
-	{From: 640, To: 640, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 644, To: 653, Line: 147, Col: 1, Construct: "if"},
-	{From: 647, To: 652, Line: 149, Col: 5, Construct: "if"},
-}
+// spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansQwen3_5_4B = "set,macro,if,{{ }},for|0DACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGI+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"

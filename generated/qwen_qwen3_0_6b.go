@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// QwenQwen306B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
-var QwenQwen306B = &jinja2.Template{
+// QwenQwen3_0_6B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
+var QwenQwen3_0_6B = &jinja2.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var QwenQwen306B = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "Qwen-Qwen3-0.6B.jinja",
-	Func:      renderQwenQwen306B,
-	LlamaFunc: renderQwenQwen306BLlama,
+	Func:      renderQwenQwen3_0_6B,
+	LlamaFunc: renderQwenQwen3_0_6BLlama,
 	Name:      "Qwen-Qwen3-0.6B",
 	Origin:    "llama.cpp/Qwen-Qwen3-0.6B.jinja",
 	SHA256:    "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
-	Spans:     spansQwenQwen306B,
+	Spans:     spansQwenQwen3_0_6B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
-func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
+// renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
+func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -224,10 +224,10 @@ func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderQwenQwen306BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwen306B with the runtime's Llama functions where llama.cpp's semantics
+// renderQwenQwen3_0_6BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwenQwen3_0_6B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderQwenQwen3_0_6BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -406,95 +406,6 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwen306B = []jinja2.Span{
-	{From: 56, To: 82, Line: 1, Col: 1, Construct: "if"},
-	{From: 59, To: 64, Line: 3, Col: 5, Construct: "if"},
-	{From: 62, To: 62, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 66, To: 71, Line: 7, Col: 5, Construct: "for"},
-	{From: 69, To: 69, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 75, To: 81, Line: 13, Col: 5, Construct: "if"},
-	{From: 78, To: 80, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 84, To: 85, Line: 17, Col: 1, Construct: "set"},
-	{From: 87, To: 100, Line: 18, Col: 1, Construct: "for"},
-	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
-	{From: 94, To: 99, Line: 20, Col: 5, Construct: "if"},
-	{From: 96, To: 96, Line: 21, Col: 9, Construct: "set"},
-	{From: 98, To: 98, Line: 22, Col: 9, Construct: "set"},
-	{From: 102, To: 216, Line: 25, Col: 1, Construct: "for"},
-	{From: 108, To: 215, Line: 26, Col: 5, Construct: "if"},
-	{From: 111, To: 116, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 215, Line: 28, Col: 9, Construct: "if"},
-	{From: 120, To: 121, Line: 29, Col: 9, Construct: "set"},
-	{From: 123, To: 123, Line: 30, Col: 9, Construct: "set"},
-	{From: 125, To: 138, Line: 31, Col: 9, Construct: "if"},
-	{From: 128, To: 128, Line: 32, Col: 13, Construct: "set"},
-	{From: 132, To: 137, Line: 34, Col: 13, Construct: "if"},
-	{From: 134, To: 134, Line: 35, Col: 17, Construct: "set"},
-	{From: 136, To: 136, Line: 36, Col: 17, Construct: "set"},
-	{From: 140, To: 165, Line: 39, Col: 9, Construct: "if"},
-	{From: 142, To: 157, Line: 40, Col: 13, Construct: "if"},
-	{From: 144, To: 149, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 153, To: 156, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 161, To: 164, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 167, To: 200, Line: 48, Col: 9, Construct: "if"},
-	{From: 170, To: 198, Line: 49, Col: 13, Construct: "for"},
-	{From: 174, To: 176, Line: 50, Col: 17, Construct: "if"},
-	{From: 178, To: 183, Line: 53, Col: 17, Construct: "if"},
-	{From: 181, To: 181, Line: 54, Col: 21, Construct: "set"},
-	{From: 185, To: 186, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 188, To: 197, Line: 59, Col: 17, Construct: "if"},
-	{From: 191, To: 191, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 201, To: 215, Line: 68, Col: 9, Construct: "if"},
-	{From: 204, To: 207, Line: 69, Col: 9, Construct: "if"},
-	{From: 209, To: 210, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 212, To: 214, Line: 75, Col: 9, Construct: "if"},
-	{From: 218, To: 224, Line: 80, Col: 1, Construct: "if"},
-	{From: 221, To: 223, Line: 82, Col: 5, Construct: "if"},
-	{From: 236, To: 262, Line: 1, Col: 1, Construct: "if"},
-	{From: 239, To: 244, Line: 3, Col: 5, Construct: "if"},
-	{From: 242, To: 242, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 251, Line: 7, Col: 5, Construct: "for"},
-	{From: 249, To: 249, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 261, Line: 13, Col: 5, Construct: "if"},
-	{From: 258, To: 260, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 265, Line: 17, Col: 1, Construct: "set"},
-	{From: 268, To: 281, Line: 18, Col: 1, Construct: "for"},
-	{From: 273, To: 273, Line: 19, Col: 5, Construct: "set"},
-	{From: 275, To: 280, Line: 20, Col: 5, Construct: "if"},
-	{From: 277, To: 277, Line: 21, Col: 9, Construct: "set"},
-	{From: 279, To: 279, Line: 22, Col: 9, Construct: "set"},
-	{From: 284, To: 398, Line: 25, Col: 1, Construct: "for"},
-	{From: 290, To: 397, Line: 26, Col: 5, Construct: "if"},
-	{From: 293, To: 298, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 299, To: 397, Line: 28, Col: 9, Construct: "if"},
-	{From: 302, To: 303, Line: 29, Col: 9, Construct: "set"},
-	{From: 305, To: 305, Line: 30, Col: 9, Construct: "set"},
-	{From: 307, To: 320, Line: 31, Col: 9, Construct: "if"},
-	{From: 310, To: 310, Line: 32, Col: 13, Construct: "set"},
-	{From: 314, To: 319, Line: 34, Col: 13, Construct: "if"},
-	{From: 316, To: 316, Line: 35, Col: 17, Construct: "set"},
-	{From: 318, To: 318, Line: 36, Col: 17, Construct: "set"},
-	{From: 322, To: 347, Line: 39, Col: 9, Construct: "if"},
-	{From: 324, To: 339, Line: 40, Col: 13, Construct: "if"},
-	{From: 326, To: 331, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 335, To: 338, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 343, To: 346, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 382, Line: 48, Col: 9, Construct: "if"},
-	{From: 352, To: 380, Line: 49, Col: 13, Construct: "for"},
-	{From: 356, To: 358, Line: 50, Col: 17, Construct: "if"},
-	{From: 360, To: 365, Line: 53, Col: 17, Construct: "if"},
-	{From: 363, To: 363, Line: 54, Col: 21, Construct: "set"},
-	{From: 367, To: 368, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 370, To: 379, Line: 59, Col: 17, Construct: "if"},
-	{From: 373, To: 373, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 383, To: 397, Line: 68, Col: 9, Construct: "if"},
-	{From: 386, To: 389, Line: 69, Col: 9, Construct: "if"},
-	{From: 391, To: 392, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 394, To: 396, Line: 75, Col: 9, Construct: "if"},
-	{From: 400, To: 406, Line: 80, Col: 1, Construct: "if"},
-	{From: 403, To: 405, Line: 82, Col: 5, Construct: "if"},
-}
+// spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|wD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIkHGREM2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKkHGREM2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"

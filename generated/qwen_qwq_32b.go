@@ -40,11 +40,11 @@ var QwenQwQ32B = &jinja2.Template{
 	Spans:     spansQwenQwQ32B,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
 func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
@@ -309,73 +309,6 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwQ32B = []jinja2.Span{
-	{From: 56, To: 84, Line: 1, Col: 1, Construct: "if"},
-	{From: 59, To: 66, Line: 3, Col: 5, Construct: "if"},
-	{From: 62, To: 62, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 68, To: 73, Line: 9, Col: 5, Construct: "for"},
-	{From: 71, To: 71, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 77, To: 83, Line: 15, Col: 5, Construct: "if"},
-	{From: 80, To: 82, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 86, To: 168, Line: 19, Col: 1, Construct: "for"},
-	{From: 91, To: 167, Line: 20, Col: 5, Construct: "if"},
-	{From: 94, To: 99, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 100, To: 167, Line: 22, Col: 9, Construct: "if"},
-	{From: 103, To: 104, Line: 23, Col: 9, Construct: "set"},
-	{From: 106, To: 109, Line: 24, Col: 9, Construct: "if"},
-	{From: 108, To: 108, Line: 25, Col: 13, Construct: "set"},
-	{From: 111, To: 116, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 167, Line: 28, Col: 9, Construct: "if"},
-	{From: 120, To: 121, Line: 29, Col: 9, Construct: "set"},
-	{From: 123, To: 126, Line: 30, Col: 9, Construct: "if"},
-	{From: 125, To: 125, Line: 31, Col: 13, Construct: "set"},
-	{From: 128, To: 129, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 131, To: 135, Line: 34, Col: 9, Construct: "if"},
-	{From: 133, To: 134, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 137, To: 152, Line: 37, Col: 9, Construct: "for"},
-	{From: 139, To: 144, Line: 38, Col: 13, Construct: "if"},
-	{From: 142, To: 142, Line: 39, Col: 17, Construct: "set"},
-	{From: 146, To: 147, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 149, To: 150, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 153, To: 167, Line: 48, Col: 9, Construct: "if"},
-	{From: 156, To: 159, Line: 49, Col: 9, Construct: "if"},
-	{From: 161, To: 162, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 164, To: 166, Line: 55, Col: 9, Construct: "if"},
-	{From: 170, To: 176, Line: 60, Col: 1, Construct: "if"},
-	{From: 173, To: 175, Line: 62, Col: 5, Construct: "if"},
-	{From: 188, To: 216, Line: 1, Col: 1, Construct: "if"},
-	{From: 191, To: 198, Line: 3, Col: 5, Construct: "if"},
-	{From: 194, To: 194, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 205, Line: 9, Col: 5, Construct: "for"},
-	{From: 203, To: 203, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 215, Line: 15, Col: 5, Construct: "if"},
-	{From: 212, To: 214, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 219, To: 301, Line: 19, Col: 1, Construct: "for"},
-	{From: 224, To: 300, Line: 20, Col: 5, Construct: "if"},
-	{From: 227, To: 232, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 233, To: 300, Line: 22, Col: 9, Construct: "if"},
-	{From: 236, To: 237, Line: 23, Col: 9, Construct: "set"},
-	{From: 239, To: 242, Line: 24, Col: 9, Construct: "if"},
-	{From: 241, To: 241, Line: 25, Col: 13, Construct: "set"},
-	{From: 244, To: 249, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 250, To: 300, Line: 28, Col: 9, Construct: "if"},
-	{From: 253, To: 254, Line: 29, Col: 9, Construct: "set"},
-	{From: 256, To: 259, Line: 30, Col: 9, Construct: "if"},
-	{From: 258, To: 258, Line: 31, Col: 13, Construct: "set"},
-	{From: 261, To: 262, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 268, Line: 34, Col: 9, Construct: "if"},
-	{From: 266, To: 267, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 270, To: 285, Line: 37, Col: 9, Construct: "for"},
-	{From: 272, To: 277, Line: 38, Col: 13, Construct: "if"},
-	{From: 275, To: 275, Line: 39, Col: 17, Construct: "set"},
-	{From: 279, To: 280, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 282, To: 283, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 286, To: 300, Line: 48, Col: 9, Construct: "if"},
-	{From: 289, To: 292, Line: 49, Col: 9, Construct: "if"},
-	{From: 294, To: 295, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 297, To: 299, Line: 55, Col: 9, Construct: "if"},
-	{From: 303, To: 309, Line: 60, Col: 1, Construct: "if"},
-	{From: 306, To: 308, Line: 62, Col: 5, Construct: "if"},
-}
+// spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansQwenQwQ32B = "if,{{ }},for,set|wD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"

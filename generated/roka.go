@@ -40,11 +40,11 @@ var Roka = &jinja2.Template{
 	Spans:     spansRoka,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderRoka renders roka.jinja.
 func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
@@ -239,63 +239,6 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansRoka is the position table of roka.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansRoka = []jinja2.Span{
-	{From: 55, To: 61, Line: 24, Col: 1, Construct: "macro"},
-	{From: 59, To: 60, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 63, To: 63, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 136, Line: 31, Col: 1, Construct: "for"},
-	{From: 67, To: 135, Line: 32, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 73, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 135, Line: 36, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 80, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 135, Line: 40, Col: 5, Construct: "if"},
-	{From: 84, To: 84, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 90, Line: 42, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 126, Line: 45, Col: 1, Construct: "if"},
-	{From: 95, To: 124, Line: 46, Col: 1, Construct: "for"},
-	{From: 98, To: 107, Line: 47, Col: 1, Construct: "if"},
-	{From: 101, To: 101, Line: 48, Col: 1, Construct: "set"},
-	{From: 105, To: 105, Line: 50, Col: 1, Construct: "set"},
-	{From: 109, To: 123, Line: 53, Col: 1, Construct: "if"},
-	{From: 113, To: 114, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 116, To: 117, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 121, To: 121, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 135, Line: 62, Col: 5, Construct: "if"},
-	{From: 130, To: 131, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 133, To: 134, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 138, To: 141, Line: 71, Col: 1, Construct: "if"},
-	{From: 140, To: 140, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 152, To: 158, Line: 24, Col: 1, Construct: "macro"},
-	{From: 156, To: 157, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 160, To: 160, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 162, To: 234, Line: 31, Col: 1, Construct: "for"},
-	{From: 164, To: 233, Line: 32, Col: 1, Construct: "if"},
-	{From: 167, To: 167, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 169, To: 170, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 233, Line: 36, Col: 5, Construct: "if"},
-	{From: 174, To: 174, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 177, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 178, To: 233, Line: 40, Col: 5, Construct: "if"},
-	{From: 181, To: 181, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 183, To: 187, Line: 42, Col: 1, Construct: "if"},
-	{From: 186, To: 186, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 189, To: 224, Line: 45, Col: 1, Construct: "if"},
-	{From: 193, To: 222, Line: 46, Col: 1, Construct: "for"},
-	{From: 196, To: 205, Line: 47, Col: 1, Construct: "if"},
-	{From: 199, To: 199, Line: 48, Col: 1, Construct: "set"},
-	{From: 203, To: 203, Line: 50, Col: 1, Construct: "set"},
-	{From: 207, To: 221, Line: 53, Col: 1, Construct: "if"},
-	{From: 211, To: 212, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 214, To: 215, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 219, To: 219, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 225, To: 233, Line: 62, Col: 5, Construct: "if"},
-	{From: 228, To: 229, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 231, To: 232, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 236, To: 239, Line: 71, Col: 1, Construct: "if"},
-	{From: 238, To: 238, Line: 72, Col: 1, Construct: "{{ }}"},
-}
+// spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansRoka = "macro,{{ }},for,if,set|uDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"

@@ -40,11 +40,11 @@ var RwkvWorld = &jinja2.Template{
 	Spans:     spansRwkvWorld,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderRwkvWorld renders rwkv-world.jinja.
 func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
@@ -129,27 +129,6 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansRwkvWorld = []jinja2.Span{
-	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
-	{From: 56, To: 86, Line: 14, Col: 1, Construct: "for"},
-	{From: 61, To: 61, Line: 15, Col: 1, Construct: "set"},
-	{From: 63, To: 85, Line: 16, Col: 1, Construct: "if"},
-	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 85, Line: 18, Col: 5, Construct: "if"},
-	{From: 72, To: 74, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 78, Line: 20, Col: 1, Construct: "if"},
-	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
-	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 13, Col: 1, Construct: "set"},
-	{From: 99, To: 129, Line: 14, Col: 1, Construct: "for"},
-	{From: 104, To: 104, Line: 15, Col: 1, Construct: "set"},
-	{From: 106, To: 128, Line: 16, Col: 1, Construct: "if"},
-	{From: 109, To: 111, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 128, Line: 18, Col: 5, Construct: "if"},
-	{From: 115, To: 117, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 119, To: 121, Line: 20, Col: 1, Construct: "if"},
-	{From: 122, To: 128, Line: 23, Col: 5, Construct: "if"},
-	{From: 125, To: 127, Line: 24, Col: 1, Construct: "{{ }}"},
-}
+// spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansRwkvWorld = "set,for,if,{{ }}|sDAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"

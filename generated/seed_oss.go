@@ -40,11 +40,11 @@ var SeedOss = &jinja2.Template{
 	Spans:     spansSeedOss,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderSeedOss renders seed_oss.jinja.
 func renderSeedOss(w *jinja2.Writer, in *jinja2.Input) {
@@ -106,19 +106,6 @@ func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<seed:bos>assistant\n")
 }
 
-// spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansSeedOss = []jinja2.Span{
-	{From: 54, To: 54, Line: 11, Col: 1, Construct: "set"},
-	{From: 56, To: 75, Line: 12, Col: 1, Construct: "for"},
-	{From: 59, To: 67, Line: 13, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 14, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 16, Col: 1, Construct: "set"},
-	{From: 69, To: 73, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 11, Col: 1, Construct: "set"},
-	{From: 88, To: 106, Line: 12, Col: 1, Construct: "for"},
-	{From: 91, To: 98, Line: 13, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 14, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 16, Col: 1, Construct: "set"},
-	{From: 100, To: 104, Line: 18, Col: 1, Construct: "{{ }}"},
-}
+// spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansSeedOss = "set,for,if,{{ }}|sDAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"

@@ -40,11 +40,11 @@ var Smolvlm = &jinja2.Template{
 	Spans:     spansSmolvlm,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderSmolvlm renders smolvlm.jinja.
 func renderSmolvlm(w *jinja2.Writer, in *jinja2.Input) {
@@ -104,19 +104,6 @@ func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("Assistant:")
 }
 
-// spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansSmolvlm = []jinja2.Span{
-	{From: 54, To: 74, Line: 11, Col: 1, Construct: "for"},
-	{From: 56, To: 72, Line: 12, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 72, Line: 14, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 71, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 104, Line: 11, Col: 1, Construct: "for"},
-	{From: 86, To: 102, Line: 12, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 102, Line: 14, Col: 5, Construct: "if"},
-	{From: 93, To: 95, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 101, Line: 17, Col: 1, Construct: "{{ }}"},
-}
+// spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansSmolvlm = "for,if,{{ }}|sDoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"

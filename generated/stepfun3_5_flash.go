@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// StepFun35Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
-var StepFun35Flash = &jinja2.Template{
+// StepFun3_5Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
+var StepFun3_5Flash = &jinja2.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var StepFun35Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "StepFun3.5-Flash.jinja",
-	Func:      renderStepFun35Flash,
-	LlamaFunc: renderStepFun35FlashLlama,
+	Func:      renderStepFun3_5Flash,
+	LlamaFunc: renderStepFun3_5FlashLlama,
 	Name:      "StepFun3.5-Flash",
 	Origin:    "llama.cpp/StepFun3.5-Flash.jinja",
 	SHA256:    "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
-	Spans:     spansStepFun35Flash,
+	Spans:     spansStepFun3_5Flash,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderStepFun35Flash renders StepFun3.5-Flash.jinja.
-func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
+func renderStepFun3_5Flash(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -262,10 +262,10 @@ func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderStepFun35FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun35Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderStepFun3_5FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun3_5Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
@@ -483,119 +483,6 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun35Flash = []jinja2.Span{
-	{From: 56, To: 91, Line: 1, Col: 1, Construct: "macro"},
-	{From: 59, To: 90, Line: 1, Col: 36, Construct: "if"},
-	{From: 60, To: 90, Line: 1, Col: 72, Construct: "if"},
-	{From: 63, To: 63, Line: 1, Col: 97, Construct: "{{ }}"},
-	{From: 64, To: 90, Line: 1, Col: 114, Construct: "if"},
-	{From: 67, To: 71, Line: 1, Col: 140, Construct: "{{ }}"},
-	{From: 72, To: 90, Line: 1, Col: 209, Construct: "if"},
-	{From: 75, To: 89, Line: 1, Col: 236, Construct: "for"},
-	{From: 77, To: 88, Line: 1, Col: 261, Construct: "if"},
-	{From: 80, To: 84, Line: 1, Col: 289, Construct: "{{ }}"},
-	{From: 85, To: 88, Line: 1, Col: 349, Construct: "if"},
-	{From: 93, To: 93, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 123, Line: 2, Col: 14, Construct: "if"},
-	{From: 98, To: 105, Line: 4, Col: 5, Construct: "if"},
-	{From: 101, To: 103, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 107, To: 112, Line: 8, Col: 5, Construct: "for"},
-	{From: 110, To: 110, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 116, To: 122, Line: 14, Col: 5, Construct: "if"},
-	{From: 119, To: 121, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 125, To: 126, Line: 18, Col: 1, Construct: "set"},
-	{From: 128, To: 147, Line: 19, Col: 1, Construct: "for"},
-	{From: 133, To: 133, Line: 20, Col: 5, Construct: "set"},
-	{From: 135, To: 146, Line: 21, Col: 5, Construct: "if"},
-	{From: 143, To: 143, Line: 22, Col: 9, Construct: "set"},
-	{From: 145, To: 145, Line: 23, Col: 9, Construct: "set"},
-	{From: 149, To: 258, Line: 26, Col: 1, Construct: "for"},
-	{From: 156, To: 158, Line: 27, Col: 5, Construct: "set"},
-	{From: 160, To: 257, Line: 28, Col: 5, Construct: "if"},
-	{From: 163, To: 167, Line: 29, Col: 9, Construct: "set"},
-	{From: 169, To: 169, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 170, To: 257, Line: 31, Col: 9, Construct: "if"},
-	{From: 173, To: 192, Line: 32, Col: 9, Construct: "if"},
-	{From: 176, To: 178, Line: 33, Col: 13, Construct: "set"},
-	{From: 182, To: 191, Line: 35, Col: 13, Construct: "if"},
-	{From: 184, To: 184, Line: 36, Col: 17, Construct: "set"},
-	{From: 186, To: 186, Line: 37, Col: 17, Construct: "set"},
-	{From: 190, To: 190, Line: 39, Col: 17, Construct: "set"},
-	{From: 194, To: 201, Line: 42, Col: 9, Construct: "if"},
-	{From: 196, To: 196, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 200, To: 200, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 203, To: 242, Line: 47, Col: 9, Construct: "if"},
-	{From: 206, To: 240, Line: 48, Col: 13, Construct: "for"},
-	{From: 209, To: 213, Line: 49, Col: 17, Construct: "if"},
-	{From: 212, To: 212, Line: 50, Col: 21, Construct: "set"},
-	{From: 215, To: 215, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 217, To: 239, Line: 53, Col: 17, Construct: "if"},
-	{From: 220, To: 220, Line: 54, Col: 21, Construct: "set"},
-	{From: 222, To: 237, Line: 55, Col: 21, Construct: "for"},
-	{From: 227, To: 227, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 229, To: 233, Line: 57, Col: 25, Construct: "set"},
-	{From: 235, To: 236, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 243, To: 257, Line: 66, Col: 9, Construct: "if"},
-	{From: 246, To: 249, Line: 67, Col: 9, Construct: "if"},
-	{From: 251, To: 252, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 254, To: 256, Line: 73, Col: 9, Construct: "if"},
-	{From: 260, To: 262, Line: 78, Col: 1, Construct: "if"},
-	{From: 274, To: 309, Line: 1, Col: 1, Construct: "macro"},
-	{From: 277, To: 308, Line: 1, Col: 36, Construct: "if"},
-	{From: 278, To: 308, Line: 1, Col: 72, Construct: "if"},
-	{From: 281, To: 281, Line: 1, Col: 97, Construct: "{{ }}"},
-	{From: 282, To: 308, Line: 1, Col: 114, Construct: "if"},
-	{From: 285, To: 289, Line: 1, Col: 140, Construct: "{{ }}"},
-	{From: 290, To: 308, Line: 1, Col: 209, Construct: "if"},
-	{From: 293, To: 307, Line: 1, Col: 236, Construct: "for"},
-	{From: 295, To: 306, Line: 1, Col: 261, Construct: "if"},
-	{From: 298, To: 302, Line: 1, Col: 289, Construct: "{{ }}"},
-	{From: 303, To: 306, Line: 1, Col: 349, Construct: "if"},
-	{From: 311, To: 311, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 341, Line: 2, Col: 14, Construct: "if"},
-	{From: 316, To: 323, Line: 4, Col: 5, Construct: "if"},
-	{From: 319, To: 321, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 325, To: 330, Line: 8, Col: 5, Construct: "for"},
-	{From: 328, To: 328, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 334, To: 340, Line: 14, Col: 5, Construct: "if"},
-	{From: 337, To: 339, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 343, To: 344, Line: 18, Col: 1, Construct: "set"},
-	{From: 347, To: 366, Line: 19, Col: 1, Construct: "for"},
-	{From: 352, To: 352, Line: 20, Col: 5, Construct: "set"},
-	{From: 354, To: 365, Line: 21, Col: 5, Construct: "if"},
-	{From: 362, To: 362, Line: 22, Col: 9, Construct: "set"},
-	{From: 364, To: 364, Line: 23, Col: 9, Construct: "set"},
-	{From: 369, To: 479, Line: 26, Col: 1, Construct: "for"},
-	{From: 376, To: 378, Line: 27, Col: 5, Construct: "set"},
-	{From: 380, To: 478, Line: 28, Col: 5, Construct: "if"},
-	{From: 383, To: 387, Line: 29, Col: 9, Construct: "set"},
-	{From: 389, To: 389, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 390, To: 478, Line: 31, Col: 9, Construct: "if"},
-	{From: 393, To: 412, Line: 32, Col: 9, Construct: "if"},
-	{From: 396, To: 398, Line: 33, Col: 13, Construct: "set"},
-	{From: 402, To: 411, Line: 35, Col: 13, Construct: "if"},
-	{From: 404, To: 404, Line: 36, Col: 17, Construct: "set"},
-	{From: 406, To: 406, Line: 37, Col: 17, Construct: "set"},
-	{From: 410, To: 410, Line: 39, Col: 17, Construct: "set"},
-	{From: 414, To: 421, Line: 42, Col: 9, Construct: "if"},
-	{From: 416, To: 416, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 423, To: 463, Line: 47, Col: 9, Construct: "if"},
-	{From: 427, To: 461, Line: 48, Col: 13, Construct: "for"},
-	{From: 430, To: 434, Line: 49, Col: 17, Construct: "if"},
-	{From: 433, To: 433, Line: 50, Col: 21, Construct: "set"},
-	{From: 436, To: 436, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 438, To: 460, Line: 53, Col: 17, Construct: "if"},
-	{From: 441, To: 441, Line: 54, Col: 21, Construct: "set"},
-	{From: 443, To: 458, Line: 55, Col: 21, Construct: "for"},
-	{From: 448, To: 448, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 450, To: 454, Line: 57, Col: 25, Construct: "set"},
-	{From: 456, To: 457, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 464, To: 478, Line: 66, Col: 9, Construct: "if"},
-	{From: 467, To: 470, Line: 67, Col: 9, Construct: "if"},
-	{From: 472, To: 473, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 475, To: 477, Line: 73, Col: 9, Construct: "if"},
-	{From: 481, To: 483, Line: 78, Col: 1, Construct: "if"},
-}
+// spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansStepFun3_5Flash = "macro,if,{{ }},for,set|wDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII6GGRGOECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK8GGRGOECIIIkGCACGICIIMACAECwFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGwCEJCIkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// StepFun37Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
-var StepFun37Flash = &jinja2.Template{
+// StepFun3_7Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
+var StepFun3_7Flash = &jinja2.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var StepFun37Flash = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "StepFun3.7-Flash.jinja",
-	Func:      renderStepFun37Flash,
-	LlamaFunc: renderStepFun37FlashLlama,
+	Func:      renderStepFun3_7Flash,
+	LlamaFunc: renderStepFun3_7FlashLlama,
 	Name:      "StepFun3.7-Flash",
 	Origin:    "llama.cpp/StepFun3.7-Flash.jinja",
 	SHA256:    "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
-	Spans:     spansStepFun37Flash,
+	Spans:     spansStepFun3_7Flash,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderStepFun37Flash renders StepFun3.7-Flash.jinja.
-func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
+// renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
+func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
@@ -302,10 +302,10 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderStepFun37FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun37Flash with the runtime's Llama functions where llama.cpp's semantics
+// renderStepFun3_7FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun3_7Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
 	in = llamacpp.OwnInput(in)
 	preserveThinkingInput := in.Lookup("preserve_thinking")
@@ -565,147 +565,6 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun37Flash = []jinja2.Span{
-	{From: 59, To: 110, Line: 1, Col: 1, Construct: "macro"},
-	{From: 63, To: 109, Line: 1, Col: 44, Construct: "if"},
-	{From: 65, To: 109, Line: 1, Col: 88, Construct: "if"},
-	{From: 68, To: 68, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 69, To: 109, Line: 1, Col: 146, Construct: "if"},
-	{From: 72, To: 76, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 77, To: 109, Line: 1, Col: 273, Construct: "if"},
-	{From: 80, To: 80, Line: 1, Col: 308, Construct: "set"},
-	{From: 82, To: 108, Line: 1, Col: 360, Construct: "for"},
-	{From: 84, To: 107, Line: 1, Col: 393, Construct: "if"},
-	{From: 87, To: 89, Line: 1, Col: 421, Construct: "if"},
-	{From: 91, To: 95, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 97, To: 97, Line: 1, Col: 474, Construct: "set"},
-	{From: 99, To: 99, Line: 1, Col: 531, Construct: "set"},
-	{From: 100, To: 107, Line: 1, Col: 574, Construct: "if"},
-	{From: 104, To: 104, Line: 1, Col: 574, Construct: "set"},
-	{From: 106, To: 106, Line: 1, Col: 612, Construct: "set"},
-	{From: 112, To: 112, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 157, Line: 2, Col: 14, Construct: "if"},
-	{From: 117, To: 120, Line: 4, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 129, Line: 7, Col: 5, Construct: "if"},
-	{From: 125, To: 127, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 131, To: 136, Line: 11, Col: 5, Construct: "for"},
-	{From: 134, To: 134, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 140, To: 156, Line: 17, Col: 5, Construct: "if"},
-	{From: 144, To: 147, Line: 19, Col: 9, Construct: "if"},
-	{From: 146, To: 146, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 149, To: 151, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 152, To: 156, Line: 23, Col: 9, Construct: "if"},
-	{From: 155, To: 155, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 159, To: 159, Line: 27, Col: 1, Construct: "set"},
-	{From: 161, To: 184, Line: 28, Col: 1, Construct: "for"},
-	{From: 166, To: 166, Line: 29, Col: 5, Construct: "set"},
-	{From: 168, To: 183, Line: 30, Col: 5, Construct: "if"},
-	{From: 176, To: 176, Line: 30, Col: 5, Construct: "set"},
-	{From: 178, To: 178, Line: 31, Col: 9, Construct: "set"},
-	{From: 180, To: 180, Line: 31, Col: 9, Construct: "set"},
-	{From: 182, To: 182, Line: 32, Col: 9, Construct: "set"},
-	{From: 186, To: 298, Line: 35, Col: 1, Construct: "for"},
-	{From: 194, To: 196, Line: 36, Col: 5, Construct: "set"},
-	{From: 198, To: 297, Line: 37, Col: 5, Construct: "if"},
-	{From: 201, To: 205, Line: 38, Col: 9, Construct: "set"},
-	{From: 207, To: 207, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 297, Line: 40, Col: 9, Construct: "if"},
-	{From: 211, To: 228, Line: 41, Col: 9, Construct: "if"},
-	{From: 214, To: 214, Line: 42, Col: 13, Construct: "set"},
-	{From: 218, To: 227, Line: 44, Col: 13, Construct: "if"},
-	{From: 220, To: 220, Line: 45, Col: 17, Construct: "set"},
-	{From: 222, To: 222, Line: 46, Col: 17, Construct: "set"},
-	{From: 226, To: 226, Line: 48, Col: 17, Construct: "set"},
-	{From: 230, To: 237, Line: 54, Col: 9, Construct: "if"},
-	{From: 232, To: 232, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 236, To: 236, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 239, To: 282, Line: 59, Col: 9, Construct: "if"},
-	{From: 242, To: 280, Line: 60, Col: 13, Construct: "for"},
-	{From: 245, To: 249, Line: 61, Col: 17, Construct: "if"},
-	{From: 248, To: 248, Line: 62, Col: 21, Construct: "set"},
-	{From: 251, To: 251, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 253, To: 279, Line: 65, Col: 17, Construct: "if"},
-	{From: 256, To: 260, Line: 66, Col: 21, Construct: "set"},
-	{From: 262, To: 277, Line: 67, Col: 21, Construct: "for"},
-	{From: 267, To: 267, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 269, To: 273, Line: 69, Col: 25, Construct: "set"},
-	{From: 275, To: 276, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 283, To: 297, Line: 78, Col: 9, Construct: "if"},
-	{From: 286, To: 289, Line: 79, Col: 9, Construct: "if"},
-	{From: 291, To: 292, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 294, To: 296, Line: 85, Col: 9, Construct: "if"},
-	{From: 300, To: 302, Line: 90, Col: 1, Construct: "if"},
-	{From: 319, To: 370, Line: 1, Col: 1, Construct: "macro"},
-	{From: 323, To: 369, Line: 1, Col: 44, Construct: "if"},
-	{From: 325, To: 369, Line: 1, Col: 88, Construct: "if"},
-	{From: 328, To: 328, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 329, To: 369, Line: 1, Col: 146, Construct: "if"},
-	{From: 332, To: 336, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 337, To: 369, Line: 1, Col: 273, Construct: "if"},
-	{From: 340, To: 340, Line: 1, Col: 308, Construct: "set"},
-	{From: 342, To: 368, Line: 1, Col: 360, Construct: "for"},
-	{From: 344, To: 367, Line: 1, Col: 393, Construct: "if"},
-	{From: 347, To: 349, Line: 1, Col: 421, Construct: "if"},
-	{From: 351, To: 355, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 357, To: 357, Line: 1, Col: 474, Construct: "set"},
-	{From: 359, To: 359, Line: 1, Col: 531, Construct: "set"},
-	{From: 360, To: 367, Line: 1, Col: 574, Construct: "if"},
-	{From: 364, To: 364, Line: 1, Col: 574, Construct: "set"},
-	{From: 366, To: 366, Line: 1, Col: 612, Construct: "set"},
-	{From: 372, To: 372, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 374, To: 417, Line: 2, Col: 14, Construct: "if"},
-	{From: 377, To: 380, Line: 4, Col: 5, Construct: "if"},
-	{From: 379, To: 379, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 382, To: 389, Line: 7, Col: 5, Construct: "if"},
-	{From: 385, To: 387, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 391, To: 396, Line: 11, Col: 5, Construct: "for"},
-	{From: 394, To: 394, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 400, To: 416, Line: 17, Col: 5, Construct: "if"},
-	{From: 404, To: 407, Line: 19, Col: 9, Construct: "if"},
-	{From: 406, To: 406, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 409, To: 411, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 416, Line: 23, Col: 9, Construct: "if"},
-	{From: 415, To: 415, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 419, To: 419, Line: 27, Col: 1, Construct: "set"},
-	{From: 422, To: 445, Line: 28, Col: 1, Construct: "for"},
-	{From: 427, To: 427, Line: 29, Col: 5, Construct: "set"},
-	{From: 429, To: 444, Line: 30, Col: 5, Construct: "if"},
-	{From: 437, To: 437, Line: 30, Col: 5, Construct: "set"},
-	{From: 439, To: 439, Line: 31, Col: 9, Construct: "set"},
-	{From: 441, To: 441, Line: 31, Col: 9, Construct: "set"},
-	{From: 443, To: 443, Line: 32, Col: 9, Construct: "set"},
-	{From: 448, To: 561, Line: 35, Col: 1, Construct: "for"},
-	{From: 456, To: 458, Line: 36, Col: 5, Construct: "set"},
-	{From: 460, To: 560, Line: 37, Col: 5, Construct: "if"},
-	{From: 463, To: 467, Line: 38, Col: 9, Construct: "set"},
-	{From: 469, To: 469, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 470, To: 560, Line: 40, Col: 9, Construct: "if"},
-	{From: 473, To: 490, Line: 41, Col: 9, Construct: "if"},
-	{From: 476, To: 476, Line: 42, Col: 13, Construct: "set"},
-	{From: 480, To: 489, Line: 44, Col: 13, Construct: "if"},
-	{From: 482, To: 482, Line: 45, Col: 17, Construct: "set"},
-	{From: 484, To: 484, Line: 46, Col: 17, Construct: "set"},
-	{From: 488, To: 488, Line: 48, Col: 17, Construct: "set"},
-	{From: 492, To: 499, Line: 54, Col: 9, Construct: "if"},
-	{From: 494, To: 494, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 498, To: 498, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 501, To: 545, Line: 59, Col: 9, Construct: "if"},
-	{From: 505, To: 543, Line: 60, Col: 13, Construct: "for"},
-	{From: 508, To: 512, Line: 61, Col: 17, Construct: "if"},
-	{From: 511, To: 511, Line: 62, Col: 21, Construct: "set"},
-	{From: 514, To: 514, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 516, To: 542, Line: 65, Col: 17, Construct: "if"},
-	{From: 519, To: 523, Line: 66, Col: 21, Construct: "set"},
-	{From: 525, To: 540, Line: 67, Col: 21, Construct: "for"},
-	{From: 530, To: 530, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 532, To: 536, Line: 69, Col: 25, Construct: "set"},
-	{From: 538, To: 539, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 546, To: 560, Line: 78, Col: 9, Construct: "if"},
-	{From: 549, To: 552, Line: 79, Col: 9, Construct: "if"},
-	{From: 554, To: 555, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 557, To: 559, Line: 85, Col: 9, Construct: "if"},
-	{From: 563, To: 565, Line: 90, Col: 1, Construct: "if"},
-}
+// spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansStepFun3_7Flash = "macro,if,{{ }},set,for|2DmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGRIQECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGRIQECIGIoGCACGICIGMACAEC0FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG4CEJCIsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

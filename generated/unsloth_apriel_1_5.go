@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// UnslothApriel15 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
-var UnslothApriel15 = &jinja2.Template{
+// UnslothApriel1_5 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
+var UnslothApriel1_5 = &jinja2.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -32,22 +32,22 @@ var UnslothApriel15 = &jinja2.Template{
 		LoadError:          "",
 	},
 	File:      "unsloth-Apriel-1.5.jinja",
-	Func:      renderUnslothApriel15,
-	LlamaFunc: renderUnslothApriel15Llama,
+	Func:      renderUnslothApriel1_5,
+	LlamaFunc: renderUnslothApriel1_5Llama,
 	Name:      "unsloth-Apriel-1.5",
 	Origin:    "llama.cpp/unsloth-Apriel-1.5.jinja",
 	SHA256:    "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
-	Spans:     spansUnslothApriel15,
+	Spans:     spansUnslothApriel1_5,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
-// renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
-func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
+// renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
+func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
@@ -301,10 +301,10 @@ func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// renderUnslothApriel15Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderUnslothApriel15 with the runtime's Llama functions where llama.cpp's semantics
+// renderUnslothApriel1_5Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderUnslothApriel1_5 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
+func renderUnslothApriel1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
@@ -559,141 +559,6 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothApriel15 = []jinja2.Span{
-	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 5, Col: 1, Construct: "set"},
-	{From: 71, To: 84, Line: 6, Col: 1, Construct: "if"},
-	{From: 73, To: 74, Line: 7, Col: 5, Construct: "set"},
-	{From: 76, To: 81, Line: 10, Col: 1, Construct: "for"},
-	{From: 78, To: 79, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 83, Line: 7, Col: 5, Construct: "set"},
-	{From: 86, To: 97, Line: 16, Col: 1, Construct: "if"},
-	{From: 88, To: 90, Line: 17, Col: 1, Construct: "set"},
-	{From: 91, To: 97, Line: 21, Col: 5, Construct: "if"},
-	{From: 94, To: 96, Line: 22, Col: 1, Construct: "set"},
-	{From: 99, To: 104, Line: 33, Col: 1, Construct: "if"},
-	{From: 101, To: 103, Line: 34, Col: 1, Construct: "set"},
-	{From: 106, To: 106, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 108, To: 108, Line: 39, Col: 1, Construct: "set"},
-	{From: 110, To: 118, Line: 40, Col: 1, Construct: "if"},
-	{From: 112, To: 117, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 120, To: 125, Line: 43, Col: 1, Construct: "if"},
-	{From: 122, To: 124, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 301, Line: 46, Col: 1, Construct: "for"},
-	{From: 136, To: 296, Line: 47, Col: 5, Construct: "if"},
-	{From: 140, To: 163, Line: 49, Col: 9, Construct: "if"},
-	{From: 143, To: 157, Line: 50, Col: 13, Construct: "for"},
-	{From: 145, To: 156, Line: 51, Col: 17, Construct: "if"},
-	{From: 148, To: 148, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 149, To: 156, Line: 53, Col: 21, Construct: "if"},
-	{From: 155, To: 155, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 161, To: 161, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 296, Line: 63, Col: 9, Construct: "if"},
-	{From: 167, To: 179, Line: 64, Col: 9, Construct: "if"},
-	{From: 170, To: 172, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 176, To: 178, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 180, To: 296, Line: 69, Col: 9, Construct: "if"},
-	{From: 183, To: 198, Line: 70, Col: 9, Construct: "if"},
-	{From: 186, To: 193, Line: 71, Col: 13, Construct: "if"},
-	{From: 188, To: 188, Line: 72, Col: 17, Construct: "set"},
-	{From: 192, To: 192, Line: 74, Col: 17, Construct: "set"},
-	{From: 197, To: 197, Line: 77, Col: 13, Construct: "set"},
-	{From: 200, To: 215, Line: 79, Col: 9, Construct: "if"},
-	{From: 202, To: 207, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 211, To: 214, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 216, To: 296, Line: 84, Col: 9, Construct: "if"},
-	{From: 219, To: 223, Line: 85, Col: 9, Construct: "if"},
-	{From: 221, To: 221, Line: 86, Col: 13, Construct: "set"},
-	{From: 225, To: 240, Line: 89, Col: 9, Construct: "if"},
-	{From: 228, To: 235, Line: 90, Col: 13, Construct: "if"},
-	{From: 230, To: 230, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 234, To: 234, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 236, To: 240, Line: 95, Col: 13, Construct: "if"},
-	{From: 239, To: 239, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 242, To: 247, Line: 98, Col: 9, Construct: "if"},
-	{From: 244, To: 246, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 249, To: 276, Line: 101, Col: 9, Construct: "if"},
-	{From: 253, To: 275, Line: 103, Col: 13, Construct: "for"},
-	{From: 257, To: 261, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 263, To: 269, Line: 105, Col: 17, Construct: "if"},
-	{From: 265, To: 267, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 271, To: 273, Line: 109, Col: 17, Construct: "if"},
-	{From: 278, To: 279, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 280, To: 296, Line: 114, Col: 9, Construct: "if"},
-	{From: 283, To: 291, Line: 115, Col: 9, Construct: "if"},
-	{From: 286, To: 286, Line: 116, Col: 13, Construct: "set"},
-	{From: 290, To: 290, Line: 118, Col: 13, Construct: "set"},
-	{From: 293, To: 295, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 298, To: 300, Line: 122, Col: 5, Construct: "if"},
-	{From: 320, To: 320, Line: 2, Col: 1, Construct: "set"},
-	{From: 322, To: 322, Line: 3, Col: 1, Construct: "set"},
-	{From: 324, To: 324, Line: 4, Col: 1, Construct: "set"},
-	{From: 326, To: 326, Line: 5, Col: 1, Construct: "set"},
-	{From: 328, To: 341, Line: 6, Col: 1, Construct: "if"},
-	{From: 330, To: 331, Line: 7, Col: 5, Construct: "set"},
-	{From: 333, To: 338, Line: 10, Col: 1, Construct: "for"},
-	{From: 335, To: 336, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 340, To: 340, Line: 7, Col: 5, Construct: "set"},
-	{From: 343, To: 354, Line: 16, Col: 1, Construct: "if"},
-	{From: 345, To: 347, Line: 17, Col: 1, Construct: "set"},
-	{From: 348, To: 354, Line: 21, Col: 5, Construct: "if"},
-	{From: 351, To: 353, Line: 22, Col: 1, Construct: "set"},
-	{From: 356, To: 361, Line: 33, Col: 1, Construct: "if"},
-	{From: 358, To: 360, Line: 34, Col: 1, Construct: "set"},
-	{From: 363, To: 363, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 365, To: 365, Line: 39, Col: 1, Construct: "set"},
-	{From: 367, To: 375, Line: 40, Col: 1, Construct: "if"},
-	{From: 369, To: 374, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 377, To: 382, Line: 43, Col: 1, Construct: "if"},
-	{From: 379, To: 381, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 385, To: 559, Line: 46, Col: 1, Construct: "for"},
-	{From: 394, To: 554, Line: 47, Col: 5, Construct: "if"},
-	{From: 398, To: 421, Line: 49, Col: 9, Construct: "if"},
-	{From: 401, To: 415, Line: 50, Col: 13, Construct: "for"},
-	{From: 403, To: 414, Line: 51, Col: 17, Construct: "if"},
-	{From: 406, To: 406, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 407, To: 414, Line: 53, Col: 21, Construct: "if"},
-	{From: 413, To: 413, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 419, To: 419, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 422, To: 554, Line: 63, Col: 9, Construct: "if"},
-	{From: 425, To: 437, Line: 64, Col: 9, Construct: "if"},
-	{From: 428, To: 430, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 434, To: 436, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 438, To: 554, Line: 69, Col: 9, Construct: "if"},
-	{From: 441, To: 456, Line: 70, Col: 9, Construct: "if"},
-	{From: 444, To: 451, Line: 71, Col: 13, Construct: "if"},
-	{From: 446, To: 446, Line: 72, Col: 17, Construct: "set"},
-	{From: 450, To: 450, Line: 74, Col: 17, Construct: "set"},
-	{From: 455, To: 455, Line: 77, Col: 13, Construct: "set"},
-	{From: 458, To: 473, Line: 79, Col: 9, Construct: "if"},
-	{From: 460, To: 465, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 469, To: 472, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 474, To: 554, Line: 84, Col: 9, Construct: "if"},
-	{From: 477, To: 481, Line: 85, Col: 9, Construct: "if"},
-	{From: 479, To: 479, Line: 86, Col: 13, Construct: "set"},
-	{From: 483, To: 498, Line: 89, Col: 9, Construct: "if"},
-	{From: 486, To: 493, Line: 90, Col: 13, Construct: "if"},
-	{From: 488, To: 488, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 492, To: 492, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 494, To: 498, Line: 95, Col: 13, Construct: "if"},
-	{From: 497, To: 497, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 500, To: 505, Line: 98, Col: 9, Construct: "if"},
-	{From: 502, To: 504, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 507, To: 534, Line: 101, Col: 9, Construct: "if"},
-	{From: 511, To: 533, Line: 103, Col: 13, Construct: "for"},
-	{From: 515, To: 519, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 521, To: 527, Line: 105, Col: 17, Construct: "if"},
-	{From: 523, To: 525, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 529, To: 531, Line: 109, Col: 17, Construct: "if"},
-	{From: 536, To: 537, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 538, To: 554, Line: 114, Col: 9, Construct: "if"},
-	{From: 541, To: 549, Line: 115, Col: 9, Construct: "if"},
-	{From: 544, To: 544, Line: 116, Col: 13, Construct: "set"},
-	{From: 548, To: 548, Line: 118, Col: 13, Construct: "set"},
-	{From: 551, To: 553, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 556, To: 558, Line: 122, Col: 5, Construct: "if"},
-}
+// spansUnslothApriel1_5 is the position table of unsloth-Apriel-1.5.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansUnslothApriel1_5 = "set,if,for,{{ }}|+DAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK8KEAESgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCsBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM8KEAESgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"

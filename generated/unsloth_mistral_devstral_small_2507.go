@@ -40,11 +40,11 @@ var UnslothMistralDevstralSmall2507 = &jinja2.Template{
 	Spans:     spansUnslothMistralDevstralSmall2507,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
 func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
@@ -391,103 +391,6 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 	}
 }
 
-// spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothMistralDevstralSmall2507 = []jinja2.Span{
-	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 84, Line: 8, Col: 1, Construct: "if"},
-	{From: 67, To: 75, Line: 9, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 10, Col: 9, Construct: "set"},
-	{From: 74, To: 74, Line: 12, Col: 9, Construct: "set"},
-	{From: 77, To: 77, Line: 14, Col: 5, Construct: "set"},
-	{From: 81, To: 81, Line: 16, Col: 5, Construct: "set"},
-	{From: 83, To: 83, Line: 17, Col: 5, Construct: "set"},
-	{From: 86, To: 88, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 24, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 25, Col: 1, Construct: "set"},
-	{From: 94, To: 101, Line: 27, Col: 1, Construct: "if"},
-	{From: 96, To: 96, Line: 29, Col: 5, Construct: "set"},
-	{From: 98, To: 98, Line: 30, Col: 5, Construct: "set"},
-	{From: 100, To: 100, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 103, To: 217, Line: 36, Col: 1, Construct: "for"},
-	{From: 107, To: 216, Line: 37, Col: 5, Construct: "if"},
-	{From: 110, To: 144, Line: 39, Col: 9, Construct: "if"},
-	{From: 113, To: 115, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 120, To: 143, Line: 43, Col: 13, Construct: "for"},
-	{From: 122, To: 141, Line: 44, Col: 17, Construct: "if"},
-	{From: 125, To: 133, Line: 47, Col: 21, Construct: "if"},
-	{From: 128, To: 128, Line: 48, Col: 25, Construct: "{{ }}"},
-	{From: 132, To: 132, Line: 50, Col: 25, Construct: "{{ }}"},
-	{From: 134, To: 141, Line: 53, Col: 21, Construct: "if"},
-	{From: 140, To: 140, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 145, To: 216, Line: 62, Col: 9, Construct: "if"},
-	{From: 148, To: 160, Line: 63, Col: 9, Construct: "if"},
-	{From: 151, To: 153, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 157, To: 159, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 161, To: 216, Line: 70, Col: 9, Construct: "if"},
-	{From: 164, To: 172, Line: 71, Col: 9, Construct: "if"},
-	{From: 167, To: 167, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 171, To: 171, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 174, To: 193, Line: 79, Col: 9, Construct: "if"},
-	{From: 177, To: 192, Line: 80, Col: 13, Construct: "for"},
-	{From: 180, To: 181, Line: 81, Col: 17, Construct: "set"},
-	{From: 183, To: 186, Line: 82, Col: 17, Construct: "if"},
-	{From: 185, To: 185, Line: 83, Col: 21, Construct: "set"},
-	{From: 188, To: 191, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 196, To: 216, Line: 92, Col: 9, Construct: "if"},
-	{From: 199, To: 207, Line: 93, Col: 9, Construct: "if"},
-	{From: 202, To: 202, Line: 94, Col: 13, Construct: "set"},
-	{From: 206, To: 206, Line: 96, Col: 13, Construct: "set"},
-	{From: 209, To: 211, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 215, To: 215, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 4, Col: 1, Construct: "set"},
-	{From: 235, To: 235, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 237, To: 257, Line: 8, Col: 1, Construct: "if"},
-	{From: 240, To: 248, Line: 9, Col: 5, Construct: "if"},
-	{From: 243, To: 243, Line: 10, Col: 9, Construct: "set"},
-	{From: 247, To: 247, Line: 12, Col: 9, Construct: "set"},
-	{From: 250, To: 250, Line: 14, Col: 5, Construct: "set"},
-	{From: 254, To: 254, Line: 16, Col: 5, Construct: "set"},
-	{From: 256, To: 256, Line: 17, Col: 5, Construct: "set"},
-	{From: 259, To: 261, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 263, To: 263, Line: 24, Col: 1, Construct: "set"},
-	{From: 265, To: 265, Line: 25, Col: 1, Construct: "set"},
-	{From: 267, To: 274, Line: 27, Col: 1, Construct: "if"},
-	{From: 269, To: 269, Line: 29, Col: 5, Construct: "set"},
-	{From: 271, To: 271, Line: 30, Col: 5, Construct: "set"},
-	{From: 273, To: 273, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 277, To: 391, Line: 36, Col: 1, Construct: "for"},
-	{From: 281, To: 390, Line: 37, Col: 5, Construct: "if"},
-	{From: 284, To: 318, Line: 39, Col: 9, Construct: "if"},
-	{From: 287, To: 289, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 294, To: 317, Line: 43, Col: 13, Construct: "for"},
-	{From: 296, To: 315, Line: 44, Col: 17, Construct: "if"},
-	{From: 299, To: 307, Line: 47, Col: 21, Construct: "if"},
-	{From: 302, To: 302, Line: 48, Col: 25, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 50, Col: 25, Construct: "{{ }}"},
-	{From: 308, To: 315, Line: 53, Col: 21, Construct: "if"},
-	{From: 314, To: 314, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 319, To: 390, Line: 62, Col: 9, Construct: "if"},
-	{From: 322, To: 334, Line: 63, Col: 9, Construct: "if"},
-	{From: 325, To: 327, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 331, To: 333, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 335, To: 390, Line: 70, Col: 9, Construct: "if"},
-	{From: 338, To: 346, Line: 71, Col: 9, Construct: "if"},
-	{From: 341, To: 341, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 348, To: 367, Line: 79, Col: 9, Construct: "if"},
-	{From: 352, To: 366, Line: 80, Col: 13, Construct: "for"},
-	{From: 355, To: 355, Line: 81, Col: 17, Construct: "set"},
-	{From: 357, To: 360, Line: 82, Col: 17, Construct: "if"},
-	{From: 359, To: 359, Line: 83, Col: 21, Construct: "set"},
-	{From: 362, To: 365, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 369, To: 369, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 370, To: 390, Line: 92, Col: 9, Construct: "if"},
-	{From: 373, To: 381, Line: 93, Col: 9, Construct: "if"},
-	{From: 376, To: 376, Line: 94, Col: 13, Construct: "set"},
-	{From: 380, To: 380, Line: 96, Col: 13, Construct: "set"},
-	{From: 383, To: 385, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 389, To: 389, Line: 101, Col: 9, Construct: "{{ }}"},
-}
+// spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|4DAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACkBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"

@@ -40,11 +40,11 @@ var Vicuna = &jinja2.Template{
 	Spans:     spansVicuna,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderVicuna renders vicuna.jinja.
 func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
@@ -102,21 +102,6 @@ func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("ASSISTANT:")
 }
 
-// spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansVicuna = []jinja2.Span{
-	{From: 53, To: 73, Line: 10, Col: 1, Construct: "for"},
-	{From: 55, To: 71, Line: 11, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 71, Line: 13, Col: 5, Construct: "if"},
-	{From: 62, To: 64, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 71, Line: 15, Col: 5, Construct: "if"},
-	{From: 68, To: 70, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 102, Line: 10, Col: 1, Construct: "for"},
-	{From: 84, To: 100, Line: 11, Col: 1, Construct: "if"},
-	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 100, Line: 13, Col: 5, Construct: "if"},
-	{From: 91, To: 93, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 100, Line: 15, Col: 5, Construct: "if"},
-	{From: 97, To: 99, Line: 16, Col: 1, Construct: "{{ }}"},
-}
+// spansVicuna is the position table of vicuna.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansVicuna = "for,if,{{ }}|qDoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -40,11 +40,11 @@ var VicunaOrca = &jinja2.Template{
 	Spans:     spansVicunaOrca,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderVicunaOrca renders vicuna-orca.jinja.
 func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
@@ -106,21 +106,6 @@ func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("ASSISTANT:")
 }
 
-// spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansVicunaOrca = []jinja2.Span{
-	{From: 53, To: 75, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 73, Line: 12, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 73, Line: 14, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 73, Line: 16, Col: 5, Construct: "if"},
-	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 106, Line: 11, Col: 1, Construct: "for"},
-	{From: 86, To: 104, Line: 12, Col: 1, Construct: "if"},
-	{From: 89, To: 91, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 104, Line: 14, Col: 5, Construct: "if"},
-	{From: 95, To: 97, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 104, Line: 16, Col: 5, Construct: "if"},
-	{From: 101, To: 103, Line: 17, Col: 1, Construct: "{{ }}"},
-}
+// spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansVicunaOrca = "for,if,{{ }}|qDsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"

@@ -40,11 +40,11 @@ var Yandex = &jinja2.Template{
 	Spans:     spansYandex,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderYandex renders yandex.jinja.
 func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
@@ -94,17 +94,6 @@ func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString(" Ассистент:[SEP]")
 }
 
-// spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansYandex = []jinja2.Span{
-	{From: 53, To: 69, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 67, Line: 12, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 14, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 94, Line: 11, Col: 1, Construct: "for"},
-	{From: 80, To: 92, Line: 12, Col: 1, Construct: "if"},
-	{From: 83, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 92, Line: 14, Col: 5, Construct: "if"},
-	{From: 89, To: 91, Line: 15, Col: 1, Construct: "{{ }}"},
-}
+// spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansYandex = "for,if,{{ }}|qDgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"

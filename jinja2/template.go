@@ -36,10 +36,11 @@ type Template struct {
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
 	// template generated from a template file.
 	Tokens map[string]string
-	// Spans are the position table of the generated file: the template statement that
-	// runs on each line of Func's file, which a failed render reports (see Span). A
-	// template without them (an interpreter's) reports what its Writer was told (At).
-	Spans []Span
+	// Spans are the position table of the generated file, in its compact form: the
+	// template statement that runs on each line of Func's file, which a failed render
+	// reports (see Span and Spans). A template without them (an interpreter's) reports
+	// what its Writer was told (At).
+	Spans Spans
 	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token itself,
 	// as its model file says; a render takes them as if the input set them (see
 	// Input.AddBOS).
@@ -211,7 +212,7 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 // renderError turns a panic raised while rendering into an error that says where.
 func (t *Template) renderError(r any, w *Writer) error {
 	line, col, construct := w.line, w.col, w.construct
-	if len(t.Spans) > 0 {
+	if t.Spans != "" {
 		s, _ := t.failedSpan()
 		line, col, construct = s.Line, s.Col, s.Construct
 	}

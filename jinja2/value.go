@@ -3,8 +3,8 @@
 // the Input a template renders from, the request decoder, the Template type of the
 // registry and what package llamaserver needs of them.
 // Programs import package tmplgen (the module's root) instead, which names what a
-// service uses; import runtime only from generated code. Each generated file asserts
-// the runtime's Version.
+// service uses; import jinja2 only from generated code. Each generated file asserts
+// that the runtime runs its version (see EnforceVersion).
 //
 // It imports the standard library only, so a program that imports compiled renderers
 // takes on no other dependency.

@@ -170,7 +170,7 @@ func (g *gen) inputDecls() []jen.Code {
 				continue
 			}
 			if _, done := g.inputs[in.Name]; !done {
-				name := g.alloc(Identifier(in.Name, false) + "Input")
+				name := g.alloc(joinWords(Identifier(in.Name, false), "Input"))
 				g.inputs[in.Name] = name
 				code = append(code, jen.Id(name).Op(":=").Id("in").Dot("Lookup").Call(jen.Lit(in.Name)))
 			}

@@ -1,7 +1,7 @@
 package codegen
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -14,7 +14,7 @@ import (
 func (g *gen) alloc(base string) string {
 	name := base
 	for i := 2; g.names[name] || reserved[name]; i++ {
-		name = fmt.Sprintf("%s%d", base, i)
+		name = Numbered(base, i)
 	}
 	g.names[name] = true
 	switch {
@@ -61,35 +61,22 @@ func init() {
 	}
 }
 
-// Identifier turns a template or variable name into a Go identifier: words joined in
-// camel case, ASCII letters and digits only, never starting with a digit. exported
-// capitalizes the first letter.
+// Identifier turns a template or variable name into a Go identifier: its words (the
+// runs of ASCII letters and digits) in camel case, never starting with a digit; exported
+// capitalizes the first letter. A boundary of the name that camel case would hide keeps
+// an underscore (see joinWords): tool_calls is toolCalls, Qwen-Qwen3-0.6B is
+// QwenQwen3_0_6B and GigaChat3.1-10B-A1.8B is GigaChat3_1_10B_A1_8B.
 func Identifier(name string, exported bool) string {
-	var words []string
-	word := []rune{}
-	flush := func() {
-		if len(word) > 0 {
-			words = append(words, string(word))
-			word = word[:0]
-		}
-	}
-	for _, r := range name {
-		if r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			word = append(word, r)
-		} else {
-			flush()
-		}
-	}
-	flush()
-	var b strings.Builder
+	words := strings.FieldsFunc(name, func(r rune) bool {
+		return r >= 0x80 || !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	s := ""
 	for i, w := range words {
-		if i == 0 && !exported {
-			b.WriteString(w)
-			continue
+		if i > 0 || exported {
+			w = strings.ToUpper(w[:1]) + w[1:]
 		}
-		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		s = joinWords(s, w)
 	}
-	s := b.String()
 	if s == "" || unicode.IsDigit(rune(s[0])) {
 		if exported {
 			s = "T" + s
@@ -99,3 +86,25 @@ func Identifier(name string, exported bool) string {
 	}
 	return s
 }
+
+// joinWords joins two parts of an identifier, with an underscore between them where
+// they would run together: two digits (3 and 0 of Qwen3-0.6B) or two capitals (10B and
+// A1 of 10B-A1.8B) side by side.
+func joinWords(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	x, y := a[len(a)-1], b[0]
+	if isDigit(x) && isDigit(y) || isUpper(x) && isUpper(y) {
+		return a + "_" + b
+	}
+	return a + b
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// Numbered returns the nth name made from base (n from 2): base2, or base_2 when
+// base ends with a digit (llama3_2, not llama32).
+func Numbered(base string, n int) string { return joinWords(base, strconv.Itoa(n)) }

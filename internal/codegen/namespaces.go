@@ -274,7 +274,7 @@ func (g *gen) defineLocalNamespace(v *ir.Var, ns *localNamespace) []jen.Code {
 			code = append(code, g.discard(kw.Value)...)
 			continue
 		}
-		a.goName = g.alloc(Identifier(v.Name, false) + Identifier(kw.Name, true))
+		a.goName = g.alloc(joinWords(Identifier(v.Name, false), Identifier(kw.Name, true)))
 		val := g.value(kw.Value)
 		if a.isBool {
 			val = g.cond(kw.Value)

@@ -108,16 +108,16 @@ func (g *gen) chainKey(x ir.Expr) (key string, root *ir.Var, ok bool) {
 func (g *gen) chainName(x ir.Expr) string {
 	switch e := x.(type) {
 	case *ir.Attr:
-		return g.chainName(e.X) + Identifier(e.Name, true)
+		return joinWords(g.chainName(e.X), Identifier(e.Name, true))
 	case *ir.Item:
 		switch k := e.Key.(*ir.Const).Value.(type) {
 		case string:
-			return g.chainName(e.X) + Identifier(k, true)
+			return joinWords(g.chainName(e.X), Identifier(k, true))
 		case *big.Int:
 			if k.Sign() < 0 {
 				return g.chainName(e.X) + "Minus" + new(big.Int).Neg(k).String()
 			}
-			return g.chainName(e.X) + k.String()
+			return joinWords(g.chainName(e.X), k.String())
 		}
 	case *ir.Load:
 		return g.varName(e.Var)

@@ -145,12 +145,12 @@ func renameNumbered(src []byte, numbered map[string]string) ([]byte, error) {
 // one, message2Role, takes only its base, messageRole).
 func candidates(name, base string) []string {
 	out := []string{base}
-	n, err := strconv.Atoi(strings.TrimPrefix(name, base))
-	if err != nil {
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(name, base), "_"))
+	if err != nil || Numbered(base, n) != name {
 		return out
 	}
 	for k := 2; k < n; k++ {
-		out = append(out, base+strconv.Itoa(k))
+		out = append(out, Numbered(base, k))
 	}
 	return out
 }

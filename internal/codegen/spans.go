@@ -16,9 +16,9 @@ import (
 // The position table. Generated code does not record where it is as it runs: the
 // comment citing a statement's template line starts the statement's span, the lines of
 // the generated file from the cite to the next cite in the same Go block (or to the end
-// of the block), and a table of spans at the end of the file (jinja2.Span, in
-// Template.Spans) maps the line a render failed on back to the template's statement.
-// The runtime reads it only when a render fails.
+// of the block), and a table of spans at the end of the file (a constant in the compact
+// form of jinja2.Spans, in Template.Spans) maps the line a render failed on back to the
+// template's statement. The runtime decodes it only when a render fails.
 
 // A site is a statement whose cite starts a span: its position, the construct its
 // errors name, whether it is an elif (whose cite opens the body of its else if: the
@@ -33,7 +33,7 @@ type site struct {
 }
 
 // appendSpanTable returns the formatted source src with the position table of the
-// template file's sites appended as the variable table; the lines of src stay where
+// template file's sites appended as the constant table; the lines of src stay where
 // they are, so the table holds their numbers.
 func appendSpanTable(src []byte, table, file string, sites map[string]site) ([]byte, error) {
 	spans, err := spansOf(src, sites)
@@ -42,13 +42,9 @@ func appendSpanTable(src []byte, table, file string, sites map[string]site) ([]b
 	}
 	var b strings.Builder
 	b.Write(src)
-	fmt.Fprintf(&b, "\n// %s is the position table of %s: an error on the lines From to To of this\n", table, sanitizeComment(file))
-	b.WriteString("// file is reported at the template's Line and Col, in the Construct there.\n")
-	fmt.Fprintf(&b, "var %s = []jinja2.Span{\n", table)
-	for _, s := range spans {
-		fmt.Fprintf(&b, "\t{From: %d, To: %d, Line: %d, Col: %d, Construct: %s},\n", s.From, s.To, s.Line, s.Col, strconv.Quote(s.Construct))
-	}
-	b.WriteString("}\n")
+	fmt.Fprintf(&b, "\n// %s is the position table of %s (see jinja2.Spans): the template\n", table, sanitizeComment(file))
+	b.WriteString("// statement each line of this file runs, which a render that fails there reports.\n")
+	fmt.Fprintf(&b, "const %s = %s\n", table, strconv.Quote(string(jinja2.EncodeSpans(spans))))
 	return []byte(b.String()), nil
 }
 

@@ -38,35 +38,52 @@ func (e *CompileError) Unwrap() error { return e.Err }
 
 // Compile lowers each source to IR, probes its llama.cpp capabilities and gives it a Go
 // identifier unique in the package: the units codegen generates; the sources that fail
-// are returned as errors, with the line and column of the fault.
+// are returned as errors, with the line and column of the fault. A text is lowered
+// once: a source whose text an earlier one has is a unit of the same IR (under its own
+// file name) whose SameText is the earlier one's unit, which renders both.
 func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 	var units []*codegen.Unit
 	var failed []*CompileError
 	idents := map[string]bool{"Registry": true, "Lookup": true, "LookupText": true, "ByName": true}
+	first := map[string]*codegen.Unit{} // the first unit of each text, by sha256
 	for _, s := range srcs {
-		t, err := ir.Compile(s.File, s.Text)
-		if err != nil {
-			failed = append(failed, &CompileError{s, err})
-			continue
+		sum := templatehash.SHA256(s.Text)
+		same := first[sum]
+		var t *ir.Template
+		if same != nil {
+			named := *same.IR
+			named.File = s.File
+			t = &named
+		} else {
+			var err error
+			if t, err = ir.Compile(s.File, s.Text); err != nil {
+				failed = append(failed, &CompileError{s, err})
+				continue
+			}
 		}
 		base := codegen.Identifier(s.Name, true)
 		ident := base
 		for i := 2; idents[ident]; i++ {
-			ident = fmt.Sprintf("%s%d", base, i)
+			ident = codegen.Numbered(base, i)
 		}
 		idents[ident] = true
-		units = append(units, &codegen.Unit{
-			Ident:   ident,
-			Name:    s.Name,
-			Origin:  s.Origin,
-			SHA256:  templatehash.SHA256(s.Text),
-			Aliases: aliases(s.Text),
-			IR:      t,
-			Caps:    llamaprobe.CapabilitiesWithTokens(t, s.Tokens),
-			Tokens:  s.Tokens,
-			AddBOS:  s.AddBOS,
-			AddEOS:  s.AddEOS,
-		})
+		u := &codegen.Unit{
+			Ident:    ident,
+			Name:     s.Name,
+			Origin:   s.Origin,
+			SHA256:   sum,
+			Aliases:  aliases(s.Text),
+			IR:       t,
+			Caps:     llamaprobe.CapabilitiesWithTokens(t, s.Tokens),
+			Tokens:   s.Tokens,
+			AddBOS:   s.AddBOS,
+			AddEOS:   s.AddEOS,
+			SameText: same,
+		}
+		if same == nil {
+			first[sum] = u
+		}
+		units = append(units, u)
 	}
 	return units, failed
 }

@@ -121,16 +121,27 @@ func BuildEach(dir string, units []*codegen.Unit) (string, []Failure, error) {
 var buildError = regexp.MustCompile(`(?m)^(?:\./)?checkpkg/(unit\d+\.go):\d+:\d+: .*$`)
 
 // failingUnits returns the units whose files the errors of a build's output are in, with
-// those errors, in the order of the units.
+// those errors, in the order of the units; a unit rendering with the functions of
+// another (SameText) fails with it.
 func failingUnits(out []byte, units []*codegen.Unit) []Failure {
 	errs := map[string][]string{}
 	for _, m := range buildError.FindAllSubmatch(out, -1) {
 		errs[string(m[1])] = append(errs[string(m[1])], string(m[0]))
 	}
-	var failed []Failure
+	byUnit := map[*codegen.Unit]error{}
 	for i, u := range units {
 		if lines := errs[unitFile(i)]; lines != nil {
-			failed = append(failed, Failure{Unit: u, Err: errors.New(strings.Join(lines, "\n"))})
+			byUnit[u] = errors.New(strings.Join(lines, "\n"))
+		}
+	}
+	var failed []Failure
+	for _, u := range units {
+		err := byUnit[u]
+		if u.SameText != nil && byUnit[u.SameText] != nil {
+			err = byUnit[u.SameText]
+		}
+		if err != nil {
+			failed = append(failed, Failure{Unit: u, Err: err})
 		}
 	}
 	return failed

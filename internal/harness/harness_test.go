@@ -12,12 +12,16 @@ import (
 )
 
 // TestBuildEach: a unit whose Go does not build (here, one that declares the variable
-// of another) is left out with its compiler errors, and the others build and render.
+// of another) is left out with its compiler errors, and so is a unit of the same text,
+// which renders with its functions; the others build and render, a unit of the same
+// text as one of them too.
 func TestBuildEach(t *testing.T) {
 	units, failed := compiler.Compile([]compiler.Source{
 		{Name: "a", File: "a.jinja", Text: "A"},
 		{Name: "b", File: "b.jinja", Text: "B"},
 		{Name: "c", File: "c.jinja", Text: "C"},
+		{Name: "d", File: "d.jinja", Text: "B"},
+		{Name: "e", File: "e.jinja", Text: "C"},
 	})
 	if len(failed) > 0 {
 		t.Fatal(failed[0])
@@ -27,18 +31,20 @@ func TestBuildEach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(failures) != 1 || failures[0].Unit != units[1] {
-		t.Fatalf("failures %v, want b's only", failures)
+	if len(failures) != 2 || failures[0].Unit != units[1] || failures[1].Unit != units[3] {
+		t.Fatalf("failures %v, want b's and d's", failures)
 	}
-	if msg := failures[0].Err.Error(); !strings.Contains(msg, "redeclared") {
-		t.Errorf("b's build error %q does not say what is wrong", msg)
+	for _, f := range failures {
+		if msg := f.Err.Error(); !strings.Contains(msg, "redeclared") {
+			t.Errorf("%s's build error %q does not say what is wrong", f.Unit.Name, msg)
+		}
 	}
 	req := json.RawMessage(`{"messages":[]}`)
-	got, err := harness.Run(bin, []harness.Request{{Template: "a", Request: req}, {Template: "b", Request: req}, {Template: "c", Request: req}}, time.Now(), os.Stderr)
+	got, err := harness.Run(bin, []harness.Request{{Template: "a", Request: req}, {Template: "b", Request: req}, {Template: "c", Request: req}, {Template: "d", Request: req}, {Template: "e", Request: req}}, time.Now(), os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`prompt "A"`, "error: no template b", `prompt "C"`}
+	want := []string{`prompt "A"`, "error: no template b", `prompt "C"`, "error: no template d", `prompt "C"`}
 	for i, r := range got {
 		if r.String() != want[i] {
 			t.Errorf("request %d: %s, want %s", i, r, want[i])

@@ -9,8 +9,9 @@ import (
 )
 
 // Version is tmplgen's release version, the runtime's (jinja2.Version). Generated
-// files name it in their header and assert it, so changing it changes every generated
-// file: it changes with a release, never with a commit.
+// files name it in their header, so changing it changes every generated file: it
+// changes with a release, never with a commit. (What they assert is the version of the
+// generated code, jinja2.MaxVersion.)
 const Version = jinja2.Version
 
 // Build says what the running binary was built from, as its build information

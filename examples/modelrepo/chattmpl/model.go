@@ -45,11 +45,11 @@ var Model = &jinja2.Template{
 	},
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderModel renders model.
 func renderModel(w *jinja2.Writer, in *jinja2.Input) {
@@ -244,63 +244,6 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansModel is the position table of model: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansModel = []jinja2.Span{
-	{From: 60, To: 66, Line: 24, Col: 1, Construct: "macro"},
-	{From: 64, To: 65, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 68, To: 68, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 141, Line: 31, Col: 1, Construct: "for"},
-	{From: 72, To: 140, Line: 32, Col: 1, Construct: "if"},
-	{From: 75, To: 75, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 78, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 140, Line: 36, Col: 5, Construct: "if"},
-	{From: 82, To: 82, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 85, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 140, Line: 40, Col: 5, Construct: "if"},
-	{From: 89, To: 89, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 95, Line: 42, Col: 1, Construct: "if"},
-	{From: 94, To: 94, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 97, To: 131, Line: 45, Col: 1, Construct: "if"},
-	{From: 100, To: 129, Line: 46, Col: 1, Construct: "for"},
-	{From: 103, To: 112, Line: 47, Col: 1, Construct: "if"},
-	{From: 106, To: 106, Line: 48, Col: 1, Construct: "set"},
-	{From: 110, To: 110, Line: 50, Col: 1, Construct: "set"},
-	{From: 114, To: 128, Line: 53, Col: 1, Construct: "if"},
-	{From: 118, To: 119, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 121, To: 122, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 126, To: 126, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 132, To: 140, Line: 62, Col: 5, Construct: "if"},
-	{From: 135, To: 136, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 138, To: 139, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 143, To: 146, Line: 71, Col: 1, Construct: "if"},
-	{From: 145, To: 145, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 163, Line: 24, Col: 1, Construct: "macro"},
-	{From: 161, To: 162, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 165, To: 165, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 167, To: 239, Line: 31, Col: 1, Construct: "for"},
-	{From: 169, To: 238, Line: 32, Col: 1, Construct: "if"},
-	{From: 172, To: 172, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 238, Line: 36, Col: 5, Construct: "if"},
-	{From: 179, To: 179, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 183, To: 238, Line: 40, Col: 5, Construct: "if"},
-	{From: 186, To: 186, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 188, To: 192, Line: 42, Col: 1, Construct: "if"},
-	{From: 191, To: 191, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 194, To: 229, Line: 45, Col: 1, Construct: "if"},
-	{From: 198, To: 227, Line: 46, Col: 1, Construct: "for"},
-	{From: 201, To: 210, Line: 47, Col: 1, Construct: "if"},
-	{From: 204, To: 204, Line: 48, Col: 1, Construct: "set"},
-	{From: 208, To: 208, Line: 50, Col: 1, Construct: "set"},
-	{From: 212, To: 226, Line: 53, Col: 1, Construct: "if"},
-	{From: 216, To: 217, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 219, To: 220, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 238, Line: 62, Col: 5, Construct: "if"},
-	{From: 233, To: 234, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 236, To: 237, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 241, To: 244, Line: 71, Col: 1, Construct: "if"},
-	{From: 243, To: 243, Line: 72, Col: 1, Construct: "{{ }}"},
-}
+// spansModel is the position table of model (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansModel = "macro,{{ }},for,if,set|4DMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"

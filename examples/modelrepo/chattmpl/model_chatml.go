@@ -45,11 +45,11 @@ var ModelChatml = &jinja2.Template{
 	},
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderModelChatml renders model.
 func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
@@ -83,11 +83,6 @@ func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|im_start|>assistant\n")
 }
 
-// spansModelChatml is the position table of model: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansModelChatml = []jinja2.Span{
-	{From: 58, To: 66, Line: 8, Col: 1, Construct: "for"},
-	{From: 60, To: 64, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 83, Line: 8, Col: 1, Construct: "for"},
-	{From: 77, To: 81, Line: 9, Col: 1, Construct: "{{ }}"},
-}
+// spansModelChatml is the position table of model (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansModelChatml = "for,{{ }}|0DQQCAEICACeQDAAEICAC"

@@ -40,11 +40,11 @@ var Errors = &jinja2.Template{
 	Spans:     spansErrors,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderErrors renders errors.jinja.
 func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
@@ -96,21 +96,6 @@ func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "missing"), "deeper"))
 }
 
-// spansErrors is the position table of errors.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansErrors = []jinja2.Span{
-	{From: 53, To: 56, Line: 2, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 58, To: 68, Line: 3, Col: 1, Construct: "for"},
-	{From: 60, To: 64, Line: 4, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 66, To: 67, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 70, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 82, Line: 2, Col: 1, Construct: "if"},
-	{From: 81, To: 81, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 84, To: 94, Line: 3, Col: 1, Construct: "for"},
-	{From: 86, To: 90, Line: 4, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 92, To: 93, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 7, Col: 1, Construct: "{{ }}"},
-}
+// spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansErrors = "if,{{ }},for|qDGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"

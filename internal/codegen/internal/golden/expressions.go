@@ -40,11 +40,11 @@ var Expressions = &jinja2.Template{
 	Spans:     spansExpressions,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderExpressions renders expressions.jinja.
 func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
@@ -354,83 +354,6 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
-// spansExpressions is the position table of expressions.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansExpressions = []jinja2.Span{
-	{From: 56, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 67, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 70, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 73, Line: 4, Col: 14, Construct: "{{ }}"},
-	{From: 75, To: 76, Line: 4, Col: 28, Construct: "{{ }}"},
-	{From: 78, To: 79, Line: 4, Col: 41, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 4, Col: 55, Construct: "{{ }}"},
-	{From: 84, To: 85, Line: 4, Col: 67, Construct: "{{ }}"},
-	{From: 87, To: 88, Line: 4, Col: 78, Construct: "{{ }}"},
-	{From: 90, To: 91, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 93, To: 97, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 102, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 104, To: 107, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 109, To: 112, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 114, To: 123, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 125, To: 134, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 136, To: 137, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 139, To: 140, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 142, To: 143, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 145, To: 146, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 148, To: 149, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 151, To: 152, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 154, To: 155, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 158, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 160, To: 161, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 163, To: 164, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 166, To: 167, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 169, To: 170, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 172, To: 173, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 175, To: 176, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 178, To: 179, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 184, To: 185, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 187, To: 188, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 190, To: 191, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 193, To: 194, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 196, To: 197, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 199, To: 199, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 211, To: 215, Line: 2, Col: 1, Construct: "set"},
-	{From: 217, To: 222, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 224, To: 225, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 227, To: 228, Line: 4, Col: 14, Construct: "{{ }}"},
-	{From: 230, To: 231, Line: 4, Col: 28, Construct: "{{ }}"},
-	{From: 233, To: 234, Line: 4, Col: 41, Construct: "{{ }}"},
-	{From: 236, To: 237, Line: 4, Col: 55, Construct: "{{ }}"},
-	{From: 239, To: 240, Line: 4, Col: 67, Construct: "{{ }}"},
-	{From: 242, To: 243, Line: 4, Col: 78, Construct: "{{ }}"},
-	{From: 245, To: 246, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 248, To: 252, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 254, To: 257, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 259, To: 262, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 264, To: 267, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 269, To: 278, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 280, To: 289, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 291, To: 292, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 294, To: 295, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 297, To: 298, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 300, To: 301, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 303, To: 304, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 306, To: 307, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 312, To: 313, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 315, To: 316, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 318, To: 319, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 321, To: 322, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 324, To: 325, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 327, To: 328, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 330, To: 331, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 333, To: 334, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 336, To: 337, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 339, To: 340, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 342, To: 343, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 345, To: 346, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 348, To: 349, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 351, To: 352, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 13, Col: 1, Construct: "{{ }}"},
-}
+// spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansExpressions = "set,{{ }}|wDIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FCYIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FC"

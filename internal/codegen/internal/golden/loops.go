@@ -40,11 +40,11 @@ var Loops = &jinja2.Template{
 	Spans:     spansLoops,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderLoops renders loops.jinja.
 func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
@@ -219,45 +219,6 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 }
 
-// spansLoops is the position table of loops.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansLoops = []jinja2.Span{
-	{From: 53, To: 83, Line: 2, Col: 1, Construct: "for"},
-	{From: 61, To: 62, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 65, Line: 3, Col: 18, Construct: "{{ }}"},
-	{From: 67, To: 67, Line: 3, Col: 36, Construct: "{{ }}"},
-	{From: 69, To: 71, Line: 3, Col: 48, Construct: "if"},
-	{From: 73, To: 76, Line: 3, Col: 86, Construct: "if"},
-	{From: 78, To: 79, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 85, To: 98, Line: 7, Col: 1, Construct: "for"},
-	{From: 90, To: 91, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 95, To: 97, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 100, To: 111, Line: 8, Col: 1, Construct: "for"},
-	{From: 102, To: 104, Line: 8, Col: 25, Construct: "if"},
-	{From: 106, To: 108, Line: 8, Col: 68, Construct: "if"},
-	{From: 110, To: 110, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 113, To: 120, Line: 9, Col: 1, Construct: "for"},
-	{From: 122, To: 129, Line: 10, Col: 1, Construct: "for"},
-	{From: 126, To: 126, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 10, Col: 49, Construct: "{{ }}"},
-	{From: 138, To: 168, Line: 2, Col: 1, Construct: "for"},
-	{From: 146, To: 147, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 149, To: 150, Line: 3, Col: 18, Construct: "{{ }}"},
-	{From: 152, To: 152, Line: 3, Col: 36, Construct: "{{ }}"},
-	{From: 154, To: 156, Line: 3, Col: 48, Construct: "if"},
-	{From: 158, To: 161, Line: 3, Col: 86, Construct: "if"},
-	{From: 163, To: 164, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 170, To: 184, Line: 7, Col: 1, Construct: "for"},
-	{From: 176, To: 177, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 179, To: 179, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 181, To: 183, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 186, To: 201, Line: 8, Col: 1, Construct: "for"},
-	{From: 189, To: 193, Line: 8, Col: 25, Construct: "if"},
-	{From: 195, To: 198, Line: 8, Col: 68, Construct: "if"},
-	{From: 200, To: 200, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 203, To: 210, Line: 9, Col: 1, Construct: "for"},
-	{From: 212, To: 219, Line: 10, Col: 1, Construct: "for"},
-	{From: 216, To: 216, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 218, To: 218, Line: 10, Col: 49, Construct: "{{ }}"},
-}
+// spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansLoops = "for,{{ }},if|qD8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOcI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"

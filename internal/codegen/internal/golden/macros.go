@@ -40,11 +40,11 @@ var Macros = &jinja2.Template{
 	Spans:     spansMacros,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderMacros renders macros.jinja.
 func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
@@ -239,51 +239,6 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	header(jinja2.Str("end"), jinja2.Str(""))
 }
 
-// spansMacros is the position table of macros.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansMacros = []jinja2.Span{
-	{From: 55, To: 66, Line: 2, Col: 1, Construct: "macro"},
-	{From: 62, To: 63, Line: 3, Col: 3, Construct: "{{ }}"},
-	{From: 65, To: 65, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 68, To: 85, Line: 5, Col: 1, Construct: "macro"},
-	{From: 77, To: 78, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 80, To: 81, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 83, To: 84, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 87, To: 99, Line: 8, Col: 1, Construct: "macro"},
-	{From: 95, To: 96, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 98, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 101, To: 114, Line: 11, Col: 1, Construct: "macro"},
-	{From: 105, To: 105, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 113, Line: 12, Col: 8, Construct: "if"},
-	{From: 110, To: 112, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 116, To: 130, Line: 14, Col: 1, Construct: "for"},
-	{From: 118, To: 118, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 120, To: 121, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 123, To: 129, Line: 16, Col: 1, Construct: "call"},
-	{From: 128, To: 128, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 132, To: 133, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 138, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 140, To: 140, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 151, To: 162, Line: 2, Col: 1, Construct: "macro"},
-	{From: 158, To: 159, Line: 3, Col: 3, Construct: "{{ }}"},
-	{From: 161, To: 161, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 164, To: 182, Line: 5, Col: 1, Construct: "macro"},
-	{From: 174, To: 175, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 177, To: 178, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 184, To: 197, Line: 8, Col: 1, Construct: "macro"},
-	{From: 193, To: 194, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 196, To: 196, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 199, To: 212, Line: 11, Col: 1, Construct: "macro"},
-	{From: 203, To: 203, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 205, To: 211, Line: 12, Col: 8, Construct: "if"},
-	{From: 208, To: 210, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 214, To: 229, Line: 14, Col: 1, Construct: "for"},
-	{From: 216, To: 216, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 218, To: 219, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 221, To: 228, Line: 16, Col: 1, Construct: "call"},
-	{From: 227, To: 227, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 231, To: 232, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 234, To: 237, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 239, To: 239, Line: 20, Col: 1, Construct: "{{ }}"},
-}
+// spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansMacros = "macro,{{ }},if,for,call|uDWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"

@@ -40,11 +40,11 @@ var Scopes = &jinja2.Template{
 	Spans:     spansScopes,
 }
 
-// The runtime must be v0.1.0, the version this file was generated for: against another,
-// this line does not compile. Generate the file again with the tmplgen of that runtime.
-var _ interface {
-	IsVersion_v0_1_0()
-} = jinja2.ThisVersion
+// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+const (
+	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+)
 
 // renderScopes renders scopes.jinja.
 func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
@@ -233,61 +233,6 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, a)
 }
 
-// spansScopes is the position table of scopes.jinja: an error on the lines From to To of this
-// file is reported at the template's Line and Col, in the Construct there.
-var spansScopes = []jinja2.Span{
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 73, Line: 4, Col: 1, Construct: "for"},
-	{From: 67, To: 67, Line: 5, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 6, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 7, Col: 1, Construct: "set"},
-	{From: 75, To: 76, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 78, To: 79, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 10, Col: 1, Construct: "set"},
-	{From: 86, To: 91, Line: 10, Col: 16, Construct: "for"},
-	{From: 89, To: 90, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 93, To: 94, Line: 10, Col: 1, Construct: "set"},
-	{From: 96, To: 97, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 99, To: 100, Line: 12, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 104, To: 104, Line: 12, Col: 1, Construct: "set"},
-	{From: 106, To: 107, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 114, Line: 13, Col: 1, Construct: "with"},
-	{From: 113, To: 113, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 116, To: 118, Line: 15, Col: 1, Construct: "filter"},
-	{From: 120, To: 124, Line: 16, Col: 1, Construct: "if"},
-	{From: 122, To: 122, Line: 16, Col: 18, Construct: "set"},
-	{From: 126, To: 130, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 132, To: 134, Line: 18, Col: 1, Construct: "set"},
-	{From: 136, To: 136, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 19, Col: 8, Construct: "{{ }}"},
-	{From: 153, To: 153, Line: 2, Col: 1, Construct: "set"},
-	{From: 155, To: 156, Line: 3, Col: 1, Construct: "set"},
-	{From: 159, To: 168, Line: 4, Col: 1, Construct: "for"},
-	{From: 162, To: 162, Line: 5, Col: 1, Construct: "set"},
-	{From: 164, To: 164, Line: 6, Col: 1, Construct: "set"},
-	{From: 166, To: 166, Line: 7, Col: 1, Construct: "set"},
-	{From: 170, To: 171, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 176, To: 177, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 179, To: 179, Line: 10, Col: 1, Construct: "set"},
-	{From: 181, To: 186, Line: 10, Col: 16, Construct: "for"},
-	{From: 184, To: 185, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 188, To: 189, Line: 10, Col: 1, Construct: "set"},
-	{From: 191, To: 192, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 194, To: 195, Line: 12, Col: 1, Construct: "set"},
-	{From: 197, To: 197, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 199, To: 199, Line: 12, Col: 1, Construct: "set"},
-	{From: 201, To: 202, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 204, To: 209, Line: 13, Col: 1, Construct: "with"},
-	{From: 208, To: 208, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 211, To: 213, Line: 15, Col: 1, Construct: "filter"},
-	{From: 215, To: 219, Line: 16, Col: 1, Construct: "if"},
-	{From: 217, To: 217, Line: 16, Col: 18, Construct: "set"},
-	{From: 221, To: 225, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 227, To: 229, Line: 18, Col: 1, Construct: "set"},
-	{From: 231, To: 231, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 19, Col: 8, Construct: "{{ }}"},
-}
+// spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
+// statement each line of this file runs, which a render that fails there reports.
+const spansScopes = "set,for,{{ }},with,filter,if|2DAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
