@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // FuzzRender renders random requests (messages of wrong types, missing fields, nested

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // TestLlamaServerLive renders the project's own requests (testdata/llama_server/live/

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // oracleCases reads the shared cases as parsed requests, with the oracle's clock.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // Types of the tests: each exercises a rule of ValueOf.

@@ -3,8 +3,8 @@ package jinja2_test
 import (
 	"testing"
 
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // printTokens is a template function that prints the bos_token, then the special

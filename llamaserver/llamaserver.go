@@ -219,7 +219,7 @@ func continuationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
 	vars     *jinja2.Dict // the template's variables
-	agp      bool          // add_generation_prompt
+	agp      bool         // add_generation_prompt
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (left out of vars), is continued; ContinueNone otherwise.

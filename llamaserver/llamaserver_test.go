@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // dumpVars is a template function that writes the JSON of each variable it sees, so that

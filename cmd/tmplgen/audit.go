@@ -115,7 +115,7 @@ type audit struct {
 	// SpecialTokens are the special tokens written literally.
 	SpecialTokens []string `json:"special_tokens"`
 	// Refusals are what the sandbox refuses when it runs.
-	Refusals     []lineNote           `json:"sandbox_refusals"`
+	Refusals     []lineNote          `json:"sandbox_refusals"`
 	Capabilities jinja2.Capabilities `json:"capabilities"`
 
 	src   source

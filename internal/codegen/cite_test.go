@@ -60,7 +60,7 @@ func TestCitesQuoteTemplates(t *testing.T) {
 		t.Fatalf("the shared template corpus is missing (%v): this test needs ../shared beside the repository", err)
 	}
 	dirs := map[string]map[string]string{
-		"../../generated":    catalogTexts(t, "../../templates/catalog.tsv", "../../../shared/templates"),
+		"../../generated": catalogTexts(t, "../../templates/catalog.tsv", "../../../shared/templates"),
 		"internal/golden": catalogTexts(t, "../../testdata/codegen/catalog.tsv", ""),
 	}
 	for dir, texts := range dirs {

@@ -22,8 +22,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/internal/txtar"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the ir and go sections of the construct cases (testdata/codegen/cases)")

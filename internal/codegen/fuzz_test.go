@@ -15,8 +15,8 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/compiler"
-	"github.com/tmplgen/tmplgen/internal/randtmpl"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/randtmpl"
 	"github.com/tmplgen/tmplgen/internal/syntax"
 )
 

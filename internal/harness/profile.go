@@ -3,8 +3,8 @@ package harness
 import (
 	"fmt"
 
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // Profile is the request handling a render applies around a compiled template, as the
