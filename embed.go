@@ -2,11 +2,19 @@ package tmplgen
 
 import "embed"
 
-// RuntimeSource is the source of packages runtime, templatehash and llamaserver (what a
+// RuntimeSource is the source of packages jinja2, templatehash and llamaserver (what a
 // program that renders compiled templates builds on), for the command (cmd/tmplgen),
 // which writes it into the temporary modules it builds (tmplgen check, tmplgen render).
 //
 //go:embed jinja2/*.go templatehash/*.go llamaserver/*.go
 var RuntimeSource embed.FS
+
+// CatalogSource is the source of package generated, the catalog's compiled templates,
+// for the command (cmd/tmplgen), which does not import the package (so that it builds
+// in seconds) but builds it, with RuntimeSource, into a program in its cache the first
+// time tmplgen list or tmplgen render -template NAME needs it.
+//
+//go:embed generated/*.go
+var CatalogSource embed.FS
 
 //go:generate go run ./internal/ggufwrite/mkmodels -o testdata/models
