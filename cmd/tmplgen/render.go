@@ -69,7 +69,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		}
 
 		// the template: a model's or a file's text, or the name of a catalog template
-		var text string
+		var text, catalogName string
 		var info *modelfile.ModelInfo
 		switch {
 		case *model != "":
@@ -85,6 +85,8 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 				return err
 			}
 			text = string(b)
+		default:
+			catalogName = *tmpl
 		}
 
 		// the request, with the model's special tokens unless it gives its own
@@ -97,7 +99,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 				return err
 			}
 		}
-		bin, name, err := renderProgram(text, *tmpl, s.err)
+		bin, name, err := renderProgram(text, catalogName, s.err)
 		if err != nil {
 			return err
 		}
@@ -121,10 +123,10 @@ func isFileArg(arg string) bool {
 }
 
 // renderProgram returns the program in tmplgen's cache that renders the template, and
-// the template's name in it: a program compiling the text on its own, else (for no
-// text) the catalog's, which must have a template of that name.
-func renderProgram(text, name string, stderr io.Writer) (string, string, error) {
-	if text != "" {
+// the template's name in it: the catalog's for a catalog name other than "", which
+// must be there, else a program compiling the text on its own.
+func renderProgram(text, catalogName string, stderr io.Writer) (string, string, error) {
+	if catalogName == "" {
 		bin, err := templateProgram(text, stderr)
 		return bin, "template", err
 	}
@@ -132,10 +134,10 @@ func renderProgram(text, name string, stderr io.Writer) (string, string, error) 
 	if err != nil {
 		return "", "", err
 	}
-	if !slices.ContainsFunc(templates, func(t harness.Entry) bool { return t.Name == name }) {
-		return "", "", fmt.Errorf("%q is neither a file nor the name of a catalog template (tmplgen list shows them)", name)
+	if !slices.ContainsFunc(templates, func(t harness.Entry) bool { return t.Name == catalogName }) {
+		return "", "", fmt.Errorf("%q is neither a file nor the name of a catalog template (tmplgen list shows them)", catalogName)
 	}
-	return bin, name, nil
+	return bin, catalogName, nil
 }
 
 // readRequest reads the request in the file at path ("" or "-" for standard input)

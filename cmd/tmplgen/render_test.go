@@ -125,7 +125,7 @@ func TestRenderErrors(t *testing.T) {
 
 // TestRenderFile renders a template file: it is compiled into the cache (in a folder of
 // this tmplgen's version, named by the template's sha256) and rendered there; the
-// second time the cached build is used.
+// second time the cached build is used. An empty file is a template too.
 func TestRenderFile(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("TMPLGEN_CACHE", cache)
@@ -156,6 +156,10 @@ func TestRenderFile(t *testing.T) {
 	code, stdout, stderr = runCLI(t, req, "render", "-template", tmpl)
 	if code != 0 || stdout != "[USER] hi\n<s>" || stderr != "" {
 		t.Errorf("second render: exit %d, %q, stderr %q", code, stdout, stderr)
+	}
+	empty := writeFile(t, filepath.Join(t.TempDir(), "empty.jinja"), "")
+	if code, stdout, stderr := runCLI(t, req, "render", "-template", empty); code != 0 || stdout != "" {
+		t.Errorf("an empty template file: exit %d, %q, stderr %q; want an empty prompt", code, stdout, stderr)
 	}
 }
 
