@@ -4,7 +4,7 @@ import "embed"
 
 // RuntimeSource is the source of packages jinja2, templatehash and llamaserver (what a
 // program that renders compiled templates builds on), for the command (cmd/tmplgen),
-// which writes it into the temporary modules it builds (tmplgen check, tmplgen render).
+// which writes it into the temporary modules it builds (tmplgen check, render and list).
 //
 //go:embed jinja2/*.go templatehash/*.go llamaserver/*.go
 var RuntimeSource embed.FS

@@ -14,9 +14,6 @@ import (
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
-// The programs that render and list compiled templates (render, list) are built with
-// the Go toolchain, by package harness, into tmplgen's cache, and reused after.
-
 // templateProgram returns the program in tmplgen's cache that renders the template
 // text, compiling it (never interpreting it) and building the program the first time.
 func templateProgram(text string, stderr io.Writer) (string, error) {
