@@ -4,9 +4,17 @@ import "embed"
 
 // RuntimeSource is the source of packages jinja2, llamacpp, templatehash and llamaserver
 // (what a program that renders compiled templates builds on), for the command (cmd/tmplgen),
-// which writes it into the temporary modules it builds (tmplgen check, tmplgen render).
+// which writes it into the temporary modules it builds (tmplgen check, render and list).
 //
 //go:embed jinja2/*.go llamacpp/*.go templatehash/*.go llamaserver/*.go
 var RuntimeSource embed.FS
+
+// CatalogSource is the source of package generated, the catalog's compiled templates,
+// for the command (cmd/tmplgen), which does not import the package (so that it builds
+// in seconds) but builds it, with RuntimeSource, into a program in its cache the first
+// time tmplgen list or tmplgen render -template NAME needs it.
+//
+//go:embed generated/*.go
+var CatalogSource embed.FS
 
 //go:generate go run ./internal/ggufwrite/mkmodels -o testdata/models

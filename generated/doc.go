@@ -7,4 +7,4 @@
 // `go generate ./...` (which needs ../shared/templates beside the repository).
 package generated
 
-//go:generate go run -tags tmplgen_bootstrap ../cmd/tmplgen gen -pkg generated -o . -catalog ../templates/catalog.tsv -shared ../../shared/templates
+//go:generate go run ../cmd/tmplgen gen -pkg generated -o . -catalog ../templates/catalog.tsv -shared ../../shared/templates

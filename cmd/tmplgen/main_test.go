@@ -7,13 +7,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
 )
 
@@ -51,11 +54,48 @@ func binary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// the programs render and list build (the catalog's once) go into a cache of the
+	// test run's own
+	cache, err := os.MkdirTemp("", "tmplgen-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPLGEN_CACHE", cache)
 	code := m.Run()
+	os.RemoveAll(cache)
 	if binaryDir != "" {
 		os.RemoveAll(binaryDir)
 	}
 	os.Exit(code)
+}
+
+// catalog returns the program that renders with the catalog's templates and those
+// templates, building the program into the test run's cache the first time.
+func catalog(t *testing.T) (string, []harness.Entry) {
+	t.Helper()
+	bin, templates, err := openCatalog(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, templates
+}
+
+// TestCommandDeps: the command does not import package generated, directly or not, so
+// that it builds in seconds; list and render build the catalog into a program of its
+// own.
+func TestCommandDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/tmplgen/tmplgen/internal/harness") {
+		t.Fatalf("go list -deps does not list the packages the command imports:\n%s", out)
+	}
+	if slices.Contains(deps, "github.com/tmplgen/tmplgen/generated") {
+		t.Errorf("the command imports package generated:\n%s", out)
+	}
 }
 
 // writeFile writes a file for a test, making its directory.
@@ -152,9 +192,11 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestList lists the templates compiled into tmplgen: their names are what render
-// -template takes.
+// TestList lists the catalog's templates, those of templates/catalog.tsv: their names
+// are what render -template takes.
 func TestList(t *testing.T) {
+	want := catalogSums(t)
+	catalog(t) // built, so that list says nothing on stderr
 	code, stdout, stderr := runCLI(t, "", "list")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -163,31 +205,50 @@ func TestList(t *testing.T) {
 	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "NAME SHA256 ORIGIN CAPABILITIES" {
 		t.Errorf("header %q", lines[0])
 	}
-	all := compiled.All()
-	if len(lines) != len(all)+1 {
-		t.Errorf("%d lines for %d templates", len(lines), len(all))
+	if len(lines) != len(want)+1 {
+		t.Errorf("%d lines for %d templates", len(lines), len(want))
 	}
-	qwen, _ := compiled.ByName("Qwen-Qwen3-0.6B")
-	want := []string{"Qwen-Qwen3-0.6B", qwen.SHA256, qwen.Origin, "system_role,string_content,tools,tool_calls,parallel_tool_calls,object_arguments,thinking,handler=generic"}
-	if !containsFields(lines, want) {
-		t.Errorf("no line %q in:\n%s", want, stdout)
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); want[f[0]] != f[1] {
+			t.Errorf("%s: sha256 %s, the catalog's %s", f[0], f[1], want[f[0]])
+		}
+	}
+	qwen := []string{"Qwen-Qwen3-0.6B", want["Qwen-Qwen3-0.6B"], "llama.cpp/Qwen-Qwen3-0.6B.jinja", "system_role,string_content,tools,tool_calls,parallel_tool_calls,object_arguments,thinking,handler=generic"}
+	if !containsFields(lines, qwen) {
+		t.Errorf("no line %q in:\n%s", qwen, stdout)
 	}
 	code, stdout, _ = runCLI(t, "", "list", "-json")
 	var list []struct {
 		Name, SHA256, Origin string
 		Capabilities         struct{ Handler string }
 	}
-	if err := json.Unmarshal([]byte(stdout), &list); code != 0 || err != nil || len(list) != len(all) {
+	if err := json.Unmarshal([]byte(stdout), &list); code != 0 || err != nil || len(list) != len(lines)-1 {
 		t.Fatalf("list -json: exit %d, %v, %d entries", code, err, len(list))
 	}
 	for i, e := range list {
-		if e.Name != all[i].Name || e.SHA256 != all[i].SHA256 || e.Origin != all[i].Origin || e.Capabilities.Handler != all[i].Caps.Handler {
-			t.Errorf("entry %d: %+v, want %s", i, e, all[i].Name)
+		if fields := strings.Fields(lines[i+1]); e.Name != fields[0] || e.SHA256 != fields[1] || e.Origin != fields[2] || !strings.HasSuffix(fields[3], "handler="+e.Capabilities.Handler) {
+			t.Errorf("entry %d: %+v, want the fields of %q", i, e, lines[i+1])
 		}
-		if code, _, stderr := runCLI(t, `{"messages": [{"role": "user", "content": "hi"}]}`, "render", "-template", e.Name); code == 2 {
+		if code, _, stderr := runCLI(t, `{"messages": [{"role": "user", "content": "hi"}]}`, "render", "-template", e.Name); code == 2 || strings.Contains(stderr, "neither a file") {
 			t.Errorf("render -template %s: %s", e.Name, stderr)
 		}
 	}
+}
+
+// catalogSums returns the sha256 of each template of templates/catalog.tsv, by name.
+func catalogSums(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../../templates/catalog.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Split(line, "\t"); !strings.HasPrefix(line, "#") && len(f) == 3 {
+			sums[f[0]] = f[2]
+		}
+	}
+	return sums
 }
 
 // containsFields reports whether a line has exactly these whitespace-separated fields.

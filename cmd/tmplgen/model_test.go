@@ -4,18 +4,18 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/ggufwrite"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestGGUFMatchesCatalog compiles the chat template of a GGUF file carrying a catalog
 // template (Qwen3's, written at test time from ../shared) and checks that the renderer
-// has the catalog renderer's sha256 key and renders every oracle case to the same bytes.
+// has the catalog renderer's sha256 key and renders every oracle case to the same bytes
+// (the catalog's rendered by the program list and render build).
 func TestGGUFMatchesCatalog(t *testing.T) {
 	text, err := os.ReadFile("../../../shared/templates/llama.cpp/Qwen-Qwen3-0.6B.jinja")
 	if err != nil {
@@ -35,53 +35,54 @@ func TestGGUFMatchesCatalog(t *testing.T) {
 	if len(failed) > 0 || len(units) != 1 {
 		t.Fatalf("compile: %v", failed)
 	}
-	catalog, ok := generated.ByName("Qwen-Qwen3-0.6B")
-	if !ok {
-		t.Fatal("Qwen-Qwen3-0.6B is not in the registry")
+	bin, templates := catalog(t)
+	k := slices.IndexFunc(templates, func(e harness.Entry) bool { return e.Name == "Qwen-Qwen3-0.6B" })
+	if k < 0 {
+		t.Fatal("Qwen-Qwen3-0.6B is not in the catalog")
 	}
-	if units[0].SHA256 != catalog.SHA256 {
-		t.Errorf("the GGUF's renderer has sha256 %s, the catalog's %s", units[0].SHA256, catalog.SHA256)
-	}
-	if found, err := generated.Lookup(units[0].SHA256); err != nil || found != catalog {
-		t.Errorf("Lookup(%s) = %v, %v", units[0].SHA256, found, err)
+	qwen := templates[k]
+	if units[0].SHA256 != qwen.SHA256 {
+		t.Errorf("the GGUF's renderer has sha256 %s, the catalog's %s", units[0].SHA256, qwen.SHA256)
 	}
 
 	cases, err := readCases("../../../shared/oracle/cases.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	var reqs []harness.Request
-	var want []string
+	var reqs, catalogReqs []harness.Request
 	for _, raw := range cases {
 		reqs = append(reqs, harness.Request{Template: units[0].Name, Request: raw})
-		req, err := jinja2.ParseRequest(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Now = now
-		prompt, err := catalog.Render(&req.Input)
-		if err != nil {
-			prompt = "error"
-		}
-		want = append(want, prompt)
+		catalogReqs = append(catalogReqs, harness.Request{Template: qwen.Name, Request: raw})
 	}
-	bin, err := harness.Build(t.TempDir(), units)
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	want, err := harness.Run(bin, catalogReqs, now, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := harness.Run(bin, reqs, now, os.Stderr)
+	ggufBin, err := harness.Build(t.TempDir(), units)
 	if err != nil {
 		t.Fatal(err)
+	}
+	got, err := harness.Run(ggufBin, reqs, now, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(cases) {
+		t.Fatalf("%d results for %d cases", len(got), len(cases))
 	}
 	for i, r := range got {
-		g := "error"
-		if r.Prompt != nil {
-			g = *r.Prompt
-		}
-		if g != want[i] {
+		if promptOrError(r) != promptOrError(want[i]) {
 			b, _ := json.Marshal(reqs[i].Request)
-			t.Errorf("request %s: the GGUF's renderer gives %q, the catalog's %q", b, g, want[i])
+			t.Errorf("request %s: the GGUF's renderer gives %s, the catalog's %s", b, r, want[i])
 		}
 	}
+}
+
+// promptOrError is the prompt of a rendering, or "error" (error messages name the
+// template's file, which differs).
+func promptOrError(r harness.Result) string {
+	if r.Prompt == nil {
+		return "error"
+	}
+	return *r.Prompt
 }

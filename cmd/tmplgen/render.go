@@ -1,24 +1,20 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
-	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/modelfile"
-	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 var renderCommand = &command{
@@ -31,22 +27,24 @@ read from the REQUEST file, or the -request file, or standard input (-request -,
 neither).
 
 The template is a model's (-model; -variant chooses a named one, such as tool_use)
-or -template's: the name of a template compiled into tmplgen (tmplgen list shows
-them) or a template file. A model's special tokens (bos_token, eos_token) and
-whether its tokenizer adds BOS/EOS are used for what the request does not give.
+or -template's: a template file, or the name of a template of the catalog (tmplgen
+list shows them). A model's special tokens (bos_token, eos_token) and whether its
+tokenizer adds BOS/EOS are used for what the request does not give.
 
-A template that is not compiled into tmplgen is compiled on the fly, never
-interpreted: into a program in tmplgen's cache, built the first time with the Go
-toolchain (go must be on PATH) and reused after. The cache is $TMPLGEN_CACHE, by
-default tmplgen in the user's cache directory, with a folder per tmplgen version
-and build and, in it, one per template sha256; a failed build leaves nothing there.`,
+The template is compiled, never interpreted, into a program in tmplgen's cache,
+built the first time with the Go toolchain (go must be on PATH) and reused after:
+a model's or a file's template on its own, in seconds; the catalog's templates
+together, once, in a minute or so (tmplgen carries their generated Go, not a build
+of it). The cache is $TMPLGEN_CACHE, by default tmplgen in the user's cache
+directory, with a folder per tmplgen version and build and, in it, one per template
+sha256 and one for the catalog; a failed build leaves nothing there.`,
 	flags: renderFlags,
 }
 
 func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 	model := flags.String("model", "", "the `MODEL` whose chat template to use: a GGUF file, tokenizer_config.json or model directory")
 	variant := flags.String("variant", "", "with -model, the `NAME` of the model's chat template to use (such as tool_use; default: its main one)")
-	tmpl := flags.String("template", "", "a compiled template's `NAME` (see tmplgen list), or a template file")
+	tmpl := flags.String("template", "", "a template file, or the `NAME` of a catalog template (see tmplgen list)")
 	reqFile := flags.String("request", "", "the request JSON `FILE`, - for standard input (default: the REQUEST argument, else standard input)")
 	profileName := flags.String("profile", "transformers", "the request handling around the template, `PROFILE`: transformers (apply_chat_template) or llama-server (its /apply-template)")
 	return func(s stdio, args []string) error {
@@ -70,9 +68,8 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			reqPath = args[0]
 		}
 
-		// the template: compiled into the registry, or only its text
-		var t *jinja2.Template
-		var text string
+		// the template: a model's or a file's text, or the name of a catalog template
+		var text, catalogName string
 		var info *modelfile.ModelInfo
 		switch {
 		case *model != "":
@@ -82,25 +79,14 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			if text, err = info.Template(*variant); err != nil {
 				return err
 			}
-		default:
-			var ok bool
-			if t, ok = compiled.ByName(*tmpl); !ok {
-				b, err := os.ReadFile(*tmpl)
-				if errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("%q is neither a compiled template's name (tmplgen list shows them) nor a file", *tmpl)
-				}
-				if err != nil {
-					return err
-				}
-				text = string(b)
-			}
-		}
-		if t == nil {
-			t, err = compiled.Lookup(templatehash.SHA256(text))
-			var unknown *jinja2.UnknownTemplateError
-			if err != nil && !errors.As(err, &unknown) {
+		case isFileArg(*tmpl):
+			b, err := os.ReadFile(*tmpl)
+			if err != nil {
 				return err
 			}
+			text = string(b)
+		default:
+			catalogName = *tmpl
 		}
 
 		// the request, with the model's special tokens unless it gives its own
@@ -112,22 +98,46 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			if data, err = withModelTokens(data, req, info); err != nil {
 				return err
 			}
-			if req, err = jinja2.ParseRequest(data); err != nil {
-				return err
-			}
 		}
-		var prompt string
-		if t != nil {
-			prompt, err = profile.Render(t, &req.Input)
-		} else {
-			prompt, err = renderUncompiled(text, profile, data, s.err)
+		bin, name, err := renderProgram(text, catalogName, s.err)
+		if err != nil {
+			return err
 		}
+		prompt, err := renderWith(bin, name, profile, data, s.err)
 		if err != nil {
 			return err
 		}
 		_, err = io.WriteString(s.out, prompt)
 		return err
 	}
+}
+
+// isFileArg reports whether render's -template argument is a file rather than the name
+// of a catalog template: there is a file of that name, or it has a directory or a
+// template file's extension.
+func isFileArg(arg string) bool {
+	if _, err := os.Stat(arg); err == nil {
+		return true
+	}
+	return strings.ContainsAny(arg, `/`+string(filepath.Separator)) || isTemplateFile(arg)
+}
+
+// renderProgram returns the program in tmplgen's cache that renders the template, and
+// the template's name in it: the catalog's for a catalog name other than "", which
+// must be there, else a program compiling the text on its own.
+func renderProgram(text, catalogName string, stderr io.Writer) (string, string, error) {
+	if catalogName == "" {
+		bin, err := templateProgram(text, stderr)
+		return bin, "template", err
+	}
+	bin, templates, err := openCatalog(stderr)
+	if err != nil {
+		return "", "", err
+	}
+	if !slices.ContainsFunc(templates, func(t harness.Entry) bool { return t.Name == catalogName }) {
+		return "", "", fmt.Errorf("%q is neither a file nor the name of a catalog template (tmplgen list shows them)", catalogName)
+	}
+	return bin, catalogName, nil
 }
 
 // readRequest reads the request in the file at path ("" or "-" for standard input)
@@ -196,23 +206,10 @@ func withModelTokens(data []byte, req *jinja2.Request, info *modelfile.ModelInfo
 	return json.Marshal(fields)
 }
 
-// renderUncompiled renders a template that is not in the compiled registry: it is
-// compiled (never interpreted) into the cache, built once, and run there on the
-// request data under the profile.
-func renderUncompiled(text string, profile harness.Profile, request []byte, stderr io.Writer) (string, error) {
-	sum := templatehash.SHA256(text)
-	dir, err := cacheDir(sum)
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, harness.Binary)
-	if _, err := os.Stat(bin); err != nil {
-		fmt.Fprintf(stderr, "tmplgen render: template sha256 %s is not compiled into tmplgen; compiling it into %s\n", sum, dir)
-		if err := buildCached(dir, text, sum); err != nil {
-			return "", err
-		}
-	}
-	res, err := harness.Run(bin, []harness.Request{{Template: "template", Request: request, Profile: profile.String()}}, time.Now(), stderr)
+// renderWith renders the request data with the template of that name in a program
+// harness built, under the profile.
+func renderWith(bin, name string, profile harness.Profile, request []byte, stderr io.Writer) (string, error) {
+	res, err := harness.Run(bin, []harness.Request{{Template: name, Request: request, Profile: profile.String()}}, time.Now(), stderr)
 	if err != nil {
 		return "", err
 	}
@@ -220,50 +217,4 @@ func renderUncompiled(text string, profile harness.Profile, request []byte, stde
 		return "", errors.New(*res[0].Error)
 	}
 	return *res[0].Prompt, nil
-}
-
-// cacheDir is where the build of the template with this sha256 is kept: in
-// $TMPLGEN_CACHE (default: tmplgen in the user's cache directory), in a folder of this
-// tmplgen's version and build, since another tmplgen compiles templates differently.
-func cacheDir(sum string) (string, error) {
-	root := os.Getenv("TMPLGEN_CACHE")
-	if root == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no cache directory for compiled templates (set TMPLGEN_CACHE): %w", err)
-		}
-		root = filepath.Join(dir, "tmplgen")
-	}
-	build := sha256.Sum256([]byte(version.Build()))
-	return filepath.Join(root, version.Version+"-"+hex.EncodeToString(build[:6]), sum), nil
-}
-
-// buildCached compiles a template and builds the program that renders it in a new
-// folder beside dir, then renames that folder to dir: dir holds a complete build or
-// nothing.
-func buildCached(dir, text, sum string) error {
-	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
-	if len(failed) > 0 {
-		return failed[0]
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "building-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp) // nothing is left there after the rename
-	if _, err := harness.Build(tmp, units); err != nil {
-		return err
-	}
-	// a folder without a program (left by an older tmplgen) is replaced; one that a
-	// concurrent render finished meanwhile is kept
-	if _, err := os.Stat(filepath.Join(dir, harness.Binary)); err == nil {
-		return nil
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dir)
 }

@@ -103,7 +103,8 @@ func TestRenderErrors(t *testing.T) {
 		{"model without that variant", "", []string{"render", "-model", model, "-variant", "nope"}, 1, `no chat template named "nope"`},
 		{"truncated model", "", []string{"render", "-model", truncated}, 1, "gguf: " + truncated + ": offset "},
 		{"missing model", "", []string{"render", "-model", filepath.Join(dir, "nope.gguf")}, 1, "nope.gguf"},
-		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "neither a compiled template's name (tmplgen list shows them) nor a file"},
+		{"missing file", "", []string{"render", "-template", filepath.Join(dir, "nope.jinja")}, 1, "nope.jinja: no such file or directory"},
+		{"unknown template", `{"messages": []}`, []string{"render", "-template", "nope"}, 1, `"nope" is neither a file nor the name of a catalog template (tmplgen list shows them)`},
 		{"missing request", "", []string{"render", "-template", qwen, filepath.Join(dir, "nope.json")}, 1, "nope.json"},
 		{"malformed request", `{"messages": [`, []string{"render", "-template", qwen}, 1, "standard input: request: "},
 		{"malformed request file", "", []string{"render", "-template", qwen, badReq}, 1, badReq + ": request: "},
@@ -122,10 +123,10 @@ func TestRenderErrors(t *testing.T) {
 	}
 }
 
-// TestRenderUncompiled renders a template that is not in the registry: it is compiled
-// into the cache (in a folder of this tmplgen's version, named by the template's
-// sha256) and rendered there; the second time the cached build is used.
-func TestRenderUncompiled(t *testing.T) {
+// TestRenderFile renders a template file: it is compiled into the cache (in a folder of
+// this tmplgen's version, named by the template's sha256) and rendered there; the
+// second time the cached build is used. An empty file is a template too.
+func TestRenderFile(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("TMPLGEN_CACHE", cache)
 	text := "{% for m in messages %}[{{ m.role | upper }}] {{ m.content }}\n{% endfor %}{{ bos_token }}"
@@ -139,7 +140,7 @@ func TestRenderUncompiled(t *testing.T) {
 	if want := "[USER] hi\n<s>"; stdout != want {
 		t.Errorf("got %q, want %q", stdout, want)
 	}
-	if !strings.Contains(stderr, hex.EncodeToString(sum[:])) || !strings.Contains(stderr, "not compiled into tmplgen") {
+	if !strings.Contains(stderr, "compiling template sha256 "+hex.EncodeToString(sum[:])) {
 		t.Errorf("stderr should say the template was compiled, naming its sha256: %q", stderr)
 	}
 	entries, err := filepath.Glob(filepath.Join(cache, "*", "*"))
@@ -156,18 +157,25 @@ func TestRenderUncompiled(t *testing.T) {
 	if code != 0 || stdout != "[USER] hi\n<s>" || stderr != "" {
 		t.Errorf("second render: exit %d, %q, stderr %q", code, stdout, stderr)
 	}
+	empty := writeFile(t, filepath.Join(t.TempDir(), "empty.jinja"), "")
+	if code, stdout, stderr := runCLI(t, req, "render", "-template", empty); code != 0 || stdout != "" {
+		t.Errorf("an empty template file: exit %d, %q, stderr %q; want an empty prompt", code, stdout, stderr)
+	}
 }
 
-// TestRenderWithoutGo: without the Go toolchain, rendering a template that is not
-// compiled in says so plainly and leaves nothing in the cache.
+// TestRenderWithoutGo: without the Go toolchain, rendering a template file and
+// listing the catalog, which build a program the first time, say so plainly and leave
+// nothing in the cache.
 func TestRenderWithoutGo(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("TMPLGEN_CACHE", cache)
 	t.Setenv("PATH", t.TempDir())
 	tmpl := writeFile(t, filepath.Join(t.TempDir(), "new.jinja"), "{{ messages | length }} messages")
-	code, stdout, stderr := runCLI(t, `{"messages": []}`, "render", "-template", tmpl)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "needs the Go toolchain, and there is no go command on PATH") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	for _, args := range [][]string{{"render", "-template", tmpl}, {"list"}} {
+		code, stdout, stderr := runCLI(t, `{"messages": []}`, args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, "needs the Go toolchain, and there is no go command on PATH") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
 	}
 	var left []string
 	filepath.WalkDir(cache, func(path string, d os.DirEntry, err error) error {

@@ -9,8 +9,7 @@
 //
 //	//go:generate go tool tmplgen gen -o chattmpl ./model
 //
-// Here tmplgen is this module's own command, run with the tmplgen_bootstrap tag so that
-// it builds even while package generated, which it embeds, is stale.
+// Here tmplgen is this module's own command.
 package modelrepo
 
-//go:generate go run -tags tmplgen_bootstrap ../../cmd/tmplgen gen -pkg chattmpl -o chattmpl ./model
+//go:generate go run ../../cmd/tmplgen gen -pkg chattmpl -o chattmpl ./model

@@ -1,18 +1,21 @@
 // Package harness builds compiled templates, together with the runtime's own source,
 // into a program that renders requests, and runs it: what tmplgen check, tmplgen render
-// (for a template that is not in the compiled registry) and the tests use to run
-// generated code. The module it writes has the module path of tmplgen and needs no
-// download to build.
+// and tmplgen list and the tests use to run generated code. The templates are units
+// compiled on the fly (Build) or the catalog's, package generated (BuildCatalog). The
+// module it writes has the module path of tmplgen and needs no download to build.
 package harness
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +27,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/codegen"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Request is a request to render: a template's name in the built package and an
@@ -86,34 +90,83 @@ type Failure struct {
 // again without them. It returns the program and the units left out; it fails when a
 // build error is not in the file of a unit.
 func BuildEach(dir string, units []*codegen.Unit) (string, []Failure, error) {
-	if _, err := exec.LookPath("go"); err != nil {
-		return "", nil, fmt.Errorf("building compiled templates needs the Go toolchain, and there is no go command on PATH (install Go from https://go.dev/dl/): %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(harnessMain), 0o644); err != nil {
+	if err := lookGo(); err != nil {
 		return "", nil, err
 	}
-	bin := filepath.Join(dir, Binary)
 	var failures []Failure
 	for {
 		if err := writeModule(dir, units); err != nil {
 			return "", nil, err
 		}
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Dir = dir
-		build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-		out, err := build.CombinedOutput()
+		bin, out, err := goBuild(dir)
 		if err == nil {
 			return bin, failures, nil
 		}
 		failed := failingUnits(out, units)
 		if len(failed) == 0 {
-			return "", nil, fmt.Errorf("building the compiled templates: %v\n%s", err, out)
+			return "", nil, fmt.Errorf("building the compiled templates: %w\n%s", err, out)
 		}
 		failures = append(failures, failed...)
 		units = slices.DeleteFunc(slices.Clone(units), func(u *codegen.Unit) bool {
 			return slices.ContainsFunc(failed, func(f Failure) bool { return f.Unit == u })
 		})
 	}
+}
+
+// BuildCatalog writes a module holding the runtime's source, the catalog's compiled
+// templates (package generated, from tmplgen.CatalogSource) and the rendering program
+// into dir, and builds the program with the Go toolchain. It returns the program's path.
+func BuildCatalog(dir string) (string, error) {
+	if err := lookGo(); err != nil {
+		return "", err
+	}
+	files, err := catalogModule()
+	if err != nil {
+		return "", err
+	}
+	if err := writeFiles(dir, files); err != nil {
+		return "", err
+	}
+	bin, out, err := goBuild(dir)
+	if err != nil {
+		return "", fmt.Errorf("building the catalog's compiled templates: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// CatalogSum is the hex sha256 of the module BuildCatalog builds (its files' paths and
+// contents): two builds of the same sum are the same program.
+func CatalogSum() (string, error) {
+	files, err := catalogModule()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, path := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s %d\n", path, len(files[path]))
+		h.Write(files[path])
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// lookGo fails, saying so, when there is no go command to build with.
+func lookGo() error {
+	if _, err := exec.LookPath("go"); err != nil {
+		return fmt.Errorf("building compiled templates needs the Go toolchain, and there is no go command on PATH (install Go from https://go.dev/dl/): %w", err)
+	}
+	return nil
+}
+
+// goBuild builds the program of the module in dir into Binary there, and returns its
+// path and the go command's output. It builds with -trimpath, so that the go command
+// reuses its cached builds of packages of the same source in another directory.
+func goBuild(dir string) (string, []byte, error) {
+	bin := filepath.Join(dir, Binary)
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := build.CombinedOutput()
+	return bin, out, err
 }
 
 // buildError is a line of the compiler's output that places an error in a file of
@@ -181,9 +234,36 @@ func Run(bin string, reqs []Request, now time.Time, stderr io.Writer) ([]Result,
 	return results, nil
 }
 
-// harnessMain is the program Build builds: it renders JSON-lines requests
-// {"template", "request"} from stdin with the compiled package and writes a
-// {"prompt"} or {"error"} line for each.
+// Entry is a template of a program Build or BuildCatalog made, as List returns it.
+type Entry struct {
+	Name         string              `json:"name"`
+	SHA256       string              `json:"sha256"`
+	Origin       string              `json:"origin"`
+	Capabilities jinja2.Capabilities `json:"capabilities"`
+}
+
+// List returns the templates of a program Build or BuildCatalog made, sorted by name.
+func List(bin string) ([]Entry, error) {
+	out, err := exec.Command(bin, listArg).Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the compiled templates: %w", err)
+	}
+	var entries []Entry
+	if err := json.Unmarshal(out, &entries); err != nil {
+		return nil, fmt.Errorf("listing the compiled templates: %w", err)
+	}
+	return entries, nil
+}
+
+// listArg is the argument that asks the program for its templates (List) instead of
+// renderings.
+const listArg = "-list"
+
+// harnessMain is the program Build and BuildCatalog build, with the import path of the
+// package of compiled templates for PACKAGE: it renders JSON-lines requests
+// {"template", "request"} from stdin with that package and writes a {"prompt"} or
+// {"error"} line for each; with the argument -list (listArg), it writes the package's
+// templates as a JSON list of Entry.
 const harnessMain = `package main
 
 import (
@@ -192,12 +272,16 @@ import (
 	"os"
 	"time"
 
-	"github.com/tmplgen/tmplgen/checkpkg"
-	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamaserver"
+	templates "PACKAGE"
 )
 
 func main() {
+	if os.Args[1] == "-list" {
+		list()
+		return
+	}
 	now, err := time.Parse(time.RFC3339, os.Args[1])
 	if err != nil {
 		panic(err)
@@ -217,7 +301,7 @@ func main() {
 		res := map[string]string{}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			res["error"] = err.Error()
-		} else if t, ok := checkpkg.ByName(req.Template); !ok {
+		} else if t, ok := templates.ByName(req.Template); !ok {
 			res["error"] = "no template " + req.Template
 		} else if r, err := jinja2.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
@@ -256,20 +340,34 @@ func export(t *jinja2.Template, in *jinja2.Input, res map[string]string) {
 		res["raw"] = raw
 	}
 }
+
+// list writes the package's templates as a JSON list.
+func list() {
+	type entry struct {
+		Name         string              ` + "`json:\"name\"`" + `
+		SHA256       string              ` + "`json:\"sha256\"`" + `
+		Origin       string              ` + "`json:\"origin\"`" + `
+		Capabilities jinja2.Capabilities ` + "`json:\"capabilities\"`" + `
+	}
+	entries := []entry{}
+	for _, t := range templates.Registry.All() {
+		entries = append(entries, entry{t.Name, t.SHA256, t.Origin, t.Caps})
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(entries); err != nil {
+		panic(err)
+	}
+}
 `
 
-// writeModule writes a module with the module path of tmplgen holding the source of
-// packages runtime, templatehash and llamaserver and the units as package checkpkg (the i'th in
-// unitFile(i)), so that it builds without any download.
+// writeModule writes the module of the program that renders the units: the runtime's
+// source (runtimeModule) and the units as package checkpkg (the i'th in unitFile(i)).
 func writeModule(dir string, units []*codegen.Unit) error {
-	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+	files, err := runtimeModule(Package)
+	if err != nil {
 		return err
 	}
-	for _, pkg := range []string{"jinja2", "llamacpp", "templatehash", "llamaserver"} {
-		if err := writePackageSource(filepath.Join(dir, pkg), pkg); err != nil {
-			return err
-		}
+	if err := writeFiles(dir, files); err != nil {
+		return err
 	}
 	pkgDir := filepath.Join(dir, "checkpkg")
 	// a unit left out of the last build leaves no file behind
@@ -295,13 +393,37 @@ func writeModule(dir string, units []*codegen.Unit) error {
 	return os.WriteFile(filepath.Join(pkgDir, "registry.go"), src, 0o644)
 }
 
-// writePackageSource writes the source of package pkg of tmplgen.RuntimeSource, without
-// its tests, into dir.
-func writePackageSource(dir, pkg string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// catalogModule returns the files of the module BuildCatalog builds, by slash-separated
+// path: the runtime's (runtimeModule) and package generated's source.
+func catalogModule() (map[string][]byte, error) {
+	files, err := runtimeModule("github.com/tmplgen/tmplgen/generated")
+	if err != nil {
+		return nil, err
 	}
-	entries, err := fs.ReadDir(tmplgen.RuntimeSource, pkg)
+	return files, addPackageSource(files, tmplgen.CatalogSource, "generated")
+}
+
+// runtimeModule returns the files, by slash-separated path, of a module with the module
+// path of tmplgen holding the source of packages jinja2, llamacpp, templatehash and llamaserver,
+// and the rendering program (harnessMain) of the package of compiled templates at the
+// import path pkg, which the caller adds: the module builds without any download.
+func runtimeModule(pkg string) (map[string][]byte, error) {
+	files := map[string][]byte{
+		"go.mod":  []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
+		"main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
+	}
+	for _, dir := range []string{"jinja2", "llamacpp", "templatehash", "llamaserver"} {
+		if err := addPackageSource(files, tmplgen.RuntimeSource, dir); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// addPackageSource adds the source of the package in directory dir of fsys, without its
+// tests, to files.
+func addPackageSource(files map[string][]byte, fsys fs.FS, dir string) error {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return err
 	}
@@ -309,11 +431,22 @@ func writePackageSource(dir, pkg string) error {
 		if strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		b, err := fs.ReadFile(tmplgen.RuntimeSource, pkg+"/"+e.Name())
-		if err != nil {
+		path := dir + "/" + e.Name()
+		if files[path], err = fs.ReadFile(fsys, path); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+	}
+	return nil
+}
+
+// writeFiles writes files, by slash-separated path, into dir.
+func writeFiles(dir string, files map[string][]byte) error {
+	for path, b := range files {
+		name := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(name, b, 0o644); err != nil {
 			return err
 		}
 	}

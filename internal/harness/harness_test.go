@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 )
@@ -49,5 +50,35 @@ func TestBuildEach(t *testing.T) {
 		if r.String() != want[i] {
 			t.Errorf("request %d: %s, want %s", i, r, want[i])
 		}
+	}
+}
+
+// TestList lists the templates of a built program, sorted by name.
+func TestList(t *testing.T) {
+	units, failed := compiler.Compile([]compiler.Source{
+		{Name: "b", Origin: "b.jinja", File: "b.jinja", Text: "{{ messages[0].content }}"},
+		{Name: "a", Origin: "a.jinja", File: "a.jinja", Text: "A"},
+	})
+	if len(failed) > 0 {
+		t.Fatal(failed[0])
+	}
+	bin, err := harness.Build(t.TempDir(), units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := harness.List(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("List: %+v, want a and b", got)
+	}
+	for i, u := range []*codegen.Unit{units[1], units[0]} {
+		if e := got[i]; e.Name != u.Name || e.SHA256 != u.SHA256 || e.Origin != u.Origin || e.Capabilities.Handler != "generic" {
+			t.Errorf("entry %d: %+v, want %s (sha256 %s, from %s, handler generic)", i, e, u.Name, u.SHA256, u.Origin)
+		}
+	}
+	if !got[1].Capabilities.SystemRole || got[0].Capabilities.SystemRole {
+		t.Errorf("capabilities: %+v; want the system role for b only (it reads the first message)", got)
 	}
 }

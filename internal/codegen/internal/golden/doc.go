@@ -4,4 +4,4 @@
 // (testdata/codegen/expected.json, recorded by testdata/codegen/record.py).
 package golden
 
-//go:generate go run -tags tmplgen_bootstrap ../../../../cmd/tmplgen gen -pkg golden -o . -catalog ../../../../testdata/codegen/catalog.tsv
+//go:generate go run ../../../../cmd/tmplgen gen -pkg golden -o . -catalog ../../../../testdata/codegen/catalog.tsv

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tmplgen/tmplgen/internal/compiler"
+	"github.com/tmplgen/tmplgen/internal/harness"
+	"github.com/tmplgen/tmplgen/internal/version"
+	"github.com/tmplgen/tmplgen/templatehash"
+)
+
+// templateProgram returns the program in tmplgen's cache that renders the template
+// text, compiling it (never interpreting it) and building the program the first time.
+func templateProgram(text string, stderr io.Writer) (string, error) {
+	sum := templatehash.SHA256(text)
+	dir, err := cacheDir(sum)
+	if err != nil {
+		return "", err
+	}
+	return cachedProgram(dir, "compiling template sha256 "+sum, stderr, func(tmp string) (string, error) {
+		units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
+		if len(failed) > 0 {
+			return "", failed[0]
+		}
+		return harness.Build(tmp, units)
+	})
+}
+
+// cacheDir is the folder in tmplgen's cache of a program named name: in $TMPLGEN_CACHE
+// (default: tmplgen in the user's cache directory), in a folder of this tmplgen's
+// version and build, since another tmplgen compiles templates differently.
+func cacheDir(name string) (string, error) {
+	root := os.Getenv("TMPLGEN_CACHE")
+	if root == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory for compiled templates (set TMPLGEN_CACHE): %w", err)
+		}
+		root = filepath.Join(dir, "tmplgen")
+	}
+	build := sha256.Sum256([]byte(version.Build()))
+	return filepath.Join(root, version.Version+"-"+hex.EncodeToString(build[:6]), name), nil
+}
+
+// cachedProgram returns the program harness built in the cache folder dir, building it
+// the first time with build, which builds it in the folder it is given and returns its
+// path; a note on stderr says what it does then (doing, "compiling X").
+func cachedProgram(dir, doing string, stderr io.Writer, build func(dir string) (string, error)) (string, error) {
+	bin := filepath.Join(dir, harness.Binary)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	fmt.Fprintf(stderr, "tmplgen: %s into %s (once: later runs reuse it)\n", doing, dir)
+	if err := buildInto(dir, build); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// buildInto builds in a new folder beside dir, then renames that folder to dir: dir
+// holds a complete build or nothing.
+func buildInto(dir string, build func(dir string) (string, error)) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "building-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // nothing is left there after the rename
+	if _, err := build(tmp); err != nil {
+		return err
+	}
+	// a folder without a program (left by an older tmplgen) is replaced; one that a
+	// concurrent run finished meanwhile is kept
+	if _, err := os.Stat(filepath.Join(dir, harness.Binary)); err == nil {
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dir)
+}
+
+// openCatalog returns the program in tmplgen's cache that renders with the catalog's
+// compiled templates (package generated), and those templates sorted by name. tmplgen does not import package generated, so that it builds in seconds: it
+// carries the package's source (tmplgen.CatalogSource) and builds it into that program
+// the first time list or render -template NAME needs it. The program's folder is named
+// after the sha256 of the source it is built from, so that a tmplgen whose catalog
+// changed builds it anew.
+func openCatalog(stderr io.Writer) (string, []harness.Entry, error) {
+	sum, err := harness.CatalogSum()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := cacheDir("catalog-" + sum[:16])
+	if err != nil {
+		return "", nil, err
+	}
+	bin, err := cachedProgram(dir, "building the catalog's compiled templates (package generated)", stderr, harness.BuildCatalog)
+	if err != nil {
+		return "", nil, err
+	}
+	entries, err := harness.List(bin)
+	return bin, entries, err
+}
