@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamaprobe"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
