@@ -98,7 +98,9 @@ func BuildEach(dir string, units []*codegen.Unit) (string, []Failure, error) {
 		if err := writeModule(dir, units); err != nil {
 			return "", nil, err
 		}
-		build := exec.Command("go", "build", "-o", bin, ".")
+		// -trimpath keeps the temporary directory out of the build cache's keys: the
+		// runtime's packages, and units built before, come from the cache
+		build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
 		build.Dir = dir
 		build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		out, err := build.CombinedOutput()
