@@ -46,7 +46,7 @@ func TestGGUFMatchesCatalog(t *testing.T) {
 		t.Errorf("Lookup(%s) = %v, %v", units[0].SHA256, found, err)
 	}
 
-	cases, err := readCases("../../../shared/oracle/cases.json")
+	cases, err := harness.ReadCases("../../../shared/oracle/cases.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
-	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -58,7 +58,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			return usageError{"give one of -model and -template"}
 		case *variant != "" && *model == "":
 			return usageError{"-variant chooses among a -model's templates; -template names the template itself"}
-		case *model != "" && isTemplateFile(*model):
+		case *model != "" && harness.IsTemplateFile(*model):
 			return usageError{fmt.Sprintf("-model %s is a template file, not a model (a GGUF file, tokenizer_config.json or model directory): give it as -template", *model)}
 		case len(args) > 1:
 			return usageError{"want at most one REQUEST file"}
