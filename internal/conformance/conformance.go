@@ -21,7 +21,7 @@ const maxReports = 40
 //
 //   - ENGINE (transformers, llama_server): the templates of the shared corpus on the
 //     oracle's cases: all-ENGINE with testenv.FullConformance, else only the llama.cpp/
-//     folder (llama.cpp-ENGINE, 80 templates); transformers' errors must name the line
+//     folder (llama.cpp-ENGINE); transformers' errors must name the line
 //     Jinja2 names (testdata/errlines). Then the request fields on the llama.cpp/
 //     templates (fields-ENGINE, testdata/fields) and the cases on llama.cpp's Jinja
 //     engine (engine-ENGINE, testdata/llama_engine), whole in both modes.
