@@ -151,21 +151,25 @@ func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterBatch is batch(value, linecount, fill_with=None).
 func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("batch", args, kwargs, "linecount", "fill_with")
-	// as in Jinja2, a size of 0 gives an empty first batch and a negative size one batch
-	n := optInt(a[0], 0)
+	if !given(a[0]) {
+		throw(TypeError, "do_batch() missing 1 required positional argument: 'linecount'")
+	}
+	// as in Jinja2, a batch ends when its length equals linecount (in Python's ==): a
+	// size of 0 gives an empty first batch, and a negative size or one that is no number
+	// one batch
+	n := a[0]
 	var out, tmp []Value
 	for _, it := range iterate(v) {
-		if len(tmp) == n {
+		if Eq(Int(int64(len(tmp))), n) {
 			out = append(out, ListOf(tmp))
 			tmp = nil
 		}
 		tmp = append(tmp, it)
 	}
 	if len(tmp) > 0 {
-		if given(a[1]) && a[1].kind() != KindNone {
-			for len(tmp) < n {
-				tmp = append(tmp, a[1])
-			}
+		if given(a[1]) && a[1].kind() != KindNone && Lt(Int(int64(len(tmp))), n) {
+			// tmp += [fill_with] * (linecount - len(tmp))
+			tmp = append(tmp, Mul(ListOf([]Value{a[1]}), Sub(n, Int(int64(len(tmp))))).Items()...)
 		}
 		out = append(out, ListOf(tmp))
 	}
@@ -283,7 +287,7 @@ func FilterForceescape(v Value) Value {
 func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("filesizeformat", args, kwargs, "binary")
 	binary := given(a[0]) && a[0].Truthy()
-	f := toFloat(FilterFloat(v, nil, nil))
+	f := pyFloat(v)
 	base := 1000.0
 	prefixes := []string{"kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"}
 	if binary {
@@ -352,6 +356,24 @@ func FilterFloat(v Value, args []Value, kwargs []Kwarg) Value {
 		v.undefinedError()
 	}
 	return def
+}
+
+// pyFloat is Python's float(v): a number, or a str that parses (else a ValueError); an
+// undefined value raises, anything else is a TypeError.
+func pyFloat(v Value) float64 {
+	switch v.kind() {
+	case KindFloat, KindInt, KindBool:
+		return toFloat(v)
+	case KindString:
+		if f, ok := parsePyFloat(v.str()); ok {
+			return f
+		}
+		throw(ValueError, "could not convert string to float: %s", v.Repr())
+	case KindUndefined:
+		v.undefinedError()
+	}
+	throw(TypeError, "float() argument must be a string or a real number, not '%s'", v.TypeName())
+	return 0
 }
 
 // parsePyFloat is Python's float(str): surrounding whitespace, underscores between
@@ -998,10 +1020,16 @@ func FilterSafe(v Value) Value {
 // FilterSlice is slice(value, slices, fill_with=None).
 func FilterSlice(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("slice", args, kwargs, "slices", "fill_with")
+	if !given(a[0]) {
+		throw(TypeError, "sync_do_slice() missing 1 required positional argument: 'slices'")
+	}
 	seq := iterate(v)
-	slices := optInt(a[0], 0)
-	if slices <= 0 {
+	slices := intArg(a[0], 0)
+	switch {
+	case slices == 0:
 		throw(ZeroDivision, "integer division or modulo by zero")
+	case slices < 0:
+		return newIterator(nil, "generator") // range(slices) is empty
 	}
 	length := len(seq)
 	per, extra := length/slices, length%slices

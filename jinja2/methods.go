@@ -89,9 +89,13 @@ func init() {
 
 // markupMethods are the methods markupsafe.Markup adds to str.
 var markupMethods = map[string]method{
+	// Markup.escape(s) is a classmethod: it escapes its argument, not the receiver
 	"escape": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("escape", a, k)
-		return Markup(escapeUnlessMarkup(r))
+		b := bindArgs("escape", a, k, "s")
+		if !given(b[0]) {
+			throw(TypeError, "Markup.escape() missing 1 required positional argument: 's'")
+		}
+		return Markup(escapeUnlessMarkup(b[0]))
 	},
 	"striptags": func(r Value, a []Value, k []Kwarg) Value { noArgs("striptags", a, k); return Str(striptags(r.str())) },
 	"unescape":  func(r Value, a []Value, k []Kwarg) Value { noArgs("unescape", a, k); return Str(unescapeHTML(r.str())) },
@@ -1034,12 +1038,27 @@ func seqCount(r Value, args []Value, kwargs []Kwarg) Value {
 	return Int(int64(n))
 }
 
+// seqIndex is list.index(x, start=0, stop=len) (and tuple's): the first position of x
+// between start and stop, which are clamped as a slice's.
 func seqIndex(r Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) < 1 || len(kwargs) > 0 {
+	switch {
+	case len(kwargs) > 0:
+		throw(TypeError, "index() takes no keyword arguments")
+	case len(args) < 1:
 		throw(TypeError, "index expected at least 1 argument, got %d", len(args))
+	case len(args) > 3:
+		throw(TypeError, "index expected at most 3 arguments, got %d", len(args))
 	}
-	for i, it := range r.Items() {
-		if Eq(it, args[0]) {
+	items := r.Items()
+	lo, hi := 0, len(items)
+	if len(args) > 1 {
+		lo = clampIndex(intArg(args[1], 0), len(items))
+	}
+	if len(args) > 2 {
+		hi = clampIndex(intArg(args[2], 0), len(items))
+	}
+	for i := lo; i < hi; i++ {
+		if Eq(items[i], args[0]) {
 			return Int(int64(i))
 		}
 	}

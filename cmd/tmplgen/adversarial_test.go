@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
+	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
 // TestAdversarialTemplates compiles templates written to escape from the generated Go
@@ -42,8 +42,8 @@ func TestAdversarialTemplates(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s has no recorded expectation: run python3 testdata/adversarial/record.py", name)
 		}
-		pairs = append(pairs, checkPair{template: name, caseID: name, want: want,
-			request: []byte(`{"messages": [], "add_generation_prompt": false, "bos": "<s>", "eos": "</s>"}`)})
+		pairs = append(pairs, checkPair{Template: name, Case: name, Want: want,
+			Request: []byte(`{"messages": [], "add_generation_prompt": false, "bos": "<s>", "eos": "</s>"}`)})
 	}
 	units, failed := compile(srcs)
 	if len(failed) > 0 {
@@ -57,13 +57,13 @@ func TestAdversarialTemplates(t *testing.T) {
 		checkOnlyOwnDeclarations(t, name, src)
 	}
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, nil, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), "", false, false, &stderr)
+	got, err := renderPairs(units, pairs, nil, nil, harness.OracleNow, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	for i, p := range pairs {
-		if !same(p.want, got[i]) {
-			t.Errorf("%s: %s", p.template, describeMismatch(p.want, got[i]))
+		if !harness.Same(p.Want, got[i]) {
+			t.Errorf("%s: %s", p.Template, harness.DescribeMismatch(p.Want, got[i]))
 		}
 	}
 }

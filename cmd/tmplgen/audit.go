@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
@@ -162,7 +161,7 @@ func auditOf(s source) (*audit, error) {
 	ir.Inspect(t.Body.Stmts, func(n any) bool {
 		if c, ok := n.(*ir.Call); ok {
 			if g, ok := c.Fn.(*ir.Global); ok && g.Name == "strftime_now" {
-				a.Clock = append(a.Clock, lineNote{c.P.Line, clip(strings.TrimSpace(a.lines[c.P.Line-1]), 120)})
+				a.Clock = append(a.Clock, lineNote{c.P.Line, harness.Clip(strings.TrimSpace(a.lines[c.P.Line-1]), 120)})
 			}
 		}
 		return true
@@ -403,11 +402,7 @@ type promptsChange struct {
 // diffPrompts renders both templates on every case of the cases file (compiled and
 // built together, as check does) and returns how their prompts differ.
 func diffPrompts(a, b *audit, casesFile string, profile harness.Profile, stderr io.Writer) (*promptsDiff, error) {
-	cases, err := readCases(casesFile)
-	if err != nil {
-		return nil, err
-	}
-	now, err := time.Parse(time.RFC3339, oracleNow)
+	cases, err := harness.ReadCases(casesFile)
 	if err != nil {
 		return nil, err
 	}
@@ -420,9 +415,9 @@ func diffPrompts(a, b *audit, casesFile string, profile harness.Profile, stderr 
 	ids := sortedKeys(cases)
 	var pairs []checkPair
 	for _, id := range ids {
-		pairs = append(pairs, checkPair{template: "old", caseID: id}, checkPair{template: "new", caseID: id})
+		pairs = append(pairs, checkPair{Template: "old", Case: id, Profile: profile}, checkPair{Template: "new", Case: id, Profile: profile})
 	}
-	got, err := renderPairs(units, pairs, nil, cases, now, profile.String(), false, false, stderr)
+	got, err := renderPairs(units, pairs, nil, cases, harness.OracleNow, stderr)
 	if err != nil {
 		return nil, err
 	}

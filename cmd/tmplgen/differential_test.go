@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/randtmpl"
 )
 
@@ -32,7 +32,7 @@ func TestDifferential(t *testing.T) {
 	}
 	cmd := exec.Command("python3", oracle)
 	cmd.Env = append(os.Environ(), "ORACLE_NOW=2026-11-30T12:00:00")
-	differential(t, cmd, "", "Python Jinja2")
+	differential(t, cmd, harness.Transformers, "Python Jinja2")
 }
 
 // TestDifferentialLlama is TestDifferential against llama-server: the same programs and
@@ -48,14 +48,14 @@ func TestDifferentialLlama(t *testing.T) {
 		}
 		t.Skipf("SKIPPED: llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q (../shared/oracle/tools/setup.sh DIR and build_native.sh DIR)", dir)
 	}
-	differential(t, exec.Command(driver), "llama_server", "llama-server")
+	differential(t, exec.Command(driver), harness.LlamaServer, "llama-server")
 }
 
 // differential renders TMPLGEN_DIFF_N random programs from seed TMPLGEN_DIFF_SEED,
 // three requests each, through the reference cmd (which reads the requests as JSON
 // lines with their id and template, and answers a JSON line each) and through tmplgen
 // under profile, and fails on each pair where they differ.
-func differential(t *testing.T, cmd *exec.Cmd, profile, reference string) {
+func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, reference string) {
 	n, seed := envInt(t, "TMPLGEN_DIFF_N", 40), envInt(t, "TMPLGEN_DIFF_SEED", 1)
 	const perTemplate = 3
 
@@ -72,7 +72,7 @@ func differential(t *testing.T, cmd *exec.Cmd, profile, reference string) {
 		for j := range perTemplate {
 			req := randtmpl.Request(s*perTemplate + uint64(j))
 			id := fmt.Sprintf("%s/%d", name, j)
-			pairs = append(pairs, checkPair{template: name, caseID: id, request: req})
+			pairs = append(pairs, checkPair{Template: name, Case: id, Request: req, Profile: profile})
 			var fields map[string]any
 			if err := json.Unmarshal(req, &fields); err != nil {
 				t.Fatal(err)
@@ -109,11 +109,11 @@ func differential(t *testing.T, cmd *exec.Cmd, profile, reference string) {
 		answers[a.ID] = result{Prompt: a.Prompt, Error: a.Error}
 	}
 	for i := range pairs {
-		want, ok := answers[pairs[i].caseID]
+		want, ok := answers[pairs[i].Case]
 		if !ok {
-			t.Fatalf("%s gave no answer for %s", reference, pairs[i].caseID)
+			t.Fatalf("%s gave no answer for %s", reference, pairs[i].Case)
 		}
-		pairs[i].want = want
+		pairs[i].Want = want
 	}
 
 	// tmplgen's
@@ -123,27 +123,27 @@ func differential(t *testing.T, cmd *exec.Cmd, profile, reference string) {
 		compileErrs[f.Source.Name] = f.Err
 	}
 	var buildLog bytes.Buffer
-	got, failures, err := renderEach(units, pairs, compileErrs, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), profile, false, false, &buildLog)
+	got, failures, err := renderEach(units, pairs, compileErrs, nil, harness.OracleNow, &buildLog)
 	if err != nil {
 		t.Fatalf("rendering: %v\n%s", err, buildLog.String())
 	}
 	buildErrs := buildErrors(failures)
 	mismatches, errs := 0, 0
 	for i, p := range pairs {
-		if p.want.Error != nil {
+		if p.Want.Error != nil {
 			errs++
 		}
-		if err, ok := buildErrs[p.template]; ok {
+		if err, ok := buildErrs[p.Template]; ok {
 			mismatches++
-			t.Errorf("%s: the generated Go does not build: %v\n\ttemplate: %s", p.template, err, strconv.Quote(texts[p.template]))
+			t.Errorf("%s: the generated Go does not build: %v\n\ttemplate: %s", p.Template, err, strconv.Quote(texts[p.Template]))
 			continue
 		}
-		if same(p.want, got[i]) {
+		if harness.Same(p.Want, got[i]) {
 			continue
 		}
 		mismatches++
 		t.Errorf("%s differs from %s\n\ttemplate: %s\n\trequest:  %s\n\twant:     %s\n\tgot:      %s",
-			p.caseID, reference, strconv.Quote(texts[p.template]), p.request, showResult(p.want), showResult(got[i]))
+			p.Case, reference, strconv.Quote(texts[p.Template]), p.Request, showResult(p.Want), showResult(got[i]))
 	}
 	t.Logf("%d programs x %d requests (seed %d): %d differ; %s fails on %d", n, perTemplate, seed, mismatches, reference, errs)
 }

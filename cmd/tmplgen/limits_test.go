@@ -26,14 +26,14 @@ func TestLimits(t *testing.T) {
 	var pairs []checkPair
 	for _, tt := range tests {
 		srcs = append(srcs, source{Name: tt.name, Origin: tt.name, File: "limits.jinja", Text: tt.template})
-		pairs = append(pairs, checkPair{template: tt.name, caseID: tt.name, request: []byte(`{"messages": []}`)})
+		pairs = append(pairs, checkPair{Template: tt.name, Case: tt.name, Request: []byte(`{"messages": []}`)})
 	}
 	units, failed := compile(srcs)
 	if len(failed) > 0 {
 		t.Fatal(failed[0])
 	}
 	var stderr bytes.Buffer
-	got, err := renderPairs(units, pairs, nil, nil, time.Now(), "", false, false, &stderr)
+	got, err := renderPairs(units, pairs, nil, nil, time.Now(), &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

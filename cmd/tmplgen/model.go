@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/modelfile"
 )
 
@@ -15,7 +16,7 @@ import (
 // file's or model's. The model's information is returned for a model input, nil for a
 // template file.
 func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
-	if isTemplateFile(path) {
+	if harness.IsTemplateFile(path) {
 		s, err := readTemplateFile(path)
 		if name != "" {
 			s.Name = name

@@ -45,7 +45,7 @@ func TestGGUFMatchesCatalog(t *testing.T) {
 		t.Errorf("the GGUF's renderer has sha256 %s, the catalog's %s", units[0].SHA256, qwen.SHA256)
 	}
 
-	cases, err := readCases("../../../shared/oracle/cases.json")
+	cases, err := harness.ReadCases("../../../shared/oracle/cases.json")
 	if err != nil {
 		t.Fatal(err)
 	}

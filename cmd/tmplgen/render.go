@@ -56,7 +56,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			return usageError{"give one of -model and -template"}
 		case *variant != "" && *model == "":
 			return usageError{"-variant chooses among a -model's templates; -template names the template itself"}
-		case *model != "" && isTemplateFile(*model):
+		case *model != "" && harness.IsTemplateFile(*model):
 			return usageError{fmt.Sprintf("-model %s is a template file, not a model (a GGUF file, tokenizer_config.json or model directory): give it as -template", *model)}
 		case len(args) > 1:
 			return usageError{"want at most one REQUEST file"}
@@ -119,7 +119,7 @@ func isFileArg(arg string) bool {
 	if _, err := os.Stat(arg); err == nil {
 		return true
 	}
-	return strings.ContainsAny(arg, `/`+string(filepath.Separator)) || isTemplateFile(arg)
+	return strings.ContainsAny(arg, `/`+string(filepath.Separator)) || harness.IsTemplateFile(arg)
 }
 
 // renderProgram returns the program in tmplgen's cache that renders the template, and

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
 // semanticsDir holds the snippet table and what Python Jinja2 renders for each snippet
@@ -78,7 +79,7 @@ func TestSemantics(t *testing.T) {
 			continue
 		}
 		srcs = append(srcs, source{Name: s.ID, Origin: s.ID, File: s.ID + ".jinja", Text: s.Template})
-		pairs = append(pairs, checkPair{template: s.ID, caseID: s.ID, want: want, request: s.request()})
+		pairs = append(pairs, checkPair{Template: s.ID, Case: s.ID, Want: want, Request: s.request()})
 	}
 	var stale []string
 	for id := range expected {
@@ -99,9 +100,8 @@ func TestSemantics(t *testing.T) {
 	for _, f := range failed {
 		compileErrs[f.Source.Name] = f.Err
 	}
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	var stderr bytes.Buffer
-	got, failures, err := renderEach(units, pairs, compileErrs, nil, now, "", false, false, &stderr)
+	got, failures, err := renderEach(units, pairs, compileErrs, nil, harness.OracleNow, &stderr)
 	if err != nil {
 		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
 	}
@@ -113,38 +113,38 @@ func TestSemantics(t *testing.T) {
 	}
 	nfail := 0
 	for i, p := range pairs {
-		if err, ok := buildErrs[p.template]; ok {
+		if err, ok := buildErrs[p.Template]; ok {
 			nfail++
-			t.Errorf("%s: the generated Go does not build: %v", p.template, err)
+			t.Errorf("%s: the generated Go does not build: %v", p.Template, err)
 			continue
 		}
-		reason, known := knownDifferences[p.template]
-		if want := errorLines[p.template].Line; want > 0 && got[i].Error != nil {
-			line := errorLine(*got[i].Error, p.template+".jinja")
-			lineReason, knownLine := knownLineDifferences[p.template]
+		reason, known := knownDifferences[p.Template]
+		if want := errorLines[p.Template].Line; want > 0 && got[i].Error != nil {
+			line := harness.ErrorLine(*got[i].Error, p.Template+".jinja")
+			lineReason, knownLine := knownLineDifferences[p.Template]
 			switch {
 			case line == want && knownLine:
-				t.Errorf("%s now reports Jinja2's error line: take it off knownLineDifferences", p.template)
+				t.Errorf("%s now reports Jinja2's error line: take it off knownLineDifferences", p.Template)
 			case line != want && knownLine:
-				t.Logf("known difference %s (%s): Jinja2 reports line %d; got %s", p.template, lineReason, want, *got[i].Error)
+				t.Logf("known difference %s (%s): Jinja2 reports line %d; got %s", p.Template, lineReason, want, *got[i].Error)
 			case line != want:
 				nfail++
-				t.Errorf("%s: Jinja2 reports the error at line %d; got %s", p.template, want, *got[i].Error)
+				t.Errorf("%s: Jinja2 reports the error at line %d; got %s", p.Template, want, *got[i].Error)
 			}
 		}
-		if same(p.want, got[i]) {
+		if harness.Same(p.Want, got[i]) {
 			if known {
-				t.Errorf("%s now matches Jinja2: take it off knownDifferences", p.template)
+				t.Errorf("%s now matches Jinja2: take it off knownDifferences", p.Template)
 			}
 			continue
 		}
 		if known {
-			t.Logf("known difference %s (%s): want %s; got %s", p.template, reason, showResult(p.want), showResult(got[i]))
+			t.Logf("known difference %s (%s): want %s; got %s", p.Template, reason, showResult(p.Want), showResult(got[i]))
 			continue
 		}
 		nfail++
-		t.Errorf("%s\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.template,
-			strconv.Quote(byName[p.template].Template), showResult(p.want), showResult(got[i]))
+		t.Errorf("%s\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.Template,
+			strconv.Quote(byName[p.Template].Template), showResult(p.Want), showResult(got[i]))
 	}
 	if nfail > 0 {
 		t.Logf("%d of %d snippets differ from Python Jinja2", nfail, len(pairs))
@@ -160,10 +160,10 @@ var knownLineDifferences = map[string]string{
 // showResult prints a rendering for a mismatch report: a quoted prompt, or the error.
 func showResult(r result) string {
 	if r.Error != nil {
-		return "error: " + clip(strings.ReplaceAll(*r.Error, "\n", `\n`), 300)
+		return "error: " + harness.Clip(strings.ReplaceAll(*r.Error, "\n", `\n`), 300)
 	}
 	if r.Prompt != nil {
-		return clip(strconv.Quote(*r.Prompt), 500)
+		return harness.Clip(strconv.Quote(*r.Prompt), 500)
 	}
 	return "nothing"
 }

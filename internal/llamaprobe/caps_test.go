@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/testenv"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 
@@ -40,10 +41,7 @@ const (
 // shared corpus and compares them with what llama.cpp b10256 detects itself, recorded in
 // testdata/llama_server/llama_caps.tsv by record_caps.py.
 func TestCapabilitiesAgreeWithLlamaCpp(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared", "templates")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("../../shared/templates is missing")
-	}
+	shared := filepath.Join(testenv.Shared(t, filepath.Join("..", "..")), "templates")
 	f, err := os.Open(filepath.Join("..", "..", "testdata", "llama_server", "llama_caps.tsv"))
 	if err != nil {
 		t.Fatal(err)
