@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // Attr is Jinja2's x.name in the sandbox: a Python attribute of x (a method of a dict,
@@ -234,7 +236,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 		v.undefinedError()
 	case KindString:
 		s := v.str()
-		if isASCII(s) {
+		if pystr.IsASCII(s) {
 			lo, hi, st, n := sliceIndices(start, stop, step, len(s))
 			if st == 1 {
 				return sameKind(v, s[lo:max(lo, hi)])
@@ -278,15 +280,6 @@ func (v Value) Slice(start, stop, step Value) Value {
 	}
 	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
 	return Value{}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // sliceIndices is Python's slice.indices(length) followed by the slice length: the first

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // MacroSpec describes a macro's signature: its parameters and which of the implicit
@@ -477,4 +479,20 @@ func rangeParams(v Value) (start, stop, step int64) {
 // d.items()): iterable and sized, but neither subscriptable nor a sequence.
 func isDictView(v Value) bool {
 	return v.kind() == KindList && strings.HasPrefix(v.list().name, "dict_")
+}
+
+// StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
+// Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).
+func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("strftime_now"); ok {
+		return Call(v, args, kwargs)
+	}
+	a := bindArgs("strftime_now", args, kwargs, "format")
+	if !given(a[0]) {
+		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")
+	}
+	if a[0].kind() != KindString {
+		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
+	}
+	return Str(pystr.Strftime(in.Clock(), a[0].str()))
 }

@@ -20,7 +20,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src") + string(filepath.Separator)
-	for _, pkg := range []string{".", "..", "../llamacpp", "../templatehash", "../llamaserver", "../modelfile"} {
+	for _, pkg := range []string{".", "..", "../llamacpp", "../internal/pystr", "../templatehash", "../llamaserver", "../modelfile"} {
 		out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
@@ -35,7 +35,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 			if pkg == "." && strings.HasPrefix(f[0], "crypto/") {
 				t.Errorf("jinja2 depends on %s: it needs no cryptography (see package templatehash)", f[0])
 			}
-			if line == self || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
+			if line == self || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/internal/pystr" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
 				continue
 			}
 			if f[1] != "true" || !strings.HasPrefix(f[2], src) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // FilterFunc is a Jinja2 filter: the value, then the filter's arguments.
@@ -179,7 +181,7 @@ func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterCapitalize is soft_str(s).capitalize().
 func FilterCapitalize(v Value) Value {
 	s := softStr(v)
-	return sameKind(s, capitalize(s.str()))
+	return sameKind(s, pystr.Capitalize(s.str()))
 }
 
 // FilterCenter is value.center(width=80).
@@ -241,7 +243,7 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 // sortKey is Jinja2's ignore_case postprocessing: str keys compare lowercased.
 func sortKey(v Value, caseSensitive bool) Value {
 	if !caseSensitive && v.kind() == KindString {
-		return Str(lower(v.str()))
+		return Str(pystr.Lower(v.str()))
 	}
 	return v
 }
@@ -280,7 +282,7 @@ func FilterEscape(v Value) Value {
 
 // FilterForceescape escapes even Markup.
 func FilterForceescape(v Value) Value {
-	return Markup(escapeHTML(v.String()))
+	return Markup(pystr.EscapeHTML(v.String()))
 }
 
 // FilterFilesizeformat is filesizeformat(value, binary=False).
@@ -379,7 +381,7 @@ func pyFloat(v Value) float64 {
 // parsePyFloat is Python's float(str): surrounding whitespace, underscores between
 // digits, inf and nan spellings.
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimFunc(asciiDigits(s), isSpace)
+	s = strings.TrimFunc(asciiDigits(s), pystr.IsSpace)
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "inf", "infinity", "nan":
 		f, err := strconv.ParseFloat(s, 64)
@@ -510,7 +512,7 @@ func isAllDigits(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !isDigitRune(r) {
+		if !pystr.IsDigit(r) {
 			return false
 		}
 	}
@@ -614,15 +616,15 @@ func floatToInt(f float64) Value {
 // asciiDigits replaces the Unicode decimal digits in s by ASCII ones, as Python's int()
 // and float() read "١٢" as 12 (whitespace is left for the caller to trim).
 func asciiDigits(s string) string {
-	if isASCII(s) {
+	if pystr.IsASCII(s) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if r >= utf8.RuneSelf && isDecimalRune(r) {
+		if r >= utf8.RuneSelf && pystr.IsDecimal(r) {
 			// decimal digits come in runs from 0 to 9
 			n := 0
-			for isDecimalRune(r - rune(n) - 1) {
+			for pystr.IsDecimal(r - rune(n) - 1) {
 				n++
 			}
 			b.WriteByte(byte('0' + n%10))
@@ -635,7 +637,7 @@ func asciiDigits(s string) string {
 
 // parsePyInt is Python's int(str, base).
 func parsePyInt(s string, base int) (Value, bool) {
-	s = strings.TrimFunc(asciiDigits(s), isSpace)
+	s = strings.TrimFunc(asciiDigits(s), pystr.IsSpace)
 	sign := ""
 	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
 		sign, s = s[:1], s[1:]
@@ -745,13 +747,13 @@ func FilterList(v Value) Value {
 // FilterLower is soft_str(s).lower().
 func FilterLower(v Value) Value {
 	s := softStr(v)
-	return sameKind(s, lower(s.str()))
+	return sameKind(s, pystr.Lower(s.str()))
 }
 
 // FilterUpper is soft_str(s).upper().
 func FilterUpper(v Value) Value {
 	s := softStr(v)
-	return sameKind(s, upper(s.str()))
+	return sameKind(s, pystr.Upper(s.str()))
 }
 
 // FilterMap is map(value, filter_name, *args) or map(value, attribute=..., default=...).
@@ -1090,7 +1092,7 @@ func FilterString(v Value) Value {
 
 // FilterStriptags is Markup(value).striptags().
 func FilterStriptags(v Value) Value {
-	return Str(striptags(v.String()))
+	return Str(pystr.Striptags(v.String()))
 }
 
 // FilterSum is sum(iterable, attribute=None, start=0).
@@ -1120,16 +1122,16 @@ func FilterTitle(v Value) Value {
 	var b strings.Builder
 	start := true
 	for i, r := range s {
-		if isSpace(r) || strings.ContainsRune("-({[<", r) {
+		if pystr.IsSpace(r) || strings.ContainsRune("-({[<", r) {
 			b.WriteRune(r)
 			start = true
 			continue
 		}
 		if start {
-			upperRune(&b, r)
+			pystr.UpperRune(&b, r)
 			start = false
 		} else {
-			lowerRune(&b, s, i, r)
+			pystr.LowerRune(&b, s, i, r)
 		}
 	}
 	// "".join of the words is a plain str, even for a Markup value
@@ -1257,7 +1259,7 @@ func urlQuote(s string, forQS bool) string {
 func FilterWordcount(v Value) Value {
 	n, in := 0, false
 	for _, r := range softStr(v).str() {
-		w := isWordRune(r)
+		w := pystr.IsWordRune(r)
 		if w && !in {
 			n++
 		}
@@ -1281,13 +1283,17 @@ func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 	if given(a[2]) && a[2].kind() != KindNone {
 		wrap = a[2].String()
 	}
-	tw := &textWrapper{
-		width:          optInt(a[0], 79),
-		breakLongWords: !given(a[1]) || a[1].Truthy(),
-		hyphenChunks:   !given(a[3]) || (a[3].kind() == KindBool && a[3].num() == 1),
-		breakOnHyphens: !given(a[3]) || a[3].Truthy(),
+	tw := &pystr.TextWrapper{
+		Width:          optInt(a[0], 79),
+		BreakLongWords: !given(a[1]) || a[1].Truthy(),
+		HyphenChunks:   !given(a[3]) || (a[3].kind() == KindBool && a[3].num() == 1),
+		BreakOnHyphens: !given(a[3]) || a[3].Truthy(),
 	}
-	return Str(wordwrap(v.str(), tw, wrap))
+	s, err := pystr.Wordwrap(v.str(), tw, wrap)
+	if err != nil {
+		throw(ValueError, "%s", err)
+	}
+	return Str(s)
 }
 
 // FilterXmlattr is xmlattr(d, autospace=True), a plain str of escaped attributes.
@@ -1303,10 +1309,10 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 		if val.kind() == KindNone || val.kind() == KindUndefined {
 			continue
 		}
-		if strings.ContainsFunc(k.String(), func(r rune) bool { return r == '/' || r == '>' || r == '=' || (r < 0x80 && isSpace(r)) }) {
+		if strings.ContainsFunc(k.String(), func(r rune) bool { return r == '/' || r == '>' || r == '=' || (r < 0x80 && pystr.IsSpace(r)) }) {
 			throw(ValueError, "Invalid character in attribute name: %s", k.Repr())
 		}
-		parts = append(parts, escapeHTML(k.String())+`="`+escapeUnlessMarkup(val)+`"`)
+		parts = append(parts, pystr.EscapeHTML(k.String())+`="`+escapeUnlessMarkup(val)+`"`)
 	}
 	s := strings.Join(parts, " ")
 	if s != "" && (!given(a[0]) || a[0].Truthy()) {
@@ -1314,4 +1320,94 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	}
 	// the result is Markup only where autoescape is on, which it is not in transformers
 	return Str(s)
+}
+
+// FilterUrlize is urlize(value, trim_url_limit=None, nofollow=False, target=None,
+// rel=None, extra_schemes=None): the escaped text with its URLs and email addresses made
+// links, a plain str (transformers does not autoescape).
+func FilterUrlize(v Value, args []Value, kwargs []Kwarg) Value {
+	// extra_schemes, the fifth parameter, is bound here: bindArgs binds at most four
+	extra := Missing()
+	if len(args) == 5 {
+		extra, args = args[4], args[:4]
+	}
+	var rest []Kwarg
+	for _, kw := range kwargs {
+		switch {
+		case kw.Name != "extra_schemes":
+			rest = append(rest, kw)
+		case given(extra):
+			throw(TypeError, "urlize() got multiple values for argument 'extra_schemes'")
+		default:
+			extra = kw.Value
+		}
+	}
+	a := bindArgs("urlize", args, rest, "trim_url_limit", "nofollow", "target", "rel")
+	relParts := map[string]bool{"noopener": true} // the urlize.rel policy
+	if given(a[3]) && a[3].Truthy() {
+		if a[3].kind() != KindString {
+			throw(AttributeError, "'%s' object has no attribute 'split'", a[3].TypeName())
+		}
+		for _, p := range strings.FieldsFunc(a[3].str(), pystr.IsSpace) {
+			relParts[p] = true
+		}
+	}
+	if given(a[1]) && a[1].Truthy() {
+		relParts["nofollow"] = true
+	}
+	rel := make([]string, 0, len(relParts))
+	for p := range relParts {
+		rel = append(rel, p)
+	}
+	sort.Strings(rel)
+	attrs := ` rel="` + pystr.EscapeHTML(strings.Join(rel, " ")) + `"`
+	if given(a[2]) && a[2].Truthy() {
+		attrs += ` target="` + escapeUnlessMarkup(a[2]) + `"`
+	}
+	var schemes []string
+	if given(extra) && extra.kind() != KindNone {
+		for _, s := range iterate(extra) {
+			if s.kind() != KindString || !pystr.URLizeScheme.MatchString(s.str()) {
+				throw(RuntimeError, "%s is not a valid URI scheme prefix.", s.Repr())
+			}
+			schemes = append(schemes, s.str())
+		}
+	}
+	trim := func(x string) string { return x }
+	if given(a[0]) && a[0].kind() != KindNone {
+		limit := a[0]
+		trim = func(x string) string {
+			if Gt(Int(int64(Len(Str(x)))), limit) {
+				return Str(x).Slice(None(), limit, None()).str() + "..."
+			}
+			return x
+		}
+	}
+	text := escapeUnlessMarkup(v)
+	var b strings.Builder
+	for text != "" {
+		// the text in runs of whitespace and of other characters: the words
+		r, _ := utf8.DecodeRuneInString(text)
+		space := pystr.IsSpace(r)
+		end := strings.IndexFunc(text, func(r rune) bool { return pystr.IsSpace(r) != space })
+		if end < 0 {
+			end = len(text)
+		}
+		word := text[:end]
+		text = text[end:]
+		if !space {
+			word = pystr.URLizeWord(word, attrs, trim, schemes)
+		}
+		b.WriteString(word)
+	}
+	return Str(b.String())
+}
+
+// escapeUnlessMarkup is markupsafe.escape(v) as text: Markup stays as it is, any other
+// value is converted with str() and escaped.
+func escapeUnlessMarkup(v Value) string {
+	if v.IsMarkup() {
+		return v.str()
+	}
+	return pystr.EscapeHTML(v.String())
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // formatPercent is Python's printf-style str % values.
@@ -126,7 +128,7 @@ func formatPercent(format Value, values Value) Value {
 			if verb == 's' {
 				arg = Markup(escapeUnlessMarkup(arg))
 			} else {
-				arg = Markup(escapeHTML(arg.Repr()))
+				arg = Markup(pystr.EscapeHTML(arg.Repr()))
 			}
 			verb = 's'
 		}
@@ -506,13 +508,13 @@ func (f *formatter) formatField(v Value, spec string) string {
 		}
 		return v.str()
 	}
-	return escapeHTML(formatSpec(v, spec))
+	return pystr.EscapeHTML(formatSpec(v, spec))
 }
 
 // asciiEscape is what Python's ascii() does to a repr: every non-ASCII character
 // becomes a \xhh, \uhhhh or \Uhhhhhhhh escape.
 func asciiEscape(s string) string {
-	if isASCII(s) {
+	if pystr.IsASCII(s) {
 		return s
 	}
 	var b strings.Builder

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // method implements a Python method on its receiver.
@@ -32,20 +34,29 @@ func init() {
 		"index":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "index", false, true) },
 		"rindex":     func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rindex", true, true) },
 		"count":      strCount,
-		"upper":      func(r Value, a []Value, k []Kwarg) Value { noArgs("upper", a, k); return sameKind(r, upper(r.str())) },
-		"lower":      func(r Value, a []Value, k []Kwarg) Value { noArgs("lower", a, k); return sameKind(r, lower(r.str())) },
-		"title":      func(r Value, a []Value, k []Kwarg) Value { noArgs("title", a, k); return sameKind(r, pyTitle(r.str())) },
+		"upper": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("upper", a, k)
+			return sameKind(r, pystr.Upper(r.str()))
+		},
+		"lower": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("lower", a, k)
+			return sameKind(r, pystr.Lower(r.str()))
+		},
+		"title": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("title", a, k)
+			return sameKind(r, pystr.Title(r.str()))
+		},
 		"capitalize": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("capitalize", a, k)
-			return sameKind(r, capitalize(r.str()))
+			return sameKind(r, pystr.Capitalize(r.str()))
 		},
 		"swapcase": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("swapcase", a, k)
-			return sameKind(r, swapcase(r.str()))
+			return sameKind(r, pystr.Swapcase(r.str()))
 		},
 		"casefold": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("casefold", a, k)
-			return sameKind(r, casefold(r.str()))
+			return sameKind(r, pystr.Casefold(r.str()))
 		},
 		"join":         strJoin,
 		"format":       strFormat,
@@ -58,19 +69,28 @@ func init() {
 		"ljust":        func(r Value, a []Value, k []Kwarg) Value { return strPad(r, a, k, "ljust") },
 		"rjust":        func(r Value, a []Value, k []Kwarg) Value { return strPad(r, a, k, "rjust") },
 		"zfill":        strZfill,
-		"isdigit":      strPredicate("isdigit", isDigitRune),
-		"isdecimal":    strPredicate("isdecimal", isDecimalRune),
-		"isnumeric":    strPredicate("isnumeric", isNumericRune),
-		"isalpha":      strPredicate("isalpha", isAlphaRune),
-		"isalnum":      strPredicate("isalnum", func(r rune) bool { return isAlphaRune(r) || isNumericRune(r) }),
-		"isspace":      strPredicate("isspace", isSpace),
+		"isdigit":      strPredicate("isdigit", pystr.IsDigit),
+		"isdecimal":    strPredicate("isdecimal", pystr.IsDecimal),
+		"isnumeric":    strPredicate("isnumeric", pystr.IsNumeric),
+		"isalpha":      strPredicate("isalpha", pystr.IsAlpha),
+		"isalnum":      strPredicate("isalnum", func(r rune) bool { return pystr.IsAlpha(r) || pystr.IsNumeric(r) }),
+		"isspace":      strPredicate("isspace", pystr.IsSpace),
 		"isascii": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("isascii", a, k)
-			return Bool(isASCII(r.str()))
+			return Bool(pystr.IsASCII(r.str()))
 		},
-		"islower":    func(r Value, a []Value, k []Kwarg) Value { noArgs("islower", a, k); return Bool(isLowerStr(r.str())) },
-		"isupper":    func(r Value, a []Value, k []Kwarg) Value { noArgs("isupper", a, k); return Bool(isUpperStr(r.str())) },
-		"istitle":    func(r Value, a []Value, k []Kwarg) Value { noArgs("istitle", a, k); return Bool(isTitleStr(r.str())) },
+		"islower": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("islower", a, k)
+			return Bool(pystr.IsLower(r.str()))
+		},
+		"isupper": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("isupper", a, k)
+			return Bool(pystr.IsUpper(r.str()))
+		},
+		"istitle": func(r Value, a []Value, k []Kwarg) Value {
+			noArgs("istitle", a, k)
+			return Bool(pystr.IsTitle(r.str()))
+		},
 		"encode":     nil,
 		"expandtabs": strExpandtabs,
 		"format_map": strFormatMap,
@@ -80,7 +100,7 @@ func init() {
 		},
 		"isprintable": func(r Value, a []Value, k []Kwarg) Value {
 			noArgs("isprintable", a, k)
-			return Bool(strings.IndexFunc(r.str(), func(c rune) bool { return !isPrintable(c) }) < 0)
+			return Bool(strings.IndexFunc(r.str(), func(c rune) bool { return !pystr.IsPrintable(c) }) < 0)
 		},
 		"maketrans": nil,
 		"translate": strTranslate,
@@ -97,8 +117,14 @@ var markupMethods = map[string]method{
 		}
 		return Markup(escapeUnlessMarkup(b[0]))
 	},
-	"striptags": func(r Value, a []Value, k []Kwarg) Value { noArgs("striptags", a, k); return Str(striptags(r.str())) },
-	"unescape":  func(r Value, a []Value, k []Kwarg) Value { noArgs("unescape", a, k); return Str(unescapeHTML(r.str())) },
+	"striptags": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("striptags", a, k)
+		return Str(pystr.Striptags(r.str()))
+	},
+	"unescape": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("unescape", a, k)
+		return Str(pystr.UnescapeHTML(r.str()))
+	},
 }
 
 // dictMethods are the methods of dict; the mutating ones are refused by the sandbox.
@@ -450,7 +476,7 @@ func splitSpace(s string, maxsplit int) []string {
 	for {
 		for i < len(s) {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !isSpace(r) {
+			if !pystr.IsSpace(r) {
 				break
 			}
 			i += size
@@ -464,7 +490,7 @@ func splitSpace(s string, maxsplit int) []string {
 		j := i
 		for j < len(s) {
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if isSpace(r) {
+			if pystr.IsSpace(r) {
 				break
 			}
 			j += size
@@ -481,7 +507,7 @@ func rsplitSpace(s string, maxsplit int) []string {
 	for {
 		for j > 0 {
 			r, size := utf8.DecodeLastRuneInString(s[:j])
-			if !isSpace(r) {
+			if !pystr.IsSpace(r) {
 				break
 			}
 			j -= size
@@ -496,7 +522,7 @@ func rsplitSpace(s string, maxsplit int) []string {
 		i := j
 		for i > 0 {
 			r, size := utf8.DecodeLastRuneInString(s[:i])
-			if isSpace(r) {
+			if pystr.IsSpace(r) {
 				break
 			}
 			i -= size
@@ -547,7 +573,7 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 // pyStrip is Python's str.strip/lstrip/rstrip: whitespace, or the characters of chars.
 func pyStrip(s string, chars Value, name string, left, right bool) string {
 	set, hasSet := optStr(name, chars, "")
-	cut := isSpace
+	cut := pystr.IsSpace
 	if hasSet {
 		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
 	}
@@ -592,7 +618,7 @@ func clampIndex(i, n int) int {
 
 // byteOffset returns the byte offset of the i-th character of s.
 func byteOffset(s string, i int) int {
-	if isASCII(s) {
+	if pystr.IsASCII(s) {
 		return i
 	}
 	for off := range s {
@@ -771,7 +797,7 @@ func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 	for len(s) > 0 {
 		end, next := -1, -1
 		for i, c := range s {
-			if isLineBreak(c) {
+			if pystr.IsLineBreak(c) {
 				end = i
 				next = i + utf8.RuneLen(c)
 				if c == '\r' && next < len(s) && s[next] == '\n' {
@@ -795,15 +821,6 @@ func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 		items = []Value{}
 	}
 	return ListOf(items)
-}
-
-// isLineBreak reports whether r ends a line for str.splitlines.
-func isLineBreak(r rune) bool {
-	switch r {
-	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-		return true
-	}
-	return false
 }
 
 func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
@@ -914,7 +931,7 @@ func strExpandtabs(r Value, args []Value, kwargs []Kwarg) Value {
 // combining marks and connector punctuation.
 func isIdentifier(s string) bool {
 	for i, c := range s {
-		start := c == '_' || isAlphaRune(c) || unicode.Is(unicode.Nl, c)
+		start := c == '_' || pystr.IsAlpha(c) || unicode.Is(unicode.Nl, c)
 		if i == 0 && !start {
 			return false
 		}

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // pformat is Python's pprint.pformat(v) as Jinja2's pprint filter calls it (width 80,
@@ -161,7 +163,7 @@ func (pp *prettyPrinter) items(items []Value, indent, allowance, level int) {
 // str is pprint's _pprint_str: a long string as adjacent literals, split after
 // whitespace and at line ends, parenthesized at the top level.
 func (pp *prettyPrinter) str(s string, indent, allowance, level int) {
-	lines := splitLinesKeep(s)
+	lines := pystr.SplitLinesKeep(s)
 	if level == 1 {
 		indent++
 		allowance++
@@ -218,32 +220,12 @@ func (pp *prettyPrinter) str(s string, indent, allowance, level int) {
 	}
 }
 
-// splitLinesKeep is Python's s.splitlines(True).
-func splitLinesKeep(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		cut := len(s)
-		for i, c := range s {
-			if isLineBreak(c) {
-				cut = i + utf8.RuneLen(c)
-				if c == '\r' && cut < len(s) && s[cut] == '\n' {
-					cut++
-				}
-				break
-			}
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	return out
-}
-
 // wordsWithSpace is re.findall(r'\S*\s*', s) without its final empty match: runs of
 // non-space followed by the whitespace after them.
 func wordsWithSpace(s string) []string {
 	var out []string
 	for len(s) > 0 {
-		i := strings.IndexFunc(s, isSpace)
+		i := strings.IndexFunc(s, pystr.IsSpace)
 		if i < 0 {
 			out = append(out, s)
 			break
@@ -251,7 +233,7 @@ func wordsWithSpace(s string) []string {
 		j := i
 		for j < len(s) {
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if !isSpace(r) {
+			if !pystr.IsSpace(r) {
 				break
 			}
 			j += size

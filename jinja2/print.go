@@ -4,8 +4,9 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // maxReprDepth bounds how deeply nested containers are printed; deeper levels print as
@@ -180,7 +181,7 @@ func appendQuoted(b []byte, s string) []byte {
 			b = appendHexEscape(b, 'x', r, 2)
 		case r < 0x80:
 			b = append(b, byte(r))
-		case isPrintable(r):
+		case pystr.IsPrintable(r):
 			b = utf8.AppendRune(b, r)
 		case r < 0x100:
 			b = appendHexEscape(b, 'x', r, 2)
@@ -191,13 +192,6 @@ func appendQuoted(b []byte, s string) []byte {
 		}
 	}
 	return append(b, q)
-}
-
-// isPrintable is Python's str.isprintable for one character: not in the categories
-// Other (Cc, Cf, Cs, Co, Cn) or Separator (Zl, Zp, Zs), except the ASCII space.
-// isPrintable is Python's str.isprintable for one character: what repr leaves as it is.
-func isPrintable(r rune) bool {
-	return (r == ' ' || unicode.IsPrint(r)) != inRanges(pyPrintableFlips, r)
 }
 
 func appendHexEscape(b []byte, c byte, r rune, width int) []byte {

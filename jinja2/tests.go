@@ -1,5 +1,7 @@
 package jinja2
 
+import "github.com/tmplgen/tmplgen/internal/pystr"
+
 // TestFunc is a Jinja2 test: the value, then the test's arguments.
 type TestFunc func(v Value, args []Value, kwargs []Kwarg) bool
 
@@ -233,12 +235,12 @@ func IsString(v Value) bool {
 
 // IsLower is str(value).islower().
 func IsLower(v Value) bool {
-	return isLowerStr(v.String())
+	return pystr.IsLower(v.String())
 }
 
 // IsUpper is str(value).isupper().
 func IsUpper(v Value) bool {
-	return isUpperStr(v.String())
+	return pystr.IsUpper(v.String())
 }
 
 // IsSameas is value is other: identity, as CPython has it for the values templates

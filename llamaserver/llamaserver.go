@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tmplgen/tmplgen/internal/pystr"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 
@@ -470,8 +471,8 @@ func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, er
 		vars.SetStr("tools", tools)
 	}
 	now := in.Clock()
-	vars.SetStr("datetime", jinja2.Str(jinja2.Strftime(now, "%b %d %Y")))
-	vars.SetStr("date_string", jinja2.Str(jinja2.Strftime(now, "%d %b %Y")))
+	vars.SetStr("datetime", jinja2.Str(pystr.Strftime(now, "%b %d %Y")))
+	vars.SetStr("date_string", jinja2.Str(pystr.Strftime(now, "%d %b %Y")))
 	keys := make([]string, 0, len(in.Kwargs))
 	for k := range in.Kwargs {
 		keys = append(keys, k)

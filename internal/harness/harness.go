@@ -404,7 +404,7 @@ func catalogModule() (map[string][]byte, error) {
 }
 
 // runtimeModule returns the files, by slash-separated path, of a module with the module
-// path of tmplgen holding the source of packages jinja2, llamacpp, templatehash and llamaserver,
+// path of tmplgen holding the source of packages jinja2, llamacpp, internal/pystr, templatehash and llamaserver,
 // and the rendering program (harnessMain) of the package of compiled templates at the
 // import path pkg, which the caller adds: the module builds without any download.
 func runtimeModule(pkg string) (map[string][]byte, error) {
@@ -412,7 +412,7 @@ func runtimeModule(pkg string) (map[string][]byte, error) {
 		"go.mod":  []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
 		"main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
 	}
-	for _, dir := range []string{"jinja2", "llamacpp", "templatehash", "llamaserver"} {
+	for _, dir := range []string{"jinja2", "llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
 		if err := addPackageSource(files, tmplgen.RuntimeSource, dir); err != nil {
 			return nil, err
 		}

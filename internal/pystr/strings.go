@@ -1,4 +1,4 @@
-package jinja2
+package pystr
 
 import (
 	"sort"
@@ -24,18 +24,18 @@ func inRanges(t []charRange, r rune) bool {
 // casetable.go where Python's Unicode data differ (another Unicode version, or
 // properties such as Other_Uppercase that the unicode package's categories do not have).
 
-// isSpace reports whether r is whitespace as Python's str.isspace defines it: Unicode
+// IsSpace reports whether r is whitespace as Python's str.isspace defines it: Unicode
 // White_Space plus the ASCII separators U+001C..U+001F.
-func isSpace(r rune) bool { return unicode.IsSpace(r) != inRanges(pySpaceFlips, r) }
+func IsSpace(r rune) bool { return unicode.IsSpace(r) != inRanges(pySpaceFlips, r) }
 
 // pyIsUpper, pyIsLower and pyIsTitle are Python's per-character case classes.
 func pyIsUpper(r rune) bool { return unicode.IsUpper(r) != inRanges(pyUpperFlips, r) }
 func pyIsLower(r rune) bool { return unicode.IsLower(r) != inRanges(pyLowerFlips, r) }
 func pyIsTitle(r rune) bool { return unicode.IsTitle(r) != inRanges(pyTitleFlips, r) }
 
-// isWordRune is the regular expression class \w of Python's re: str.isalnum() or "_".
-func isWordRune(r rune) bool {
-	return r == '_' || isAlphaRune(r) || isDecimalRune(r) || isDigitRune(r) || isNumericRune(r)
+// IsWordRune is the regular expression class \w of Python's re: str.isalnum() or "_".
+func IsWordRune(r rune) bool {
+	return r == '_' || IsAlpha(r) || IsDecimal(r) || IsDigit(r) || IsNumeric(r)
 }
 
 func isCased(r rune) bool { return pyIsUpper(r) || pyIsLower(r) || pyIsTitle(r) }
@@ -45,7 +45,7 @@ func isCaseIgnorable(r rune) bool {
 		r == '\'' || r == '.' || r == ':' || r == 0xb7 || r == 0x2019
 }
 
-func upperRune(b *strings.Builder, r rune) {
+func UpperRune(b *strings.Builder, r rune) {
 	if s, ok := pythonUpperSpecial[r]; ok {
 		b.WriteString(s)
 		return
@@ -61,8 +61,8 @@ func titleRune(b *strings.Builder, r rune) {
 	b.WriteRune(unicode.ToTitle(r))
 }
 
-// lowerRune lowers the character at byte offset i of s, with Python's final sigma rule.
-func lowerRune(b *strings.Builder, s string, i int, r rune) {
+// LowerRune lowers the character at byte offset i of s, with Python's final sigma rule.
+func LowerRune(b *strings.Builder, s string, i int, r rune) {
 	if r == 0x3a3 {
 		if finalSigma(s, i) {
 			b.WriteRune(0x3c2)
@@ -115,8 +115,8 @@ var asciiChars = func() string {
 	return string(b)
 }()
 
-// upper is Python's str.upper.
-func upper(s string) string {
+// Upper is Python's str.upper.
+func Upper(s string) string {
 	if len(s) == 1 && s[0] < 0x80 {
 		c := s[0] // message['role'][:1] | upper and the like
 		if 'a' <= c && c <= 'z' {
@@ -124,18 +124,18 @@ func upper(s string) string {
 		}
 		return asciiChars[c : c+1]
 	}
-	if isASCII(s) {
+	if IsASCII(s) {
 		return strings.ToUpper(s)
 	}
 	var b strings.Builder
 	for _, r := range s {
-		upperRune(&b, r)
+		UpperRune(&b, r)
 	}
 	return b.String()
 }
 
-// lower is Python's str.lower.
-func lower(s string) string {
+// Lower is Python's str.lower.
+func Lower(s string) string {
 	if len(s) == 1 && s[0] < 0x80 {
 		c := s[0]
 		if 'A' <= c && c <= 'Z' {
@@ -143,21 +143,21 @@ func lower(s string) string {
 		}
 		return asciiChars[c : c+1]
 	}
-	if isASCII(s) {
+	if IsASCII(s) {
 		return strings.ToLower(s)
 	}
 	var b strings.Builder
 	for i, r := range s {
-		lowerRune(&b, s, i, r)
+		LowerRune(&b, s, i, r)
 	}
 	return b.String()
 }
 
-// casefold is Python's str.casefold: full Unicode case folding, which is each
+// Casefold is Python's str.casefold: full Unicode case folding, which is each
 // character's lower case (without the final sigma rule) except where the folding table
 // says otherwise ("ß" folds to "ss", "ς" to "σ").
-func casefold(s string) string {
-	if isASCII(s) {
+func Casefold(s string) string {
+	if IsASCII(s) {
 		return strings.ToLower(s)
 	}
 	var b strings.Builder
@@ -173,14 +173,14 @@ func casefold(s string) string {
 	return b.String()
 }
 
-// pyTitle is Python's str.title: a character after a cased character is lowered, any
+// Title is Python's str.title: a character after a cased character is lowered, any
 // other is title-cased.
-func pyTitle(s string) string {
+func Title(s string) string {
 	var b strings.Builder
 	prevCased := false
 	for i, r := range s {
 		if prevCased {
-			lowerRune(&b, s, i, r)
+			LowerRune(&b, s, i, r)
 		} else {
 			titleRune(&b, r)
 		}
@@ -189,29 +189,29 @@ func pyTitle(s string) string {
 	return b.String()
 }
 
-// capitalize is Python's str.capitalize: the first character title-cased, the rest
+// Capitalize is Python's str.capitalize: the first character title-cased, the rest
 // lowered.
-func capitalize(s string) string {
+func Capitalize(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		if i == 0 {
 			titleRune(&b, r)
 		} else {
-			lowerRune(&b, s, i, r)
+			LowerRune(&b, s, i, r)
 		}
 	}
 	return b.String()
 }
 
-// swapcase is Python's str.swapcase.
-func swapcase(s string) string {
+// Swapcase is Python's str.swapcase.
+func Swapcase(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch {
 		case pyIsUpper(r):
-			lowerRune(&b, s, i, r)
+			LowerRune(&b, s, i, r)
 		case pyIsLower(r):
-			upperRune(&b, r)
+			UpperRune(&b, r)
 		default:
 			b.WriteRune(r)
 		}
@@ -219,7 +219,8 @@ func swapcase(s string) string {
 	return b.String()
 }
 
-func isLowerStr(s string) bool {
+// IsLower is Python's str.islower: a cased character, and no upper or title case one.
+func IsLower(s string) bool {
 	cased := false
 	for _, r := range s {
 		if pyIsUpper(r) || pyIsTitle(r) {
@@ -232,7 +233,8 @@ func isLowerStr(s string) bool {
 	return cased
 }
 
-func isUpperStr(s string) bool {
+// IsUpper is Python's str.isupper: a cased character, and no lower or title case one.
+func IsUpper(s string) bool {
 	cased := false
 	for _, r := range s {
 		if pyIsLower(r) || pyIsTitle(r) {
@@ -245,7 +247,9 @@ func isUpperStr(s string) bool {
 	return cased
 }
 
-func isTitleStr(s string) bool {
+// IsTitle is Python's str.istitle: a cased character, upper and title case characters
+// only after uncased ones and lower case ones only after cased ones.
+func IsTitle(s string) bool {
 	cased, prevCased := false, false
 	for _, r := range s {
 		switch {
@@ -266,15 +270,17 @@ func isTitleStr(s string) bool {
 	return cased
 }
 
-func isDigitRune(r rune) bool   { return unicode.IsDigit(r) != inRanges(pyDigitFlips, r) }
-func isDecimalRune(r rune) bool { return unicode.IsDigit(r) != inRanges(pyDecimalFlips, r) }
-func isAlphaRune(r rune) bool   { return unicode.IsLetter(r) != inRanges(pyAlphaFlips, r) }
-func isNumericRune(r rune) bool {
+// IsDigit, IsDecimal, IsAlpha and IsNumeric are Python's str.isdigit, str.isdecimal,
+// str.isalpha and str.isnumeric for one character.
+func IsDigit(r rune) bool   { return unicode.IsDigit(r) != inRanges(pyDigitFlips, r) }
+func IsDecimal(r rune) bool { return unicode.IsDigit(r) != inRanges(pyDecimalFlips, r) }
+func IsAlpha(r rune) bool   { return unicode.IsLetter(r) != inRanges(pyAlphaFlips, r) }
+func IsNumeric(r rune) bool {
 	return unicode.In(r, unicode.Nd, unicode.Nl, unicode.No) != inRanges(pyNumericFlips, r)
 }
 
-// escapeHTML is markupsafe.escape on text: & < > ' " become entities.
-func escapeHTML(s string) string {
+// EscapeHTML is markupsafe.escape on text: & < > ' " become entities.
+func EscapeHTML(s string) string {
 	if !strings.ContainsAny(s, "&<>'\"") {
 		return s
 	}
@@ -298,18 +304,9 @@ func escapeHTML(s string) string {
 	return b.String()
 }
 
-// escapeUnlessMarkup is markupsafe.escape(v) as text: Markup stays as it is, any other
-// value is converted with str() and escaped.
-func escapeUnlessMarkup(v Value) string {
-	if v.IsMarkup() {
-		return v.str()
-	}
-	return escapeHTML(v.String())
-}
-
-// striptags is Markup.striptags: tags and comments removed, entities decoded and
+// Striptags is Markup.striptags: tags and comments removed, entities decoded and
 // whitespace collapsed.
-func striptags(s string) string {
+func Striptags(s string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "<!--")
@@ -336,15 +333,59 @@ func striptags(s string) string {
 		b.WriteString(s[:j])
 		s = s[j+end+1:]
 	}
-	return unescapeHTML(strings.Join(strings.FieldsFunc(b.String(), isSpace), " "))
+	return UnescapeHTML(strings.Join(strings.FieldsFunc(b.String(), IsSpace), " "))
 }
 
-// unescapeHTML decodes the character references markupsafe produces and the common
+// UnescapeHTML decodes the character references markupsafe produces and the common
 // named ones.
-func unescapeHTML(s string) string {
+func UnescapeHTML(s string) string {
 	if !strings.Contains(s, "&") {
 		return s
 	}
 	r := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34;", "\"", "&quot;", "\"", "&apos;", "'", "&nbsp;", "\u00a0")
 	return r.Replace(s)
+}
+
+// IsLineBreak reports whether r ends a line for str.splitlines.
+func IsLineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+// SplitLinesKeep is Python's s.splitlines(True).
+func SplitLinesKeep(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		cut := len(s)
+		for i, c := range s {
+			if IsLineBreak(c) {
+				cut = i + utf8.RuneLen(c)
+				if c == '\r' && cut < len(s) && s[cut] == '\n' {
+					cut++
+				}
+				break
+			}
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return out
+}
+
+// IsPrintable is Python's str.isprintable for one character: what repr leaves as it is.
+func IsPrintable(r rune) bool {
+	return (r == ' ' || unicode.IsPrint(r)) != inRanges(pyPrintableFlips, r)
+}
+
+// IsASCII reports whether s holds ASCII characters only.
+func IsASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

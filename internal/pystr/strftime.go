@@ -1,4 +1,4 @@
-package jinja2
+package pystr
 
 import (
 	"strconv"
@@ -6,22 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 )
-
-// StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
-// Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).
-func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
-	if v, ok := in.hides("strftime_now"); ok {
-		return Call(v, args, kwargs)
-	}
-	a := bindArgs("strftime_now", args, kwargs, "format")
-	if !given(a[0]) {
-		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")
-	}
-	if a[0].kind() != KindString {
-		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
-	}
-	return Str(Strftime(in.Clock(), a[0].str()))
-}
 
 // Strftime formats t with C strftime directives as glibc implements them:
 // %[flags][width][E|O]conversion, with the flags _ (pad with spaces), - (no padding),

@@ -1,14 +1,17 @@
-package jinja2
+package pystr
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
-// textWrapper is Python's textwrap.TextWrapper as Jinja2's wordwrap filter configures
+// TextWrapper is Python's textwrap.TextWrapper as Jinja2's wordwrap filter configures
 // it: expand_tabs=False, replace_whitespace=False, drop_whitespace=True, no indents.
-type textWrapper struct {
-	width          int
-	breakLongWords bool
-	hyphenChunks   bool // break_on_hyphens is True: split chunks with wordsep_re
-	breakOnHyphens bool // break_on_hyphens is true: long words break after a hyphen
+type TextWrapper struct {
+	Width          int
+	BreakLongWords bool
+	HyphenChunks   bool // break_on_hyphens is True: split chunks with wordsep_re
+	BreakOnHyphens bool // break_on_hyphens is true: long words break after a hyphen
 }
 
 // isWrapSpace reports whether r is whitespace for textwrap's chunking (ASCII only).
@@ -22,23 +25,23 @@ func isWrapSpace(r rune) bool {
 
 // isWrapLetter is textwrap's letter class [^\d\W]: a \w character that is not a
 // decimal digit.
-func isWrapLetter(r rune) bool { return isWordRune(r) && !isDecimalRune(r) }
+func isWrapLetter(r rune) bool { return IsWordRune(r) && !IsDecimal(r) }
 
 // isWordPunct is textwrap's word_punct class [\w!"'&.,?].
-func isWordPunct(r rune) bool { return isWordRune(r) || strings.ContainsRune(`!"'&.,?`, r) }
+func isWordPunct(r rune) bool { return IsWordRune(r) || strings.ContainsRune(`!"'&.,?`, r) }
 
 // wrap is TextWrapper.wrap(text): the lines of one paragraph.
-func (tw *textWrapper) wrap(text string) []string {
-	if tw.width <= 0 {
-		throw(ValueError, "invalid width %d (must be > 0)", tw.width)
+func (tw *TextWrapper) wrap(text string) ([]string, error) {
+	if tw.Width <= 0 {
+		return nil, fmt.Errorf("invalid width %d (must be > 0)", tw.Width)
 	}
 	var chunks [][]rune
-	if tw.hyphenChunks {
+	if tw.HyphenChunks {
 		chunks = splitWordsep([]rune(text))
 	} else {
 		chunks = splitSimple([]rune(text))
 	}
-	return tw.wrapChunks(chunks)
+	return tw.wrapChunks(chunks), nil
 }
 
 // splitSimple is wordsep_simple_re.split: runs of whitespace and runs of the rest.
@@ -72,7 +75,7 @@ func splitWordsep(text []rune) [][]rune {
 		for at(j) == '-' {
 			j++
 		}
-		if j-i >= 2 && at(j) >= 0 && isWordRune(at(j)) {
+		if j-i >= 2 && at(j) >= 0 && IsWordRune(at(j)) {
 			return j
 		}
 		return -1
@@ -120,7 +123,7 @@ func splitWordsep(text []rune) [][]rune {
 // isBlank reports whether a chunk is all whitespace as str.strip() sees it.
 func isBlank(chunk []rune) bool {
 	for _, r := range chunk {
-		if !isSpace(r) {
+		if !IsSpace(r) {
 			return false
 		}
 	}
@@ -128,13 +131,13 @@ func isBlank(chunk []rune) bool {
 }
 
 // wrapChunks is TextWrapper._wrap_chunks.
-func (tw *textWrapper) wrapChunks(chunks [][]rune) []string {
+func (tw *TextWrapper) wrapChunks(chunks [][]rune) []string {
 	var lines []string
 	// chunks is used as a stack: reverse it so that the next chunk is last
 	for a, b := 0, len(chunks)-1; a < b; a, b = a+1, b-1 {
 		chunks[a], chunks[b] = chunks[b], chunks[a]
 	}
-	width := tw.width
+	width := tw.Width
 	for len(chunks) > 0 {
 		var cur [][]rune
 		curLen := 0
@@ -171,17 +174,17 @@ func (tw *textWrapper) wrapChunks(chunks [][]rune) []string {
 // handleLongWord is TextWrapper._handle_long_word: a chunk too long for any line is
 // broken to fill the current one (after its last hyphen that fits, when allowed), or
 // put on a line of its own when long words may not be broken.
-func (tw *textWrapper) handleLongWord(chunks, cur [][]rune, curLen, width int) ([][]rune, [][]rune) {
+func (tw *TextWrapper) handleLongWord(chunks, cur [][]rune, curLen, width int) ([][]rune, [][]rune) {
 	spaceLeft := 1
 	if width >= 1 {
 		spaceLeft = width - curLen
 	}
 	top := len(chunks) - 1
 	switch {
-	case tw.breakLongWords:
+	case tw.BreakLongWords:
 		end := spaceLeft
 		chunk := chunks[top]
-		if tw.breakOnHyphens && len(chunk) > spaceLeft {
+		if tw.BreakOnHyphens && len(chunk) > spaceLeft {
 			hyphen := -1
 			for k := min(spaceLeft, len(chunk)) - 1; k >= 0; k-- {
 				if chunk[k] == '-' {
@@ -203,13 +206,17 @@ func (tw *textWrapper) handleLongWord(chunks, cur [][]rune, curLen, width int) (
 	return chunks, cur
 }
 
-// wordwrap is Jinja2's do_wordwrap: each line of s wrapped on its own, all joined by
+// Wordwrap is Jinja2's do_wordwrap: each line of s wrapped on its own, all joined by
 // wrapstring.
-func wordwrap(s string, tw *textWrapper, wrapstring string) string {
+func Wordwrap(s string, tw *TextWrapper, wrapstring string) (string, error) {
 	var paras []string
-	for _, line := range splitLinesKeep(s) {
-		line = strings.TrimRightFunc(line, func(r rune) bool { return isLineBreak(r) })
-		paras = append(paras, strings.Join(tw.wrap(line), wrapstring))
+	for _, line := range SplitLinesKeep(s) {
+		line = strings.TrimRightFunc(line, func(r rune) bool { return IsLineBreak(r) })
+		lines, err := tw.wrap(line)
+		if err != nil {
+			return "", err
+		}
+		paras = append(paras, strings.Join(lines, wrapstring))
 	}
-	return strings.Join(paras, wrapstring)
+	return strings.Join(paras, wrapstring), nil
 }
