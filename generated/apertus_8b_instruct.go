@@ -169,7 +169,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						w.WriteJSON(variantDefault, nil, nil)
+						jinja2.WriteJSON(w, variantDefault, nil, nil)
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -311,7 +311,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							w.WriteJSON(paramSpecDefault, nil, nil)
+							jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
@@ -633,7 +633,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("{\"")
 						jinja2.WriteStr(w, jinja2.Attr(function, "name"))
 						w.WriteString("\": ")
-						w.WriteJSON(jinja2.Attr(function, "arguments"), nil, nil)
+						jinja2.WriteJSON(w, jinja2.Attr(function, "arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -809,7 +809,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						llamacpp.WriteStr(w, llamacpp.FilterTojson(variantDefault, nil, nil))
+						llamacpp.WriteJSON(w, variantDefault, nil, nil)
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -850,6 +850,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.CallMethod(paramSpecProperties, "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -906,6 +907,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if toolFunctionParameters.Truthy() && llamacpp.Attr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(toolFunctionParameters, "properties"), "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -951,7 +953,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							llamacpp.WriteStr(w, llamacpp.FilterTojson(paramSpecDefault, nil, nil))
+							llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
@@ -1275,7 +1277,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("{\"")
 						llamacpp.WriteStr(w, llamacpp.Attr(function, "name"))
 						w.WriteString("\": ")
-						llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(function, "arguments"), nil, nil))
+						llamacpp.WriteJSON(w, llamacpp.Attr(function, "arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -1328,4 +1330,4 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansApertus8B_Instruct is the position table of Apertus-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApertus8B_Instruct = "macro,if,set,{{ }},for|sEiLCCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIKACIGEMCACQIIAGMECACesFahBAGkFCIIIGCIGKECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGE4PEAIIuPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEoMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGgCEJCEACIGEwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG2BiLrUJAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIMACIGEKCACOIIAGMECACesFahBAGkFCIIIECIGIECAGIiECACKwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGG6PEAIIwPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEqMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGiCEJCEACIGGwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG"
+const spansApertus8B_Instruct = "macro,if,set,{{ }},for|sEiLCCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIKACIGEMCACQIIAGMECACesFahBAGkFCIIIGCIGKECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGE4PEAIIuPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEoMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGgCEJCEACIGEwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG2BkLrUJAO0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCEACGkCCACKyBEIIMACIGEKCACOIIAGMECACeuFahBAGmFCIIIECIGIECAGIkECACMwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGG6PEAIIwPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEqMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGiCEJCEACIGGwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG"

@@ -242,7 +242,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("{\"name\": \"")
 					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
@@ -514,7 +514,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("{\"name\": \"")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}

@@ -87,7 +87,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				w.WriteJSON(tool, nil, nil)
+				jinja2.WriteJSON(w, tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -232,7 +232,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
+				llamacpp.WriteJSON(w, tool, nil, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")

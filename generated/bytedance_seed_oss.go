@@ -160,7 +160,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 	if jinja2.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		w.WriteJSON(tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		jinja2.WriteJSON(w, tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
@@ -444,6 +444,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
+	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 	for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(budgetReflectionsV05, nil, nil)) {
 		vals := jinja2.Unpack(item, 2)
 		k := vals[0]
@@ -512,7 +513,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if llamacpp.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.WriteJSON(w, tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
@@ -527,6 +528,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
@@ -553,6 +555,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
@@ -586,6 +589,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.Attr(itemFunctionReturns, "properties"))) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil)) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
@@ -685,6 +689,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 						vals := jinja2.Unpack(item, 2)
 						argName := vals[0]
@@ -752,4 +757,4 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|oEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI0BAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIiGGACGAGAIIyFEAEQCIIIGeCJEMCCQIGAAaIEEAwBCMCGzCIGgCGACMwBEAEMCEEIGCAYIGMCZCQGCAIQuBKFCKgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"
+const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|oEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI0BAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAGSCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIoGGACGAGAII4FEAEQCIIIIeCJEMCCQIGAAaIEEAwBCMCGzCIGiCGACOwBEAEMCEEIGCAYIGMCZCQGCAIQwBKFCMgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII8FIAEE2FCACGAIAIEOCACGGCAIMMEACGECAIKqCEAEEICACGAAuCAGICvCIMmBCACIcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"

@@ -152,7 +152,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			w.WriteJSON(docVal, nil, nil)
+			jinja2.WriteJSON(w, docVal, nil, nil)
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -225,7 +225,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			w.WriteJSON(textWrapper, nil, nil)
+			jinja2.WriteJSON(w, textWrapper, nil, nil)
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
@@ -259,15 +259,15 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper = jinja2.DictOf(jinja2.Str("content"), jinja2.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			w.WriteJSON(textWrapper, nil, nil)
+			jinja2.WriteJSON(w, textWrapper, nil, nil)
 		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.Attr(item, "document").Truthy()) && jinja2.In(jinja2.Str("data"), jinja2.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			w.WriteJSON(jinja2.Attr(jinja2.Attr(item, "document"), "data"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(jinja2.Attr(item, "document"), "data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			w.WriteJSON(item, nil, nil)
+			jinja2.WriteJSON(w, item, nil, nil)
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
@@ -454,7 +454,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 				jinja2.Write(w, jinja2.ItemStr(toolFunction, "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				w.WriteJSON(jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -572,7 +572,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 					jinja2.Write(w, jinja2.ItemStr(tcFunction, "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					w.WriteJSON(jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -741,7 +741,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(docVal, nil, nil))
+			llamacpp.WriteJSON(w, docVal, nil, nil)
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -814,7 +814,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(textWrapper, nil, nil))
+			llamacpp.WriteJSON(w, textWrapper, nil, nil)
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
@@ -849,15 +849,15 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper = jinja2.DictOf(jinja2.Str("content"), llamacpp.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(textWrapper, nil, nil))
+			llamacpp.WriteJSON(w, textWrapper, nil, nil)
 		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Str("data"), llamacpp.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(item, nil, nil))
+			llamacpp.WriteJSON(w, item, nil, nil)
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
@@ -1042,7 +1042,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1160,7 +1160,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {

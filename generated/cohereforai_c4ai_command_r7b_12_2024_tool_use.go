@@ -70,7 +70,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 			jinja2.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			w.WriteJSON(doc, nil, nil)
+			jinja2.WriteJSON(w, doc, nil, nil)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",\n")
@@ -121,7 +121,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 		toolCallIdToInt(messages, jinja2.Attr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		w.WriteJSON(jinja2.Attr(toolMsg, "content"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.Attr(toolMsg, "content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
@@ -166,7 +166,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 			jinja2.Write(w, jinja2.ItemStr(toolFunction, "description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			w.WriteJSON(jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -233,7 +233,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 					jinja2.Write(w, jinja2.ItemStr(tcFunction, "name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					w.WriteJSON(jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -308,7 +308,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *j
 			llamacpp.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			llamacpp.Write(w, llamacpp.FilterTojson(doc, nil, nil))
+			llamacpp.WriteJSON(w, doc, nil, nil)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",\n")
@@ -359,7 +359,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *j
 		toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolMsg, "content"), nil, nil))
+		llamacpp.WriteJSON(w, llamacpp.Attr(toolMsg, "content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
@@ -403,7 +403,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *j
 			llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -469,7 +469,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *j
 					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {

@@ -467,6 +467,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja
 			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(tool, "parameter_definitions")))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
@@ -498,6 +499,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja
 			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParameterDefinitions))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -551,6 +553,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := llamacpp.Attr(tool, "parameters")
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
@@ -587,6 +590,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja
 			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParametersProperties))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -748,4 +752,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|0D+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEgB+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW2EUNAGuECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE+BCAEIyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ2FOZAGuFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEoCCAEK6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|0D+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEgB+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW6EUNAGyECAIIECIEIEGAGKuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEgCCAEKyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ6FOZAGyFCAIIECEEIIGAEGACECGEGcGI6BChBIQECEEIAGAGEaCAEEICEGQEEAGOAKJGEqCCAEM6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"

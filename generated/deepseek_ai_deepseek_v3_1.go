@@ -137,7 +137,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 						jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
 						w.WriteString("<｜tool▁sep｜>")
-						w.WriteJSON(jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
+						jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
@@ -153,7 +153,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("<｜tool▁call▁begin｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteJSON(jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
@@ -312,7 +312,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
 						w.WriteString("<｜tool▁sep｜>")
-						llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolFunction, "arguments"), nil, nil))
+						llamacpp.WriteJSON(w, llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
@@ -328,7 +328,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("<｜tool▁call▁begin｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
 					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolFunction, "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}

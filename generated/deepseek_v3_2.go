@@ -153,7 +153,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -192,7 +192,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 				if jinja2.IsString(value) {
 					jinja2.Write(w, value)
 				} else {
-					w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+					jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
@@ -206,7 +206,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		w.WriteJSON(responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		jinja2.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.Int(-1)
@@ -532,7 +532,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -545,6 +545,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if llamacpp.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.CallMethod(arguments, "items", nil, nil))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
@@ -572,7 +573,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				if llamacpp.IsString(value) {
 					llamacpp.Write(w, value)
 				} else {
-					llamacpp.Write(w, llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+					llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
@@ -586,7 +587,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		llamacpp.Write(w, llamacpp.FilterTojson(responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.Int(-1)
@@ -804,4 +805,4 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansDeepSeekV3_2 is the position table of DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepSeekV3_2 = "set,if,for,macro,{{ }}|gEAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK0CKdGIACAAEmCCACEgCEEEKGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAMqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAIwBAnOJAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK2CKdGIACAAEoCCACEiCEEEMGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAOqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAI"
+const spansDeepSeekV3_2 = "set,if,for,macro,{{ }}|gEAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK0CKdGIACAAEmCCACEgCEEEKGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAMqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAIwBAnOJAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK4CKdGIACAAEqCCACGiCEEEMGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAOqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAI"

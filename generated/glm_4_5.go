@@ -59,7 +59,7 @@ func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			w.WriteJSON(tool, nil, nil)
+			jinja2.WriteJSON(w, tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -214,7 +214,7 @@ func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !jinja2.IsString(v) {
-								w.WriteJSON(v, nil, nil)
+								jinja2.WriteJSON(w, v, nil, nil)
 							} else {
 								jinja2.Write(w, v)
 							}
@@ -293,7 +293,7 @@ func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
+			llamacpp.WriteJSON(w, tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -440,6 +440,7 @@ func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 					tcObjArguments := llamacpp.Attr(tcObj, "arguments")
 					if llamacpp.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(tcObjArguments, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
@@ -450,7 +451,7 @@ func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !llamacpp.IsString(v) {
-								llamacpp.Write(w, llamacpp.FilterTojson(v, nil, nil))
+								llamacpp.WriteJSON(w, v, nil, nil)
 							} else {
 								llamacpp.Write(w, v)
 							}
@@ -516,4 +517,4 @@ func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlm4_5 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIIiKGRCYoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIKkKGRCYqJCAAIECAIIACAEEICAEKsICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGlm4_5 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIIiKGRCYoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIKmKGRCYsJCAAIECAIIACAEEICAEKuICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIiDEAAI4CCACGQCAAGACIIIAEAIGCEJEG2BCAAIeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

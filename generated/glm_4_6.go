@@ -59,7 +59,7 @@ func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -201,7 +201,7 @@ func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
-							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							jinja2.Write(w, v)
 						}
@@ -273,7 +273,7 @@ func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -407,6 +407,7 @@ func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
@@ -417,7 +418,7 @@ func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
-							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							llamacpp.Write(w, v)
 						}
@@ -476,4 +477,4 @@ func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_6 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII6IGRCMsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK8IGRCMuICAAIACAEEMCAEO0HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI8CEAAIyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGLM4_6 = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII6IGRCMsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK+IGRCMwICAAIACAEEMCAEO2HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI+CEAAI0CCACGICAAGACIIGEEJEIECAIIKCAAGCCIEKgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

@@ -60,7 +60,7 @@ func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -184,7 +184,7 @@ func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
-							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							jinja2.Write(w, v)
 						}
@@ -257,7 +257,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -373,6 +373,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args = llamacpp.Attr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
@@ -383,7 +384,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
-							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							llamacpp.Write(w, v)
 						}
@@ -442,4 +443,4 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},macro,set|0DSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2HGRCOmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK4HGRCOoHCAAIAAmCEC+GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGoCEAAI+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"
+const spansGLM4_7Flash = "if,for,{{ }},macro,set|0DSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2HGRCOmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK6HGRCOqHCAAIAAmCECgHC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGqCEAAIgCCACGICAAGACIIGCEJEGACAIGgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"

@@ -115,7 +115,7 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) 
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		w.WriteJSON(availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+		jinja2.WriteJSON(w, availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
@@ -149,7 +149,7 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) 
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
 				w.WriteString(" ")
-				w.WriteJSON(controls, nil, nil)
+				jinja2.WriteJSON(w, controls, nil, nil)
 			}
 			w.WriteString("<|end_of_role|>")
 		}
@@ -227,7 +227,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.In
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		llamacpp.Write(w, llamacpp.FilterTojson(availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+		llamacpp.WriteJSON(w, availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
@@ -262,7 +262,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.In
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
 				w.WriteString(" ")
-				llamacpp.WriteStr(w, llamacpp.FilterTojson(controls, nil, nil))
+				llamacpp.WriteJSON(w, controls, nil, nil)
 			}
 			w.WriteString("<|end_of_role|>")
 		}

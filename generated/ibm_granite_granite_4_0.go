@@ -247,7 +247,7 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						w.WriteJSON(toolCallArguments, nil, nil)
+						jinja2.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -478,7 +478,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
+						llamacpp.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -237,7 +237,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
-						w.WriteJSON(toolCallArguments, nil, nil)
+						jinja2.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -458,7 +458,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
+						llamacpp.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -84,7 +84,7 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		w.WriteJSON(tools, nil, nil)
+		jinja2.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
@@ -148,7 +148,7 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					w.WriteJSON(toolCallFunctionArguments, nil, nil)
+					jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
@@ -225,7 +225,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
+		llamacpp.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
@@ -292,7 +292,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
+					llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 				}
 				w.WriteString("<|tool_call_end|>")
 			}

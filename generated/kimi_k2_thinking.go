@@ -137,7 +137,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				w.WriteJSON(toolCallFunctionArguments, nil, nil)
+				jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -161,7 +161,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		w.WriteJSON(tools, nil, nil)
+		jinja2.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
@@ -356,7 +356,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
+				llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -380,7 +380,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
+		llamacpp.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}

@@ -76,7 +76,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		w.WriteJSON(jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+		jinja2.WriteJSON(w, jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -138,7 +138,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("\n")
 				w.WriteString("```json")
 				w.WriteString("\n")
-				w.WriteJSON(toolArgs, nil, nil)
+				jinja2.WriteJSON(w, toolArgs, nil, nil)
 				w.WriteString("\n")
 				w.WriteString("```")
 				w.WriteString("<｜tool▁call▁end｜>")
@@ -217,7 +217,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -279,7 +279,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("\n")
 				w.WriteString("```json")
 				w.WriteString("\n")
-				llamacpp.WriteStr(w, llamacpp.FilterTojson(toolArgs, nil, nil))
+				llamacpp.WriteJSON(w, toolArgs, nil, nil)
 				w.WriteString("\n")
 				w.WriteString("```")
 				w.WriteString("<｜tool▁call▁end｜>")

@@ -91,7 +91,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
-			w.WriteJSON(jinja2.ItemStr(message, "content"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemStr(message, "content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
@@ -108,7 +108,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
-				w.WriteJSON(toolCall, nil, nil)
+				jinja2.WriteJSON(w, toolCall, nil, nil)
 				w.WriteString("<|/tool_call|>")
 			}
 			w.WriteString("<|end|>")
@@ -171,7 +171,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(message, "content"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.ItemStr(message, "content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
@@ -188,7 +188,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
-				llamacpp.WriteStr(w, llamacpp.FilterTojson(toolCall, nil, nil))
+				llamacpp.WriteJSON(w, toolCall, nil, nil)
 				w.WriteString("<|/tool_call|>")
 			}
 			w.WriteString("<|end|>")

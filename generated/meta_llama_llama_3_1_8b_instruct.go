@@ -115,7 +115,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -139,7 +139,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
@@ -196,7 +196,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -213,7 +213,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				w.WriteJSON(messageContent, nil, nil)
+				jinja2.WriteJSON(w, messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:102:13 {{- message.content }}
@@ -299,7 +299,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -323,7 +323,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
@@ -360,6 +360,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolCall, "arguments")))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -382,7 +383,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -399,7 +400,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 			messageContent := llamacpp.Attr(message, "content")
 			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(messageContent, nil, nil))
+				llamacpp.WriteJSON(w, messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:102:13 {{- message.content }}
@@ -416,4 +417,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|8DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI4EGJGGwECICGICIAKgECACGICACGACIAGAEJEE+BCACGEEIAIYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|8DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6EGJGGyECICGICIAKiECACGICACGACIAGAEJEEgCCACGEEIAKYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"

@@ -114,7 +114,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -138,7 +138,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
@@ -173,7 +173,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
@@ -182,7 +182,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			messageContent := jinja2.Attr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				w.WriteJSON(messageContent, nil, nil)
+				jinja2.WriteJSON(w, messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
@@ -267,7 +267,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -291,7 +291,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
@@ -327,7 +327,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
@@ -336,7 +336,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 			messageContent := llamacpp.Attr(message, "content")
 			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(messageContent, nil, nil))
+				llamacpp.WriteJSON(w, messageContent, nil, nil)
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}

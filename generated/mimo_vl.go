@@ -68,7 +68,7 @@ func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
-			w.WriteJSON(tool, nil, nil)
+			jinja2.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -124,7 +124,7 @@ func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
 				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
-				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
@@ -174,7 +174,7 @@ func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
+			llamacpp.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -230,7 +230,7 @@ func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")

@@ -105,7 +105,7 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			w.WriteJSON(tool, nil, nil)
+			jinja2.WriteJSON(w, tool, nil, nil)
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
@@ -164,7 +164,7 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("{\"name\": \"")
 				jinja2.WriteStr(w, jinja2.Attr(toolCallFunction, "name"))
 				w.WriteString("\", \"arguments\": ")
-				w.WriteJSON(jinja2.Attr(toolCallFunction, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.Attr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -327,7 +327,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("{\"name\": \"")
 				llamacpp.WriteStr(w, llamacpp.Attr(toolCallFunction, "name"))
 				w.WriteString("\", \"arguments\": ")
-				llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(toolCallFunction, "arguments"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.Attr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")

@@ -67,7 +67,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.WriteJSON(jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -269,7 +269,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
-							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							jinja2.Write(w, v)
 						}
@@ -377,7 +377,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -571,6 +571,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
@@ -581,7 +582,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
-							llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							llamacpp.Write(w, v)
 						}
@@ -668,4 +669,4 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM2 = "set,macro,for,{{ }},if|4DAECAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE2JCAEMoJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGmDEJIGECIGImCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGoBA5JAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG4JCAEMqJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGoDEJIGECIGKmCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"
+const spansMiniMaxM2 = "set,macro,for,{{ }},if|4DAECAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE2JCAEMoJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGmDEJIGECIGImCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGoBA5JAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG6JCAEMsJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGqDEJIGECIGKoCEAEGICIIGACIAGGEJGKACAAGeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"

@@ -136,7 +136,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer, in *jinja2.Input) 
 			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
-				w.WriteJSON(tools, nil, nil)
+				jinja2.WriteJSON(w, tools, nil, nil)
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
@@ -185,7 +185,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer, in *jinja2.Input) 
 					jinja2.WriteStr(w, toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
-					w.WriteJSON(jinja2.ItemStr(jinja2.ItemStr(toolCall, "function"), "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(jinja2.ItemStr(toolCall, "function"), "arguments"), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				jinja2.Write(w, eosToken)
@@ -339,7 +339,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer, in *jinja2.In
 			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
-				llamacpp.WriteStr(w, llamacpp.FilterTojson(tools, nil, nil))
+				llamacpp.WriteJSON(w, tools, nil, nil)
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			w.WriteString("[INST]")
@@ -388,7 +388,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer, in *jinja2.In
 					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
-					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				llamacpp.Write(w, eosToken)

@@ -143,7 +143,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 							w.WriteString("\"")
 							jinja2.WriteStr(w, key)
 							w.WriteString("\": ")
-							w.WriteJSON(val, nil, nil)
+							jinja2.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -324,6 +324,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 					tool = llamacpp.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
 					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
@@ -348,7 +349,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 							w.WriteString("\"")
 							llamacpp.WriteStr(w, key)
 							w.WriteString("\": ")
-							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
+							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -454,4 +455,4 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|4DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGoBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGgJCAEMyICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|4DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGoBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGiJCAEM0ICIAGoDCIAGgDEIEICCICI+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"

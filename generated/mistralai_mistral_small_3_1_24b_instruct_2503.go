@@ -177,7 +177,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 							w.WriteString("\"")
 							jinja2.WriteStr(w, key)
 							w.WriteString("\": ")
-							w.WriteJSON(val, nil, nil)
+							jinja2.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -422,6 +422,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 					tool = llamacpp.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
 					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
@@ -446,7 +447,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 							w.WriteString("\"")
 							llamacpp.WriteStr(w, key)
 							w.WriteString("\": ")
-							llamacpp.WriteStr(w, llamacpp.FilterTojson(val, nil, nil))
+							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -583,4 +584,4 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 
 // spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|+DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI6KIRGKuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACqBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK8KIRGKwKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|+DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI6KIRGKuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACqBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+KIRGKyKCIEGoDCIEGgDEIGICCIAI+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"

@@ -55,7 +55,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		w.WriteJSON(tools, nil, nil)
+		jinja2.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
@@ -105,7 +105,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 				jinja2.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -154,7 +154,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
+		llamacpp.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
@@ -205,7 +205,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")

@@ -129,7 +129,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				w.WriteJSON(toolCallFunctionArguments, nil, nil)
+				jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -154,7 +154,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		w.WriteJSON(tools, nil, nil)
+		jinja2.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
@@ -325,7 +325,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(toolCallFunctionArguments, nil, nil))
+				llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -352,7 +352,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		llamacpp.Write(w, llamacpp.FilterTojson(tools, nil, nil))
+		llamacpp.WriteJSON(w, tools, nil, nil)
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}

@@ -123,7 +123,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.IsMapping(v) || (jinja2.IsIterable(v) && !jinja2.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				w.WriteJSON(v, nil, nil)
+				jinja2.WriteJSON(w, v, nil, nil)
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
@@ -173,9 +173,9 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tns := range jinja2.Iterate(w, jinja2.Attr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
-			w.WriteJSON(tns, nil, nil)
+			jinja2.WriteJSON(w, tns, nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
+			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
 				return jinja2.Item(nd, tns)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
@@ -195,11 +195,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			w.WriteJSON(jinja2.Attr(fn, "name"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(fn, "name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(jinja2.Attr(fn, "description"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(fn, "description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			w.WriteJSON(jinja2.Attr(fn, "parameters"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(fn, "parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -533,6 +533,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.WriteStr(w, llamacpp.Attr(tcFunction, "name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			k := vals[0]
@@ -556,7 +557,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if llamacpp.IsMapping(v) || (llamacpp.IsIterable(v) && !llamacpp.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				llamacpp.Write(w, llamacpp.FilterTojson(v, nil, nil))
+				llamacpp.WriteJSON(w, v, nil, nil)
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
@@ -607,13 +608,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tns := range llamacpp.Iterate(w, llamacpp.Attr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(tns, nil, nil))
+			llamacpp.WriteJSON(w, tns, nil, nil)
 			w.WriteString(", \"description\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
+			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
 				return llamacpp.Item(nd, tns)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
-			}), nil, nil))
+			}), nil, nil)
 			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
@@ -630,11 +631,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "name"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "description"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(fn2, "parameters"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -914,4 +915,4 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansMuseGlimmer is the position table of muse-glimmer.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMuseGlimmer = "macro,if,{{ }},for,set|6DwBWCAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOqEMZAOAOIIEmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEYkBGJGGKCIIOMCAEWaURAIICIIMECAEK4CEJAIACIIE6BCACEmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEIsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZCqBwBtMAAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOuEMZAOAOIIGmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEakBGJGGKCIIOMCAEWaURAIICIIMECAEK6CEJAIACIIE8BCACGmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEKsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZC"
+const spansMuseGlimmer = "macro,if,{{ }},for,set|6DwBWCAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOqEMZAOAOIIEmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEYkBGJGGKCIIOMCAEWaURAIICIIMECAEK4CEJAIACIIE6BCACEmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEIsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZCqBwBtMAAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMiDKhBAICCIIGGCACEACIEGEEJEK+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOuEMZAOAOIIGmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEakBGJGGKCIIOMCAEWaURAIICIIMECAEK6CEJAIACIIE8BCACGmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEKsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZC"

@@ -193,7 +193,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer, in *jinja2.
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			w.WriteJSON(toolParameters, nil, nil)
+			jinja2.WriteJSON(w, toolParameters, nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -245,7 +245,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer, in *jinja2.
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						w.WriteJSON(toolCallArguments, nil, nil)
+						jinja2.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 				}
 				w.WriteString("}\n</tool_call>")
@@ -369,6 +369,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *ji
 		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		items2 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
 		for i := range items2 {
 			vals := jinja2.Unpack(items2[i], 2)
@@ -398,6 +399,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *ji
 		llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		items3 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
 		for i := range items3 {
 			vals := jinja2.Unpack(items3[i], 2)
@@ -432,7 +434,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *ji
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(toolParameters, nil, nil))
+			llamacpp.WriteJSON(w, toolParameters, nil, nil)
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -484,7 +486,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *ji
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
+						llamacpp.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 				}
 				w.WriteString("}\n</tool_call>")
@@ -523,4 +525,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *ji
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|wDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG0FIAIIKCIEGACICIEGJGIECAGIcCAIMECIGIECAEMOKJEGGCIGMEEJGIkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|wDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG4FIAIIKCIEGACICIEGJGIECAGKcCAIMECIGIECAEMOKJEGGCIGMEEJGKkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"

@@ -120,7 +120,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Inpu
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := jinja2.Attr(tool, "function")
-			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
+			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -198,7 +198,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Inpu
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						w.WriteJSON(fnArguments, nil, nil)
+						jinja2.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
@@ -324,11 +324,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := llamacpp.Attr(tool, "function")
-			llamacpp.Write(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
+			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
-			}), nil, nil))
+			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:119 {{- ', ' if not loop.last else '' -}}
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
@@ -400,7 +400,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
+						llamacpp.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")

@@ -110,7 +110,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := jinja2.Attr(tool, "function")
-			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
+			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -228,7 +228,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						w.WriteJSON(fnArguments, nil, nil)
+						jinja2.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
@@ -310,7 +310,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					w.WriteJSON(fnArguments, nil, nil)
+					jinja2.WriteJSON(w, fnArguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
@@ -394,11 +394,11 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := llamacpp.Attr(tool, "function")
-			llamacpp.Write(w, llamacpp.FilterTojson(jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
+			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
-			}), nil, nil))
+			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34:5 {{- ', ' if not loop.last else '' -}}
 			if !(i == len(items)-1) {
 				w.WriteString(", ")
@@ -513,7 +513,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
+						llamacpp.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
@@ -596,7 +596,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					llamacpp.Write(w, llamacpp.FilterTojson(fnArguments, nil, nil))
+					llamacpp.WriteJSON(w, fnArguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")

@@ -159,7 +159,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						w.WriteJSON(variantDefault, nil, nil)
+						jinja2.WriteJSON(w, variantDefault, nil, nil)
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -309,7 +309,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							w.WriteJSON(paramSpecDefault, nil, nil)
+							jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
@@ -516,7 +516,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 					return jinja2.Str("json")
 				}), jinja2.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				w.WriteJSON(jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = jinja2.Attr(toolCall, "name")
@@ -554,7 +554,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			w.WriteJSON(jinja2.Attr(message, "content"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(message, "content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
@@ -687,7 +687,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						llamacpp.WriteStr(w, llamacpp.FilterTojson(variantDefault, nil, nil))
+						llamacpp.WriteJSON(w, variantDefault, nil, nil)
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -728,6 +728,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.CallMethod(paramSpecProperties, "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -792,6 +793,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if toolParameters.Truthy() && llamacpp.Attr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(toolParameters, "properties"), "items", nil, nil))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
@@ -837,7 +839,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							llamacpp.WriteStr(w, llamacpp.FilterTojson(paramSpecDefault, nil, nil))
+							llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
@@ -1045,7 +1047,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 					return jinja2.Str("json")
 				}), jinja2.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil))
+				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = llamacpp.Attr(toolCall, "name")
@@ -1083,7 +1085,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			llamacpp.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(message, "content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
@@ -1101,4 +1103,4 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenaiGptOss120b = "macro,if,set,{{ }},for|4DiLUCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIKACIGEMCACQIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREE2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRCoBiL/TAAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIMACIGEKCACOIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREG2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRC"
+const spansOpenaiGptOss120b = "macro,if,set,{{ }},for|4DiLUCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIKACIGEMCACQIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREE2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRCoBkL/TAAO0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCGACGkCCACKyBEIIMACIGEKCACOIIAGMECACe8FahBAIECIGIECAGI8ECAIEACIEEECAGIECAGIiECACKwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREG2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRC"

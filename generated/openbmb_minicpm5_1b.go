@@ -67,7 +67,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -402,7 +402,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				w.WriteJSON(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				jinja2.WriteJSON(w, messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
@@ -450,7 +450,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -601,6 +601,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
+							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
@@ -663,6 +664,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
+							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
@@ -750,6 +752,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							paramName := vals[0]
@@ -791,7 +794,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				llamacpp.Write(w, llamacpp.FilterTojson(message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.WriteJSON(w, message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
@@ -818,4 +821,4 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|4DACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEIgSGRGWQCICGACIEIAEAEG0QEJCGKCIAMiQCACGACAEEaCACGACIEIKEACEACIEEACAEIuIIRCGACIEEACAEEACAEEACAEEACAEE8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKoSGRGWQCICGACIEIAEAEG8QEJCGKCIAMqQCACGACAEEaCACGACIEIKEACEACIEEACAEIyIIRCGACIEEACAEEACAEEACAEEACAEG8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIwDIRCGoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMoDGJCG+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|4DACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEIgSGRGWQCICGACIEIAEAEG0QEJCGKCIAMiQCACGACAEEaCACGACIEIKEACEACIEEACAEIuIIRCGACIEEACAEEACAEEACAEEACAEE8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKuSGRGWQCICGACIEIAEAEGiREJCGKCIAMwQCACGACAEEaCACGACIEIKEACEACIEEACAEI2IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGMACIEEsDCACEACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIyDIRCGqDCIGKACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMqDGJCGgDCIGKECICIIGACGACIEGEEJAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"

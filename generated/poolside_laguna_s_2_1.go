@@ -93,7 +93,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
 			for _, tool := range jinja2.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				w.WriteJSON(tool, nil, nil)
+				jinja2.WriteJSON(w, tool, nil, nil)
 				w.WriteString("\n")
 			}
 			w.WriteString("</available_tools>")
@@ -176,7 +176,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !jinja2.IsString(v) {
-								w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+								jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 							} else {
 								jinja2.Write(w, v)
 							}
@@ -336,6 +336,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = llamacpp.Attr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
@@ -347,7 +348,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !llamacpp.IsString(v) {
-								llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+								llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 							} else {
 								llamacpp.Write(w, v)
 							}
@@ -387,4 +388,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQmGSNGGKCEAOwFCACGECEEGkFCECGkEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGkCEFCG6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECsBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIsBCACGOGECEACEEEECACKSGFCGIKEGEACEEQoGSNGGKCEAOyFCACGECEEGmFCECGmEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGmCEFCI6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQmGSNGGKCEAOwFCACGECEEGkFCECGkEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGkCEFCG6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECsBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIsBCACGOGECEACEEEECACKSGFCGIKEGEACEEQqGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGIACEAECCAEGACAAGiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"

@@ -217,7 +217,7 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !jinja2.IsString(v) {
-									w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+									jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 								} else {
 									jinja2.Write(w, v)
 								}
@@ -419,6 +419,7 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
 							args = llamacpp.Attr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
+							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
 								vals := jinja2.Unpack(item, 2)
 								k := vals[0]
@@ -430,7 +431,7 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !llamacpp.IsString(v) {
-									llamacpp.Write(w, llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+									llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 								} else {
 									llamacpp.Write(w, v)
 								}
@@ -471,4 +472,4 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansPoolsideLagunaXS2 is the position table of poolside-Laguna-XS.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEImCEFCG8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGECsBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|4DAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEImCEFCG8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGECsBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM4IOJGKKCEAO+HCACGECEEGyHCECGyGAAIKmGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQGKFCEACEEGqCEFCI+BCEGIACEAEECAEIACAAGiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGEC"

@@ -144,7 +144,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			w.WriteJSON(tool, nil, nil)
+			jinja2.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
@@ -448,7 +448,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
+			llamacpp.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
@@ -596,6 +596,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
@@ -655,4 +656,4 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3_5_4B = "set,macro,if,{{ }},for|0DACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGI+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"
+const spansQwen3_5_4B = "set,macro,if,{{ }},for|0DACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGIgIEJIMECIAIqHCAEGGCIEEACIGE8GEJEGACAGC0GCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGqDEJEGgDCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGqBEJEIeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"

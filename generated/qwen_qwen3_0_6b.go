@@ -66,7 +66,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			w.WriteJSON(tool, nil, nil)
+			jinja2.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -192,7 +192,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						w.WriteJSON(toolCallArguments, nil, nil)
+						jinja2.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -246,7 +246,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, nil))
+			llamacpp.WriteJSON(w, tool, nil, nil)
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -374,7 +374,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						llamacpp.Write(w, llamacpp.FilterTojson(toolCallArguments, nil, nil))
+						llamacpp.WriteJSON(w, toolCallArguments, nil, nil)
 					}
 					w.WriteString("}\n</tool_call>")
 				}

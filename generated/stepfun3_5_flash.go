@@ -107,7 +107,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -325,7 +325,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -440,6 +440,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(arguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
@@ -485,4 +486,4 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "macro,if,{{ }},for,set|wDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII6GGRGOECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK8GGRGOECIIIkGCACGICIIMACAECwFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGwCEJCIkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_5Flash = "macro,if,{{ }},for,set|wDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII6GGRGOECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK+GGRGOECIIImGCACGICIIMACAECyFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGyCEJCImCCIGGICICGACIIGAEJEEuBCACGACIIGeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

@@ -131,7 +131,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -391,7 +391,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			llamacpp.Write(w, llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
@@ -522,6 +522,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
+						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(arguments)) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
@@ -567,4 +568,4 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "macro,if,{{ }},set,for|2DmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGRIQECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGRIQECIGIoGCACGICIGMACAEC0FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG4CEJCIsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_7Flash = "macro,if,{{ }},set,for|2DmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGRIQECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKkHGRIQECIGIqGCACGICIGMACAEC2FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG6CEJCIuCCIIGICICGACIGGAEJEE2BCACGICIGOeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

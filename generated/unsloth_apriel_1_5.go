@@ -258,7 +258,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("{\"name\": \"")
 					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteJSON(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
@@ -516,7 +516,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("{\"name\": \"")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteStr(w, llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
+					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}

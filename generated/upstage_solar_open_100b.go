@@ -132,7 +132,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			w.WriteJSON(jinja2.Attr(tool, "function"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.Attr(tool, "function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -176,7 +176,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
 		if jinja2.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			w.WriteJSON(toolArguments, nil, nil)
+			jinja2.WriteJSON(w, toolArguments, nil, nil)
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
@@ -399,7 +399,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, nil))
+			llamacpp.WriteJSON(w, llamacpp.Attr(tool, "function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -443,7 +443,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
 		if llamacpp.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			llamacpp.Write(w, llamacpp.FilterTojson(toolArguments, nil, nil))
+			llamacpp.WriteJSON(w, toolArguments, nil, nil)
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}

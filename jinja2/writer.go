@@ -199,9 +199,9 @@ func (w *Writer) WriteStr(v Value) {
 	}
 }
 
-// Write, WriteStr and WriteAdd are w.Write, w.WriteStr and w.WriteAdd in the form
-// generated code calls them: a template's llama.cpp render function calls package
-// llamacpp's functions of the same names at the same places.
+// Write, WriteStr, WriteAdd and WriteJSON are w.Write, w.WriteStr, w.WriteAdd and
+// w.WriteJSON in the form generated code calls them: a template's llama.cpp render
+// function calls package llamacpp's functions of the same names at the same places.
 
 // Write is w.Write(v).
 func Write(w *Writer, v Value) { w.Write(v) }
@@ -211,3 +211,6 @@ func WriteStr(w *Writer, v Value) { w.WriteStr(v) }
 
 // WriteAdd is w.WriteAdd(operands...).
 func WriteAdd(w *Writer, operands ...Value) { w.WriteAdd(operands...) }
+
+// WriteJSON is w.WriteJSON(v, args, kwargs).
+func WriteJSON(w *Writer, v Value, args []Value, kwargs []Kwarg) { w.WriteJSON(v, args, kwargs) }

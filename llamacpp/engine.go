@@ -545,3 +545,9 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
 func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { Write(w, Sum(operands...)) }
+
+// WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
+// writer gives (FilterTojson).
+func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
+	w.WriteString(FilterTojson(v, args, kwargs).Text())
+}

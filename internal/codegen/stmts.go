@@ -258,9 +258,9 @@ func (g *gen) writeOperand(x ir.Expr, write string) jen.Code {
 	if s, ok := strConst(x); ok {
 		return jen.Id("w").Dot("WriteString").Call(jen.Lit(s))
 	}
-	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" && !g.llama {
+	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" {
 		args, kwargs := g.args(f.Args)
-		return jen.Id("w").Dot("WriteJSON").Call(g.value(f.X), args, kwargs)
+		return g.direct("WriteJSON").Call(jen.Id("w"), g.value(f.X), args, kwargs)
 	}
 	return g.direct(write).Call(jen.Id("w"), g.value(x))
 }
@@ -379,27 +379,37 @@ func (g *gen) itemsFor(s *ir.For) []jen.Code {
 // pairs returns the runtime call giving the keys and values of x.items(), x|items or
 // x|dictsort(...), or nil for another iterable (and in the llama.cpp function).
 func (g *gen) pairs(x ir.Expr) *jen.Statement {
-	if g.llama {
+	fn, recv, args, ok := pairsOf(x)
+	if !ok || g.llama {
 		return nil // llama.cpp's items of none or undefined are empty
 	}
+	if fn == "DictsortPairs" {
+		args, kwargs := g.args(*args)
+		return rt(fn).Call(g.value(recv), args, kwargs)
+	}
+	return rt(fn).Call(g.value(recv))
+}
+
+// pairsOf matches x.items(), x|items and x|dictsort(...): the function giving their keys
+// and values, the value they are of and dictsort's arguments.
+func pairsOf(x ir.Expr) (fn string, recv ir.Expr, args *ir.Args, ok bool) {
 	switch x := x.(type) {
 	case *ir.Call:
 		attr, ok := x.Fn.(*ir.Attr)
 		if ok && attr.Name == "items" && len(x.Args.Args)+len(x.Args.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-			return rt("DictItems").Call(g.value(attr.X))
+			return "DictItems", attr.X, nil, true
 		}
 	case *ir.Filter:
 		switch x.Name {
 		case "items":
 			if len(x.Args.Args)+len(x.Args.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-				return rt("ItemsFilterPairs").Call(g.value(x.X))
+				return "ItemsFilterPairs", x.X, nil, true
 			}
 		case "dictsort":
-			args, kwargs := g.args(x.Args)
-			return rt("DictsortPairs").Call(g.value(x.X), args, kwargs)
+			return "DictsortPairs", x.X, &x.Args, true
 		}
 	}
-	return nil
+	return "", nil, nil, false
 }
 
 // position is a loop variable that is only asked for its position (loop.index,
@@ -500,6 +510,9 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	// loops check it first (checked)
 	checked := iter
 	if g.llama {
+		if _, _, _, ok := pairsOf(s.Iter); ok {
+			code = append(code, jen.Comment("llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come"))
+		}
 		checked = g.op("Iterable").Call(iter)
 		// llama.cpp runs every iteration in one scope, which starts as a copy of the
 		// scope around the loop: what one iteration assigns, the next one sees

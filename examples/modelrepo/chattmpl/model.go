@@ -123,7 +123,7 @@ func renderModel(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -221,7 +221,7 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
+						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}

@@ -163,10 +163,10 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	jinja2.Write(w, jinja2.MethodSplit(jinja2.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
 	jinja2.Write(w, jinja2.FilterUpper(jinja2.Str("Straße İ")))
@@ -318,10 +318,10 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	llamacpp.Write(w, llamacpp.FilterTojson(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
 	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Str("Straße İ")))
