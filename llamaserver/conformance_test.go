@@ -7,8 +7,8 @@ import (
 	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
-// TestConformance renders the oracle's cases (and testdata's request fields and llama.cpp
-// engine cases) with the templates of the shared corpus under this package's profile,
+// TestConformance renders the oracle's cases (and testdata's request fields) with the
+// templates of the shared corpus under this package's profile,
 // and compares with the prompts llama-server built, byte for byte: .ci/run's
 // llama_server checks. By default it checks the corpus's llama.cpp/ folder;
 // TMPLGEN_CONFORMANCE=full checks every template, as .ci/run does.

@@ -23,8 +23,9 @@ const maxReports = 40
 //     oracle's cases: all-ENGINE with testenv.FullConformance, else only the llama.cpp/
 //     folder (llama.cpp-ENGINE); transformers' errors must name the line
 //     Jinja2 names (testdata/errlines). Then the request fields on the llama.cpp/
-//     templates (fields-ENGINE, testdata/fields) and the cases on llama.cpp's Jinja
-//     engine (engine-ENGINE, testdata/llama_engine), whole in both modes.
+//     templates (fields-ENGINE, testdata/fields), whole in both modes, and for
+//     transformers the cases on llama.cpp's Jinja engine (engine-transformers,
+//     EngineCases), which package llamacpp's tests check under llama_server.
 //   - llama_legacy: the project's own templates of llama.cpp's built-in formats
 //     (builtin-llama_legacy, templates/builtin).
 //
@@ -47,14 +48,24 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 		corpus.Lines = filepath.Join(root, "testdata", "errlines", "transformers.tsv")
 	}
 	fields := filepath.Join(root, "testdata", "fields")
-	llamaEngine := filepath.Join(root, "testdata", "llama_engine")
-	return []harness.Suite{
+	suites := []harness.Suite{
 		corpus,
 		{Name: "fields-" + engine, Templates: filepath.Join(templates, "llama.cpp"), Expected: filepath.Join(fields, "expected"),
 			Cases: filepath.Join(fields, "cases.json"), Engine: engine},
-		{Name: "engine-" + engine, Templates: filepath.Join(llamaEngine, "templates"), Expected: filepath.Join(llamaEngine, "expected"),
-			Cases: filepath.Join(llamaEngine, "cases.json"), Engine: engine},
 	}
+	if engine == harness.EngineTransformers {
+		suites = append(suites, EngineCases(root, engine))
+	}
+	return suites
+}
+
+// EngineCases is the suite of the cases on llama.cpp's Jinja engine (engine-ENGINE,
+// testdata/llama_engine: a template for each way llama.cpp's engine differs from
+// Jinja2, with what both references rendered), compared under engine.
+func EngineCases(root, engine string) harness.Suite {
+	dir := filepath.Join(root, "testdata", "llama_engine")
+	return harness.Suite{Name: "engine-" + engine, Templates: filepath.Join(dir, "templates"), Expected: filepath.Join(dir, "expected"),
+		Cases: filepath.Join(dir, "cases.json"), Engine: engine}
 }
 
 // Run runs the suites (built into one program, harness.RunSuites, with the oracle's
