@@ -389,7 +389,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…

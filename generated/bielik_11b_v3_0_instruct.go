@@ -102,7 +102,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
-	items := jinja2.Iterate(w, messages.Slice(loopStartIndex, jinja2.None(), jinja2.None()))
+	items := jinja2.Iterate(w, jinja2.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
 		var content jinja2.Value
@@ -129,7 +129,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Str("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = jinja2.FilterJoin(reasoningParts.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()), []jinja2.Value{jinja2.Str("</think>")}, nil)
+				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {

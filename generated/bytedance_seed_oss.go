@@ -113,7 +113,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}

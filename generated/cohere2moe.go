@@ -601,7 +601,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, messages.Slice(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.None(), jinja2.None())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.Attr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")

@@ -257,7 +257,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, messages.Slice(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.None(), jinja2.None())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.Attr(msg, "role")), "tool") {
 					w.WriteString(",\n")

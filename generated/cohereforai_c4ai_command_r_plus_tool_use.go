@@ -274,7 +274,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer, in *jinja2.Inp
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 	} else {

@@ -272,7 +272,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 		startIdx = jinja2.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
-	items2 := jinja2.Iterate(w, messages.Slice(startIdx, jinja2.None(), jinja2.None()))
+	items2 := jinja2.Iterate(w, jinja2.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
 		var msgIndex jinja2.Value

@@ -472,7 +472,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {

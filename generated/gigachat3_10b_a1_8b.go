@@ -173,7 +173,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 				jinja2.WriteAdd(w, indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			jinja2.WriteAdd(w, indent.Slice(jinja2.None(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.None()), jinja2.Str("}"))
+			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.Missing()), jinja2.Str("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -374,7 +374,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
 	if tools.Truthy() {

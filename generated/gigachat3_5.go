@@ -134,7 +134,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = jinja2.MethodSplitSep(refstr.Slice(jinja2.Int(2), jinja2.None(), jinja2.None()), jinja2.Str("/"))
+				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -508,7 +508,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				jinja2.WriteAdd(w, indent.Slice(jinja2.None(), jinja2.Int(-2), jinja2.None()), jinja2.Str("}"))
+				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
@@ -1384,7 +1384,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -1394,14 +1394,14 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}

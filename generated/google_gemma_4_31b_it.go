@@ -549,7 +549,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {

@@ -68,7 +68,7 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) 
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …

@@ -154,9 +154,9 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = messages.Slice(jinja2.None(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None())
+	histMsgs = jinja2.Slice(messages, jinja2.Missing(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = messages.Slice(jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None(), jinja2.None())
+	suffixMsgs = jinja2.Slice(messages, jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")

@@ -557,7 +557,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				runToolMessages := jinja2.NewList()
 				runResolvedCount := jinja2.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				for _, candidate := range jinja2.Iterate(w, messages.Slice(jinja2.Int(int64(i)), jinja2.None(), jinja2.None())) {
+				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.Attr(candidate, "role"), "tool") {

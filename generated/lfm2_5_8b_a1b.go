@@ -169,7 +169,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -267,7 +267,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = jinja2.Sub(jinja2.FilterLength(content), jinja2.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						jinja2.Write(w, content.Slice(jinja2.None(), truncLen, jinja2.None()))
+						jinja2.Write(w, jinja2.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}

@@ -68,7 +68,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -86,7 +86,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -129,7 +129,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…

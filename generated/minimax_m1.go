@@ -79,7 +79,7 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 			nsSystemPrompt = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}

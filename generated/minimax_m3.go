@@ -263,20 +263,20 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		conversationMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
 		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = jinja2.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
-			conversationMessages = conversationMessages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			conversationMessages = jinja2.Slice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else if messages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		conversationMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	jinja2.Write(w, bodToken)

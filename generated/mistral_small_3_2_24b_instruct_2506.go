@@ -86,7 +86,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer, in *jinja2.Input) 
 			systemPrompt = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))

@@ -90,7 +90,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}

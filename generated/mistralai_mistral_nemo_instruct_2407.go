@@ -62,7 +62,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
@@ -187,7 +187,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
 				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
-				jinja2.Write(w, out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
+				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {

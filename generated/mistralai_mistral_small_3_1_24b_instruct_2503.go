@@ -74,13 +74,13 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+			loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -244,7 +244,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				jinja2.Write(w, out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
+				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
@@ -253,7 +253,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				jinja2.WriteStr(w, toolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
+				jinja2.WriteStr(w, jinja2.Slice(toolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -301,7 +301,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			jinja2.WriteStr(w, messageToolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
+			jinja2.WriteStr(w, jinja2.Slice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}

@@ -123,7 +123,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) 
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}

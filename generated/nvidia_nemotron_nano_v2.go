@@ -127,7 +127,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if jinja2.EqStr(messages0Role, "system") {
-		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := jinja2.ItemInt(messages, -1)
@@ -145,7 +145,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = messages.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None())
+		messages = jinja2.Slice(messages, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)

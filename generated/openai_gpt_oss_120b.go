@@ -411,7 +411,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = jinja2.Attr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
@@ -470,7 +470,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range jinja2.Iterate(w, loopMessages.Slice(jinja2.Int(int64(i+1)), jinja2.None(), jinja2.None())) {
+				for _, futureMessage := range jinja2.Iterate(w, jinja2.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if jinja2.EqStr(jinja2.Attr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}

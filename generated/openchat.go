@@ -60,8 +60,8 @@ func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			jinja2.WriteStr(w, jinja2.FilterUpper(messageRole.Slice(jinja2.None(), jinja2.Int(1), jinja2.None())))
-			jinja2.WriteStr(w, messageRole.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()))
+			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing())))
+			jinja2.WriteStr(w, jinja2.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
 			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end_of_turn|>")

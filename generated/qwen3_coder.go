@@ -96,7 +96,7 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Qwen3-Coder.jinja:16:5 {%- else %}
 		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}

@@ -136,7 +136,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		conversationMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)

@@ -74,7 +74,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
+		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}

@@ -229,7 +229,10 @@ func runeAt(s string, i int) string {
 }
 
 // Slice is Python's x[start:stop:step]; a missing bound is passed as None (or
-// Undefined). It works on str (by character), list and tuple.
+// Undefined, Missing). It works on str (by character), list and tuple.
+func Slice(v, start, stop, step Value) Value { return v.Slice(start, stop, step) }
+
+// Slice is Slice(v, start, stop, step).
 func (v Value) Slice(start, stop, step Value) Value {
 	switch v.kind() {
 	case KindUndefined:

@@ -78,25 +78,17 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return g.method(g.value(x.X), "Item", g.value(x.Key))
 	case *ir.Slice:
-		// a part left out is None, or Missing for llama.cpp, whose defaults depend on
-		// which parts are given
-		left := rt("None").Call()
-		if g.llama {
-			left = rt("Missing").Call()
-		}
+		// a part left out is Missing: None to Jinja2, and to llama.cpp, whose defaults
+		// depend on which parts are given, not given
 		part := func(e ir.Expr) jen.Code {
 			if e == nil {
-				return left
+				return rt("Missing").Call()
 			}
 			return g.value(e)
 		}
 		obj := g.value(x.X)
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
-		if g.llama {
-			g.variants++
-			return llama("Slice").Call(obj, start, stop, step)
-		}
-		return obj.Dot("Slice").Call(start, stop, step)
+		return g.direct("Slice").Call(obj, start, stop, step)
 	case *ir.List:
 		return rt("NewList").Call(g.values(x.Items)...)
 	case *ir.Tuple:

@@ -175,10 +175,10 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	jinja2.Write(w, jinja2.FilterTitle(jinja2.Str("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.Write(w, jinja2.Str("abc").Slice(jinja2.None(), jinja2.None(), jinja2.Int(-1)))
+	jinja2.Write(w, jinja2.Slice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)).Slice(jinja2.Int(1), jinja2.None(), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	jinja2.Write(w, jinja2.Bool(jinja2.IsDefined(tools)))
