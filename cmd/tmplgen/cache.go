@@ -16,17 +16,24 @@ import (
 
 // templateProgram returns the program in tmplgen's cache that renders the template
 // text, compiling it (never interpreting it) and building the program the first time.
+// Its folder is named by the template's sha256 and by the sha256 of the Go it is built
+// from (harness.UnitsSum), so that a tmplgen that compiles the template differently, or
+// whose runtime changed, builds it anew even when its build is not stamped (go run).
 func templateProgram(text string, stderr io.Writer) (string, error) {
 	sum := templatehash.SHA256(text)
-	dir, err := cacheDir(sum)
+	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
+	if len(failed) > 0 {
+		return "", failed[0]
+	}
+	built, err := harness.UnitsSum(units)
+	if err != nil {
+		return "", err
+	}
+	dir, err := cacheDir(sum + "-" + built[:16])
 	if err != nil {
 		return "", err
 	}
 	return cachedProgram(dir, "compiling template sha256 "+sum, stderr, func(tmp string) (string, error) {
-		units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
-		if len(failed) > 0 {
-			return "", failed[0]
-		}
 		return harness.Build(tmp, units)
 	})
 }

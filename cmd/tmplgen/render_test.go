@@ -124,8 +124,9 @@ func TestRenderErrors(t *testing.T) {
 }
 
 // TestRenderFile renders a template file: it is compiled into the cache (in a folder of
-// this tmplgen's version, named by the template's sha256) and rendered there; the
-// second time the cached build is used. An empty file is a template too.
+// this tmplgen's version, named by the template's sha256 and the sha256 of the Go built)
+// and rendered there; the second time the cached build is used. An empty file is a
+// template too.
 func TestRenderFile(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("TMPLGEN_CACHE", cache)
@@ -147,8 +148,8 @@ func TestRenderFile(t *testing.T) {
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("cache entries %v (%v), want one", entries, err)
 	}
-	if dir, base := filepath.Split(entries[0]); base != hex.EncodeToString(sum[:]) || !strings.HasPrefix(filepath.Base(dir), version.Version+"-") {
-		t.Errorf("cache entry %s, want VERSION-BUILD/SHA256", entries[0])
+	if dir, base := filepath.Split(entries[0]); !strings.HasPrefix(base, hex.EncodeToString(sum[:])+"-") || !strings.HasPrefix(filepath.Base(dir), version.Version+"-") {
+		t.Errorf("cache entry %s, want VERSION-BUILD/SHA256-GOSUM", entries[0])
 	}
 	if _, err := os.Stat(filepath.Join(entries[0], "harness")); err != nil {
 		t.Errorf("no cached build: %v", err)

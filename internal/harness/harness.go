@@ -141,12 +141,17 @@ func CatalogSum() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return filesSum(files), nil
+}
+
+// filesSum is the hex sha256 of a module's files: their paths, lengths and contents.
+func filesSum(files map[string][]byte) string {
 	h := sha256.New()
 	for _, path := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(h, "%s %d\n", path, len(files[path]))
 		h.Write(files[path])
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // lookGo fails, saying so, when there is no go command to build with.
@@ -362,35 +367,49 @@ func list() {
 // writeModule writes the module of the program that renders the units: the runtime's
 // source (runtimeModule) and the units as package checkpkg (the i'th in unitFile(i)).
 func writeModule(dir string, units []*codegen.Unit) error {
-	files, err := runtimeModule(Package)
+	files, err := unitsModule(units)
 	if err != nil {
 		return err
 	}
-	if err := writeFiles(dir, files); err != nil {
-		return err
-	}
-	pkgDir := filepath.Join(dir, "checkpkg")
 	// a unit left out of the last build leaves no file behind
-	if err := os.RemoveAll(pkgDir); err != nil {
+	if err := os.RemoveAll(filepath.Join(dir, "checkpkg")); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
-		return err
+	return writeFiles(dir, files)
+}
+
+// unitsModule returns the files of the module Build builds from units, by
+// slash-separated path: the runtime's (runtimeModule) and package checkpkg, the i'th
+// unit in unitFile(i) and their registry.
+func unitsModule(units []*codegen.Unit) (map[string][]byte, error) {
+	files, err := runtimeModule(Package)
+	if err != nil {
+		return nil, err
 	}
 	for i, u := range units {
 		src, err := codegen.File("checkpkg", u)
 		if err != nil {
-			return fmt.Errorf("%s: %w", u.Origin, err)
+			return nil, fmt.Errorf("%s: %w", u.Origin, err)
 		}
-		if err := os.WriteFile(filepath.Join(pkgDir, unitFile(i)), src, 0o644); err != nil {
-			return err
-		}
+		files["checkpkg/"+unitFile(i)] = src
 	}
 	src, err := codegen.Registry("checkpkg", units)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(filepath.Join(pkgDir, "registry.go"), src, 0o644)
+	files["checkpkg/registry.go"] = src
+	return files, nil
+}
+
+// UnitsSum is the hex sha256 of the module Build builds from units (their generated
+// code and the runtime's source): a program built from units can be reused as long as
+// it is the same.
+func UnitsSum(units []*codegen.Unit) (string, error) {
+	files, err := unitsModule(units)
+	if err != nil {
+		return "", err
+	}
+	return filesSum(files), nil
 }
 
 // catalogModule returns the files of the module BuildCatalog builds, by slash-separated
