@@ -21,43 +21,25 @@ var strMethods map[string]method
 
 func init() {
 	strMethods = map[string]method{
-		"split":      func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, false) },
-		"rsplit":     func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, true) },
-		"strip":      func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "strip", true, true) },
-		"lstrip":     func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "lstrip", true, false) },
-		"rstrip":     func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "rstrip", false, true) },
-		"startswith": func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "startswith") },
-		"endswith":   func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "endswith") },
-		"replace":    strReplace,
-		"find":       func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "find", false, false) },
-		"rfind":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rfind", true, false) },
-		"index":      func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "index", false, true) },
-		"rindex":     func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rindex", true, true) },
-		"count":      strCount,
-		"upper": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("upper", a, k)
-			return sameKind(r, pystr.Upper(r.str()))
-		},
-		"lower": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("lower", a, k)
-			return sameKind(r, pystr.Lower(r.str()))
-		},
-		"title": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("title", a, k)
-			return sameKind(r, pystr.Title(r.str()))
-		},
-		"capitalize": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("capitalize", a, k)
-			return sameKind(r, pystr.Capitalize(r.str()))
-		},
-		"swapcase": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("swapcase", a, k)
-			return sameKind(r, pystr.Swapcase(r.str()))
-		},
-		"casefold": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("casefold", a, k)
-			return sameKind(r, pystr.Casefold(r.str()))
-		},
+		"split":        func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, false) },
+		"rsplit":       func(r Value, a []Value, k []Kwarg) Value { return strSplit(r, a, k, true) },
+		"strip":        func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "strip", true, true) },
+		"lstrip":       func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "lstrip", true, false) },
+		"rstrip":       func(r Value, a []Value, k []Kwarg) Value { return strStrip(r, a, k, "rstrip", false, true) },
+		"startswith":   func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "startswith") },
+		"endswith":     func(r Value, a []Value, k []Kwarg) Value { return strAffix(r, a, k, "endswith") },
+		"replace":      strReplace,
+		"find":         func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "find", false, false) },
+		"rfind":        func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rfind", true, false) },
+		"index":        func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "index", false, true) },
+		"rindex":       func(r Value, a []Value, k []Kwarg) Value { return strFind(r, a, k, "rindex", true, true) },
+		"count":        strCount,
+		"upper":        strCase("upper", pystr.Upper),
+		"lower":        strCase("lower", pystr.Lower),
+		"title":        strCase("title", pystr.Title),
+		"capitalize":   strCase("capitalize", pystr.Capitalize),
+		"swapcase":     strCase("swapcase", pystr.Swapcase),
+		"casefold":     strCase("casefold", pystr.Casefold),
 		"join":         strJoin,
 		"format":       strFormat,
 		"splitlines":   strSplitlines,
@@ -996,6 +978,17 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 	return sameKind(r, sign+strings.Repeat("0", width-n)+s)
 }
 
+// strCase is a method of str that maps it to another (upper, lower...) and takes no
+// arguments: a Markup str gives a Markup str.
+func strCase(name string, mapping func(string) string) method {
+	return func(r Value, args []Value, kwargs []Kwarg) Value {
+		noArgs(name, args, kwargs)
+		return sameKind(r, mapping(r.str()))
+	}
+}
+
+// strPredicate is a method of str that tests each character (isdigit, isalpha...): false
+// for an empty str.
 func strPredicate(name string, test func(rune) bool) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
 		noArgs(name, args, kwargs)

@@ -64,19 +64,19 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 				return jen.Id(g.varName(l.Var)).Dot(m).Call()
 			}
 		}
-		return g.method(g.value(x.X), "Attr", jen.Lit(x.Name))
+		return g.op("Attr").Call(g.value(x.X), jen.Lit(x.Name))
 	case *ir.Item:
 		if k, ok := x.Key.(*ir.Const); ok {
 			switch kv := k.Value.(type) {
 			case string:
-				return g.method(g.value(x.X), "ItemStr", jen.Lit(kv))
+				return g.op("ItemStr").Call(g.value(x.X), jen.Lit(kv))
 			case *big.Int:
 				if kv.IsInt64() {
-					return g.method(g.value(x.X), "ItemInt", jen.Lit(int(kv.Int64())))
+					return g.op("ItemInt").Call(g.value(x.X), jen.Lit(int(kv.Int64())))
 				}
 			}
 		}
-		return g.method(g.value(x.X), "Item", g.value(x.Key))
+		return g.op("Item").Call(g.value(x.X), g.value(x.Key))
 	case *ir.Slice:
 		// a part left out is Missing: None to Jinja2, and to llama.cpp, whose defaults
 		// depend on which parts are given, not given
@@ -198,14 +198,8 @@ func (g *gen) op(name string) *jen.Statement {
 	return rt(name)
 }
 
-// method calls the function name of a lookup (Attr, Item, ItemStr, ItemInt) on recv:
-// jinja2's, or in the llama.cpp render function its llama.cpp variant.
-func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.Statement {
-	return g.op(name).Call(append([]jen.Code{recv}, args...)...)
-}
-
 // llamaVariants are the runtime functions and Value methods that have a variant with
-// llama.cpp's semantics, llamacpp.NAME (see runtime/llama.go).
+// llama.cpp's semantics, llamacpp.NAME (see package llamacpp).
 var llamaVariants = map[string]bool{
 	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true,

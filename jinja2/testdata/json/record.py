@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Records what Python's json.loads gives for each input of INPUTS into cases.json,
-which TestParseJSONPython (runtime/jsondecode_test.go) checks ParseJSON against: the
+which TestParseJSONPython (jinja2/jsondecode_test.go) checks ParseJSON against: the
 repr() of the result, or the type and message of the exception.
 
 Run from this directory: python3 record.py (cases.json is checked in; rerun it after

@@ -4,7 +4,7 @@
 writes the same bytes), with the repr of a float (or of a complex, for a negative number
 to a fractional power) as Python writes it, "OverflowError" where Python raises it.
 
-Usage: python3 runtime/testdata/pow/record.py
+Usage: python3 jinja2/testdata/pow/record.py
 """
 import json
 import os
