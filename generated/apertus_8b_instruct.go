@@ -47,8 +47,8 @@ const (
 )
 
 // renderApertus8B_Instruct renders Apertus-8B-Instruct.jinja.
-func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
+func renderApertus8B_Instruct(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
 	var systemToken jinja2.Value
 	var endSystemToken jinja2.Value
 	var developerToken jinja2.Value
@@ -61,11 +61,11 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	var outerToken jinja2.Value
 	var toolCallsToken jinja2.Value
 	var endToolCallsToken jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
@@ -381,19 +381,19 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		jinja2.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
+		jinja2.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
@@ -464,13 +464,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
+							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				jinja2.Write(w, endUserToken)
@@ -567,7 +567,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
@@ -602,18 +602,18 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
+							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if jinja2.NotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
 			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.Attr(message, "tool_calls").Truthy() {
@@ -642,7 +642,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
@@ -654,7 +654,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -670,7 +670,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -685,10 +685,10 @@ func renderApertus8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderApertus8B_InstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderApertus8B_Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
+// it is renderApertus8B_Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderApertus8B_InstructLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
 	var systemToken jinja2.Value
 	var endSystemToken jinja2.Value
 	var developerToken jinja2.Value
@@ -701,11 +701,11 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var outerToken jinja2.Value
 	var toolCallsToken jinja2.Value
 	var endToolCallsToken jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
@@ -1023,19 +1023,19 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		llamacpp.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
+		llamacpp.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
@@ -1107,13 +1107,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid user part: "), partType)))
+							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid user message: "), messageRole)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				llamacpp.Write(w, endUserToken)
@@ -1210,7 +1210,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
@@ -1245,18 +1245,18 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
+							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if llamacpp.NotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid assistant message "), message)))
+				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
 			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
@@ -1286,7 +1286,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
@@ -1298,7 +1298,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -1314,7 +1314,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}

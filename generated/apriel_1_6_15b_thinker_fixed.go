@@ -47,16 +47,16 @@ const (
 )
 
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
-func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
-	trainingPromptInput := in.Lookup("training_prompt")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
+	trainingPromptInput := w.Lookup("training_prompt")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	var availableToolString jinja2.Value
 	var addToolId jinja2.Value
 	var addThoughts jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	eosToken := in.Lookup("eos_token")
+	bosToken := w.Lookup("bos_token")
+	eosToken := w.Lookup("eos_token")
 	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
 	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
@@ -151,7 +151,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -316,18 +316,18 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderApriel1_6_15bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderApriel1_6_15bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
-	trainingPromptInput := in.Lookup("training_prompt")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderApriel1_6_15bThinkerFixed with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
+	trainingPromptInput := w.Lookup("training_prompt")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	var availableToolString jinja2.Value
 	var addToolId jinja2.Value
 	var addThoughts jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	eosToken := in.Lookup("eos_token")
+	bosToken := w.Lookup("bos_token")
+	eosToken := w.Lookup("eos_token")
 	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
 	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
@@ -423,7 +423,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {

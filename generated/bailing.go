@@ -47,8 +47,8 @@ const (
 )
 
 // renderBailing renders bailing.jinja.
-func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderBailing(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
@@ -69,10 +69,10 @@ func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderBailingLlama renders bailing.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBailing with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderBailingLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderBailing with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderBailingLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value

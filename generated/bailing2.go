@@ -47,8 +47,8 @@ const (
 )
 
 // renderBailing2 renders bailing2.jinja.
-func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderBailing2(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
 	if !messages.Truthy() || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
@@ -74,10 +74,10 @@ func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderBailing2Llama renders bailing2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBailing2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderBailing2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderBailing2Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
 	if !messages.Truthy() || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")

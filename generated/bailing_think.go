@@ -47,8 +47,8 @@ const (
 )
 
 // renderBailingThink renders bailing-think.jinja.
-func renderBailingThink(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderBailingThink(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing-think.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
@@ -69,10 +69,10 @@ func renderBailingThink(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderBailingThinkLlama renders bailing-think.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBailingThink with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderBailingThinkLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderBailingThink with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderBailingThinkLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// bailing-think.jinja:11:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value

@@ -47,14 +47,14 @@ const (
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
-func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopStartIndex jinja2.Value
-	tools := in.Lookup("tools")
-	enableThinking := in.Lookup("enable_thinking")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	enableThinking := w.Lookup("enable_thinking")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
@@ -190,16 +190,16 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderBielik11B_V3_0InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderBielik11B_V3_0Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+// it is renderBielik11B_V3_0Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopStartIndex jinja2.Value
-	tools := in.Lookup("tools")
-	enableThinking := in.Lookup("enable_thinking")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	enableThinking := w.Lookup("enable_thinking")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}

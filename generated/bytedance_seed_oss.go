@@ -47,7 +47,7 @@ const (
 )
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
-func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
+func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	var bosToken jinja2.Value
 	var eosToken jinja2.Value
 	var toolcallBeginToken jinja2.Value
@@ -56,14 +56,14 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 	var thinkEndToken jinja2.Value
 	var budgetBeginToken jinja2.Value
 	var budgetEndToken jinja2.Value
-	thinkingBudget := in.Lookup("thinking_budget")
+	thinkingBudget := w.Lookup("thinking_budget")
 	var budgetReflectionsV05 jinja2.Value
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	useJsonTooldef := in.Lookup("use_json_tooldef")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	useJsonTooldef := w.Lookup("use_json_tooldef")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
 	bosToken = jinja2.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
@@ -397,9 +397,9 @@ func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderByteDanceSeedOSSLlama renders ByteDance-Seed-OSS.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderByteDanceSeedOSS with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderByteDanceSeedOSS with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	var bosToken jinja2.Value
 	var eosToken jinja2.Value
 	var toolcallBeginToken jinja2.Value
@@ -408,14 +408,14 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var thinkEndToken jinja2.Value
 	var budgetBeginToken jinja2.Value
 	var budgetEndToken jinja2.Value
-	thinkingBudget := in.Lookup("thinking_budget")
+	thinkingBudget := w.Lookup("thinking_budget")
 	var budgetReflectionsV05 jinja2.Value
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	useJsonTooldef := in.Lookup("use_json_tooldef")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	useJsonTooldef := w.Lookup("use_json_tooldef")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
 	bosToken = jinja2.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}

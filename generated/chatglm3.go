@@ -47,8 +47,8 @@ const (
 )
 
 // renderChatglm3 renders chatglm3.jinja.
-func renderChatglm3(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderChatglm3(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("[gMASK]sop")
 	// chatglm3.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -62,10 +62,10 @@ func renderChatglm3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderChatglm3Llama renders chatglm3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderChatglm3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderChatglm3Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderChatglm3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderChatglm3Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("[gMASK]sop")
 	// chatglm3.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {

@@ -47,8 +47,8 @@ const (
 )
 
 // renderChatglm4 renders chatglm4.jinja.
-func renderChatglm4(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderChatglm4(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -62,10 +62,10 @@ func renderChatglm4(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderChatglm4Llama renders chatglm4.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderChatglm4 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderChatglm4 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderChatglm4Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {

@@ -47,8 +47,8 @@ const (
 )
 
 // renderChatml renders chatml.jinja.
-func renderChatml(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderChatml(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// chatml.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
@@ -62,10 +62,10 @@ func renderChatml(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderChatmlLlama renders chatml.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderChatml with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderChatml with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderChatmlLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// chatml.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}

@@ -47,34 +47,34 @@ const (
 )
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
-func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
-	platformInstructionOverride := in.Lookup("platform_instruction_override")
-	reasoning := in.Lookup("reasoning")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	grounding := in.Lookup("grounding")
+func renderCohere2MoE(w *jinja2.Writer) {
+	platformInstructionOverride := w.Lookup("platform_instruction_override")
+	reasoning := w.Lookup("reasoning")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	grounding := w.Lookup("grounding")
 	var groundingEnabled jinja2.Value
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
 	var toolsOrDocsExist jinja2.Value
 	var renderToolsSection jinja2.Value
 	var renderGrounding jinja2.Value
 	var renderPlatformInstructionOverride jinja2.Value
-	developerInstruction := in.Lookup("developer_instruction")
+	developerInstruction := w.Lookup("developer_instruction")
 	var hasDeveloperInstruction jinja2.Value
 	var renderDeveloperInstruction jinja2.Value
-	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
-	skipThinking := in.Lookup("skip_thinking")
-	bosToken := in.Lookup("bos_token")
+	convertFirstSystemMsg := w.Lookup("convert_first_system_msg")
+	skipThinking := w.Lookup("skip_thinking")
+	bosToken := w.Lookup("bos_token")
 	printToolContent := jinja2.Undefined("print_tool_content")
-	messages := in.Lookup("messages")
-	initialInstructionMessage := in.Lookup("initial_instruction_message")
-	responseFormat := in.Lookup("response_format")
+	messages := w.Lookup("messages")
+	initialInstructionMessage := w.Lookup("initial_instruction_message")
+	responseFormat := w.Lookup("response_format")
 	var jsonObject jinja2.Value
 	var jsonSchema jinja2.Value
 	var jsonMode jinja2.Value
-	regenToolCallIds := in.Lookup("regen_tool_call_ids")
+	regenToolCallIds := w.Lookup("regen_tool_call_ids")
 	var renderedPlatformTurnChunk jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
@@ -169,9 +169,9 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range jinja2.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
@@ -289,7 +289,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
 			items := jinja2.Iterate(w, jinja2.Attr(msg, "content"))
 			for i := range items {
@@ -631,38 +631,38 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderCohere2MoELlama renders Cohere2MoE.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohere2MoE with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderCohere2MoE with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderCohere2MoELlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	platformInstructionOverride := in.Lookup("platform_instruction_override")
-	reasoning := in.Lookup("reasoning")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	grounding := in.Lookup("grounding")
+	llamacpp.OwnVariables(w)
+	platformInstructionOverride := w.Lookup("platform_instruction_override")
+	reasoning := w.Lookup("reasoning")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	grounding := w.Lookup("grounding")
 	var groundingEnabled jinja2.Value
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
 	var toolsOrDocsExist jinja2.Value
 	var renderToolsSection jinja2.Value
 	var renderGrounding jinja2.Value
 	var renderPlatformInstructionOverride jinja2.Value
-	developerInstruction := in.Lookup("developer_instruction")
+	developerInstruction := w.Lookup("developer_instruction")
 	var hasDeveloperInstruction jinja2.Value
 	var renderDeveloperInstruction jinja2.Value
-	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
-	skipThinking := in.Lookup("skip_thinking")
-	bosToken := in.Lookup("bos_token")
+	convertFirstSystemMsg := w.Lookup("convert_first_system_msg")
+	skipThinking := w.Lookup("skip_thinking")
+	bosToken := w.Lookup("bos_token")
 	printToolContent := jinja2.Undefined("print_tool_content")
-	messages := in.Lookup("messages")
-	initialInstructionMessage := in.Lookup("initial_instruction_message")
-	responseFormat := in.Lookup("response_format")
+	messages := w.Lookup("messages")
+	initialInstructionMessage := w.Lookup("initial_instruction_message")
+	responseFormat := w.Lookup("response_format")
 	var jsonObject jinja2.Value
 	var jsonSchema jinja2.Value
 	var jsonMode jinja2.Value
-	regenToolCallIds := in.Lookup("regen_tool_call_ids")
+	regenToolCallIds := w.Lookup("regen_tool_call_ids")
 	var renderedPlatformTurnChunk jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
@@ -758,9 +758,9 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range llamacpp.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
@@ -879,7 +879,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
 			items := llamacpp.Iterate(w, llamacpp.Attr(msg, "content"))
 			for i := range items {

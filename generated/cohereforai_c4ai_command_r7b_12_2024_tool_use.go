@@ -47,14 +47,14 @@ const (
 )
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	developerPreamble := in.Lookup("developer_preamble")
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
-	enableCitations := in.Lookup("enable_citations")
-	enableThinking := in.Lookup("enable_thinking")
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	developerPreamble := w.Lookup("developer_preamble")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
+	enableCitations := w.Lookup("enable_citations")
+	enableThinking := w.Lookup("enable_thinking")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
@@ -85,9 +85,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 		var counter jinja2.Value
 		var toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 		for _, msg := range jinja2.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
@@ -281,18 +281,18 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer, in *jinja2
 }
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAI_C4aiCommandR7b12_2024ToolUse with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderCohereForAI_C4aiCommandR7b12_2024ToolUse with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	developerPreamble := in.Lookup("developer_preamble")
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
-	enableCitations := in.Lookup("enable_citations")
-	enableThinking := in.Lookup("enable_thinking")
+	llamacpp.OwnVariables(w)
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	developerPreamble := w.Lookup("developer_preamble")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
+	enableCitations := w.Lookup("enable_citations")
+	enableThinking := w.Lookup("enable_thinking")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
@@ -323,9 +323,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer, in *j
 		var counter jinja2.Value
 		var toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}

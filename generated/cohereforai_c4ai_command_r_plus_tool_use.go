@@ -47,13 +47,13 @@ const (
 )
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {
@@ -393,15 +393,15 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer, in *jinja2.Inp
 }
 
 // renderCohereForAI_C4aiCommandR_PlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCohereForAI_C4aiCommandR_PlusToolUse with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+// it is renderCohereForAI_C4aiCommandR_PlusToolUse with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {

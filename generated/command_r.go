@@ -47,10 +47,10 @@ const (
 )
 
 // renderCommandR renders command-r.jinja.
-func renderCommandR(w *jinja2.Writer, in *jinja2.Input) {
+func renderCommandR(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	var roleTokens jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
@@ -71,12 +71,12 @@ func renderCommandR(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderCommandRLlama renders command-r.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderCommandR with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderCommandR with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderCommandRLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	var roleTokens jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…

@@ -47,8 +47,8 @@ const (
 )
 
 // renderDeepseek renders deepseek.jinja.
-func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderDeepseek(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
@@ -74,10 +74,10 @@ func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseekLlama renders deepseek.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseek with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderDeepseek with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}

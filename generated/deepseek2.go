@@ -47,8 +47,8 @@ const (
 )
 
 // renderDeepseek2 renders deepseek2.jinja.
-func renderDeepseek2(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderDeepseek2(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek2.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
@@ -74,10 +74,10 @@ func renderDeepseek2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseek2Llama renders deepseek2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseek2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseek2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderDeepseek2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseek2Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek2.jinja:10:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}

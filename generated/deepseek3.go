@@ -47,8 +47,8 @@ const (
 )
 
 // renderDeepseek3 renders deepseek3.jinja.
-func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderDeepseek3(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
@@ -73,10 +73,10 @@ func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseek3Llama renders deepseek3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseek3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderDeepseek3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseek3Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}

@@ -47,10 +47,10 @@ const (
 )
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
-func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
+func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
@@ -183,12 +183,12 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input
 }
 
 // renderDeepseekAiDeepSeekR1DistillLlama8BLlama renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekR1DistillLlama8B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
+// it is renderDeepseekAiDeepSeekR1DistillLlama8B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}

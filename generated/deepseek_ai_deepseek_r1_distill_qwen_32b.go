@@ -47,11 +47,11 @@ const (
 )
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
-func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
+func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
@@ -188,13 +188,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer, in *jinja2.Input
 }
 
 // renderDeepseekAiDeepSeekR1DistillQwen32BLlama renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekR1DistillQwen32B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderDeepseekAiDeepSeekR1DistillQwen32B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}

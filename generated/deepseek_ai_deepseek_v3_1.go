@@ -47,12 +47,12 @@ const (
 )
 
 // renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
-func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
+func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
@@ -220,14 +220,14 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseekAiDeepSeekV3_1Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV3_1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
+// it is renderDeepseekAiDeepSeekV3_1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}

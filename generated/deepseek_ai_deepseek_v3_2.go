@@ -47,18 +47,18 @@ const (
 )
 
 // renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
-func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
+func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
 	var dsmlToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
 	var toolsHeader jinja2.Value
 	var toolsFooter jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	bosToken := in.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
@@ -372,20 +372,20 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseekAiDeepSeekV3_2Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV3_2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderDeepseekAiDeepSeekV3_2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
 	var dsmlToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
 	var toolsHeader jinja2.Value
 	var toolsFooter jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	bosToken := in.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}

@@ -47,11 +47,11 @@ const (
 )
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
-func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
-	dropThinking := in.Lookup("drop_thinking")
+func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
+	dropThinking := w.Lookup("drop_thinking")
 	var dsmlToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
@@ -61,11 +61,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 	var hasTools jinja2.Value
 	var toolsHeader jinja2.Value
 	var toolsFooter jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	responseFormat := in.Lookup("response_format")
-	bosToken := in.Lookup("bos_token")
-	reasoningEffort := in.Lookup("reasoning_effort")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	responseFormat := w.Lookup("response_format")
+	bosToken := w.Lookup("bos_token")
+	reasoningEffort := w.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
@@ -370,13 +370,13 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepseekAiDeepSeekV4Flash0731Llama renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepseekAiDeepSeekV4Flash0731 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinking := in.Lookup("thinking")
-	enableThinking := in.Lookup("enable_thinking")
-	dropThinking := in.Lookup("drop_thinking")
+// it is renderDeepseekAiDeepSeekV4Flash0731 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinking := w.Lookup("thinking")
+	enableThinking := w.Lookup("enable_thinking")
+	dropThinking := w.Lookup("drop_thinking")
 	var dsmlToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
@@ -386,11 +386,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	var hasTools jinja2.Value
 	var toolsHeader jinja2.Value
 	var toolsFooter jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	responseFormat := in.Lookup("response_format")
-	bosToken := in.Lookup("bos_token")
-	reasoningEffort := in.Lookup("reasoning_effort")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	responseFormat := w.Lookup("response_format")
+	bosToken := w.Lookup("bos_token")
+	reasoningEffort := w.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}

@@ -47,16 +47,16 @@ const (
 )
 
 // renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
-func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderDeepSeekV3_2(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	var bosToken jinja2.Value
 	var eosToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
 	var dsmlToken jinja2.Value
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
 	var hasSystem jinja2.Value
 	var firstIsDeveloper jinja2.Value
 	var startIdx jinja2.Value
@@ -77,7 +77,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
+		tools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range jinja2.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
@@ -330,7 +330,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+			for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
@@ -422,20 +422,20 @@ func renderDeepSeekV3_2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderDeepSeekV3_2Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderDeepSeekV3_2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderDeepSeekV3_2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+	llamacpp.OwnVariables(w)
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	var bosToken jinja2.Value
 	var eosToken jinja2.Value
 	var thinkingStartToken jinja2.Value
 	var thinkingEndToken jinja2.Value
 	var dsmlToken jinja2.Value
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
 	var hasSystem jinja2.Value
 	var firstIsDeveloper jinja2.Value
 	var startIdx jinja2.Value
@@ -456,7 +456,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
+		tools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range llamacpp.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
@@ -712,7 +712,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}

@@ -47,9 +47,9 @@ const (
 )
 
 // renderExaone3 renders exaone3.jinja.
-func renderExaone3(w *jinja2.Writer, in *jinja2.Input) {
+func renderExaone3(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
@@ -82,11 +82,11 @@ func renderExaone3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderExaone3Llama renders exaone3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderExaone3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderExaone3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderExaone3Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}

@@ -47,9 +47,9 @@ const (
 )
 
 // renderExaone4 renders exaone4.jinja.
-func renderExaone4(w *jinja2.Writer, in *jinja2.Input) {
+func renderExaone4(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
@@ -88,11 +88,11 @@ func renderExaone4(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderExaone4Llama renders exaone4.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderExaone4 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderExaone4 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderExaone4Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}

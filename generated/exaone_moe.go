@@ -47,9 +47,9 @@ const (
 )
 
 // renderExaoneMoe renders exaone-moe.jinja.
-func renderExaoneMoe(w *jinja2.Writer, in *jinja2.Input) {
+func renderExaoneMoe(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
@@ -69,11 +69,11 @@ func renderExaoneMoe(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderExaoneMoeLlama renders exaone-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderExaoneMoe with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderExaoneMoe with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderExaoneMoeLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderFalcon3 renders falcon3.jinja.
-func renderFalcon3(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderFalcon3(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// falcon3.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
@@ -62,10 +62,10 @@ func renderFalcon3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderFalcon3Llama renders falcon3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderFalcon3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderFalcon3Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderFalcon3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderFalcon3Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// falcon3.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}

@@ -47,14 +47,14 @@ const (
 )
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
-func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
-	bosTokenInput := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
+	bosTokenInput := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var messageRoles jinja2.Value
 	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
-	functions := in.Lookup("functions")
-	datetime := in.Lookup("datetime")
+	functions := w.Lookup("functions")
+	datetime := w.Lookup("datetime")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
@@ -77,7 +77,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	items := jinja2.Iterate(w, loopMessages)
@@ -94,7 +94,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
@@ -140,16 +140,16 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderFireworksAiLlama3FirefunctionV2Llama renders fireworks-ai-llama-3-firefunction-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderFireworksAiLlama3FirefunctionV2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	bosTokenInput := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+// it is renderFireworksAiLlama3FirefunctionV2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
+	bosTokenInput := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var messageRoles jinja2.Value
 	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
-	functions := in.Lookup("functions")
-	datetime := in.Lookup("datetime")
+	functions := w.Lookup("functions")
+	datetime := w.Lookup("datetime")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
@@ -172,7 +172,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -190,7 +190,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = llamacpp.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Sum(llamacpp.Add(jinja2.Str("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)

@@ -47,9 +47,9 @@ const (
 )
 
 // renderGemma renders gemma.jinja.
-func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
+func renderGemma(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
@@ -89,11 +89,11 @@ func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGemmaLlama renders gemma.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGemma with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGemma with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGemmaLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}

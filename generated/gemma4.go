@@ -47,15 +47,15 @@ const (
 )
 
 // renderGemma4 renders gemma4.jinja.
-func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
+func renderGemma4(w *jinja2.Writer) {
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -65,7 +65,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -172,7 +172,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -363,7 +363,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -429,7 +429,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -450,7 +450,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
@@ -678,19 +678,19 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGemma4Llama renders gemma4.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGemma4 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGemma4 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGemma4Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
+	llamacpp.OwnVariables(w)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -700,7 +700,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -809,7 +809,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
@@ -1001,7 +1001,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
@@ -1069,7 +1069,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -1090,7 +1090,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderGigachat renders gigachat.jinja.
-func renderGigachat(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderGigachat(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -77,10 +77,10 @@ func renderGigachat(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGigachatLlama renders gigachat.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigachat with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderGigachat with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGigachatLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)

@@ -47,13 +47,13 @@ const (
 )
 
 // renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
-func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
 	var toolsContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
@@ -179,7 +179,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
 			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -232,7 +232,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool jinja2.Value
@@ -248,7 +248,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
@@ -360,7 +360,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.Concat(jinja2.Str("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -430,17 +430,17 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGigaChat3_10B_A1_8BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat3_10B_A1_8B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGigaChat3_10B_A1_8B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	llamacpp.OwnVariables(w)
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
 	var toolsContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
@@ -569,7 +569,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
 			if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -622,7 +622,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool jinja2.Value
@@ -639,7 +639,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
@@ -751,7 +751,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")

@@ -47,23 +47,23 @@ const (
 )
 
 // renderGigaChat3_5 renders GigaChat3.5.jinja.
-func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	eosTokenInput := in.Lookup("eos_token")
+func renderGigaChat3_5(w *jinja2.Writer) {
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	eosTokenInput := w.Lookup("eos_token")
 	var DEVSYSTEM jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
-	tools := in.Lookup("tools")
-	ns := in.Lookup("ns")
-	FUNCTION_DESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
+	tools := w.Lookup("tools")
+	ns := w.Lookup("ns")
+	FUNCTION_DESCRIPTIONS := w.Lookup("FUNCTION_DESCRIPTIONS")
 	var FUNCTION_NAMES jinja2.Value
-	reasoning := in.Lookup("reasoning")
-	useDevsystem := in.Lookup("use_devsystem")
-	useSuggester := in.Lookup("use_suggester")
-	useSystem := in.Lookup("use_system")
-	dropHistoryThinking := in.Lookup("drop_history_thinking")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	defaultDevsystem := in.Lookup("default_devsystem")
+	reasoning := w.Lookup("reasoning")
+	useDevsystem := w.Lookup("use_devsystem")
+	useSuggester := w.Lookup("use_suggester")
+	useSystem := w.Lookup("use_system")
+	dropHistoryThinking := w.Lookup("drop_history_thinking")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	defaultDevsystem := w.Lookup("default_devsystem")
 	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
@@ -109,7 +109,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
 		if jinja2.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
+			rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
 			// GigaChat3.5.jinja:11:6 {%- else -%}
 			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
@@ -136,7 +136,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
 				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
+				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				for _, rawSeg := range jinja2.Iterate(w, segs) {
 					var seg jinja2.Value
@@ -165,7 +165,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 				if jinja2.IsMapping(jinja2.Attr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
+					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					jinja2.Write(w, w.Capture(func() {
 						jsonSchemaToTypescript(jinja2.Attr(nsP, "n"), indent, indentFactor, root, rns2)
@@ -178,7 +178,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "anyOf")) {
 				var t jinja2.Value
@@ -196,7 +196,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("oneOf"))) && !jinja2.IsString(jinja2.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "oneOf")) {
 				var t jinja2.Value
@@ -214,7 +214,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("allOf"))) && !jinja2.IsString(jinja2.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "allOf")) {
 				var t jinja2.Value
@@ -232,7 +232,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("type"))) && !jinja2.IsString(jinja2.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			for _, tname := range jinja2.Iterate(w, jinja2.Attr(schema, "type")) {
 				var frag jinja2.Value
@@ -386,7 +386,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			} else if (jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range jinja2.Iterate(w, jinja2.Attr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
@@ -409,7 +409,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()))
 				for i := range w.Count(len(keys)) {
@@ -539,7 +539,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -628,7 +628,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range jinja2.Iterate(w, jinja2.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -645,7 +645,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps := range jinja2.Iterate(w, jinja2.ItemStr(schema, "items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -688,7 +688,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool jinja2.Value
@@ -698,7 +698,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			var returnParams jinja2.Value
 			var returnType jinja2.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
@@ -773,7 +773,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		var nsNewObj jinja2.Value
 		var itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
@@ -845,7 +845,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
+			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "kv_list")) {
 				vals := jinja2.Unpack(item, 2)
@@ -913,7 +913,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		var nsPrompt jinja2.Value
 		var indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
@@ -1000,7 +1000,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
 		if jinja2.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
+			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			items := jinja2.IterateReversed(w, jinja2.Attr(message, "embed_files"))
 			for i := range items {
@@ -1008,7 +1008,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				var tokenized jinja2.Value
 				var placeholder jinja2.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(in, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
+				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return jinja2.Item(addTokens, jinja2.Attr(f, "type"))
 				}, func() jinja2.Value {
 					return jinja2.FilterDefault(jinja2.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
@@ -1056,12 +1056,12 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if jinja2.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = jinja2.ItemStr(message, "function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
+		nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
 			var toolId jinja2.Value
@@ -1130,7 +1130,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if jinja2.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -1139,7 +1139,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
+			nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
 			keys, values := jinja2.DictItems(args)
 			for i := range w.Count(len(keys)) {
@@ -1163,7 +1163,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		calls = jinja2.Param(calls, "calls")
 		var nsInv jinja2.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+		nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call := range jinja2.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
@@ -1188,7 +1188,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if jinja2.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+			nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
 			keys, values := jinja2.DictItems(item)
 			for i := range w.Count(len(keys)) {
@@ -1203,7 +1203,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			for _, item := range jinja2.Iterate(w, jinja2.Attr(nsStrip, "pairs")) {
 				vals := jinja2.Unpack(item, 2)
@@ -1254,12 +1254,12 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.FilterLength(items))) {
+		for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			jinja2.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
@@ -1273,11 +1273,11 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
@@ -1435,7 +1435,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
@@ -1450,13 +1450,13 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
@@ -1527,7 +1527,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = jinja2.Add(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
 				var nm jinja2.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
@@ -1620,7 +1620,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaSkipCount := jinja2.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
 				var fcContent jinja2.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
@@ -1715,7 +1715,7 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			compositeContent = jinja2.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
@@ -1761,27 +1761,27 @@ func renderGigaChat3_5(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGigaChat3_5Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGigaChat3_5 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGigaChat3_5 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	eosTokenInput := in.Lookup("eos_token")
+	llamacpp.OwnVariables(w)
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	eosTokenInput := w.Lookup("eos_token")
 	var DEVSYSTEM jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
-	tools := in.Lookup("tools")
-	ns := in.Lookup("ns")
-	FUNCTION_DESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
+	tools := w.Lookup("tools")
+	ns := w.Lookup("ns")
+	FUNCTION_DESCRIPTIONS := w.Lookup("FUNCTION_DESCRIPTIONS")
 	var FUNCTION_NAMES jinja2.Value
-	reasoning := in.Lookup("reasoning")
-	useDevsystem := in.Lookup("use_devsystem")
-	useSuggester := in.Lookup("use_suggester")
-	useSystem := in.Lookup("use_system")
-	dropHistoryThinking := in.Lookup("drop_history_thinking")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	defaultDevsystem := in.Lookup("default_devsystem")
+	reasoning := w.Lookup("reasoning")
+	useDevsystem := w.Lookup("use_devsystem")
+	useSuggester := w.Lookup("use_suggester")
+	useSystem := w.Lookup("use_system")
+	dropHistoryThinking := w.Lookup("drop_history_thinking")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	defaultDevsystem := w.Lookup("default_devsystem")
 	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
@@ -1827,7 +1827,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
 		if llamacpp.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
+			rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
 			// GigaChat3.5.jinja:11:6 {%- else -%}
 			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
@@ -1854,7 +1854,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
 				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
+				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var seg jinja2.Value
@@ -1884,7 +1884,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 				if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
+					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					llamacpp.Write(w, w.Capture(func() {
 						jsonSchemaToTypescript(llamacpp.Attr(nsP, "n"), indent, indentFactor, root, rns2)
@@ -1897,7 +1897,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
@@ -1916,7 +1916,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
@@ -1935,7 +1935,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("allOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
@@ -1954,7 +1954,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("type"))) && !llamacpp.IsString(llamacpp.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var frag jinja2.Value
@@ -2109,7 +2109,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if (llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range llamacpp.Iterate(w, llamacpp.Attr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
@@ -2132,7 +2132,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()), "items", nil, nil)) {
@@ -2265,7 +2265,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -2354,7 +2354,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range llamacpp.Iterate(w, llamacpp.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -2371,7 +2371,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Str("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -2414,7 +2414,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool jinja2.Value
@@ -2425,7 +2425,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var returnType jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
@@ -2500,7 +2500,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nsNewObj jinja2.Value
 		var itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
@@ -2574,7 +2574,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
+			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			for _, item := range llamacpp.Iterate(w, llamacpp.Attr(ns, "kv_list")) {
 				vals := jinja2.Unpack(item, 2)
@@ -2642,7 +2642,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nsPrompt jinja2.Value
 		var indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
@@ -2730,7 +2730,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
 		if llamacpp.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
+			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var tokenized jinja2.Value
@@ -2739,7 +2739,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			for i := range items {
 				f := items[len(items)-1-i]
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.Attr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.Attr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
+				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.Attr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.Attr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return llamacpp.Item(addTokens, llamacpp.Attr(f, "type"))
 				}, func() jinja2.Value {
 					return llamacpp.FilterDefault(llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
@@ -2787,12 +2787,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if llamacpp.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = llamacpp.ItemStr(message, "function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
+		nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var toolId jinja2.Value
@@ -2862,7 +2862,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if llamacpp.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -2871,7 +2871,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
+			nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
@@ -2896,7 +2896,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		calls = jinja2.Param(calls, "calls")
 		var nsInv jinja2.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+		nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call := range llamacpp.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
@@ -2921,7 +2921,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if llamacpp.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+			nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item2 := range llamacpp.Iterate(w, llamacpp.CallMethod(item, "items", nil, nil)) {
@@ -2937,7 +2937,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			for _, item := range llamacpp.Iterate(w, llamacpp.Attr(nsStrip, "pairs")) {
 				vals := jinja2.Unpack(item, 2)
@@ -2988,12 +2988,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if jinja2.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.FilterLength(items), jinja2.Str(" != preceding tool calls count "), llamacpp.FilterLength(names))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.FilterLength(items), jinja2.Str(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.FilterLength(items))) {
+		for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
@@ -3007,11 +3007,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
@@ -3169,7 +3169,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
@@ -3184,13 +3184,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Str("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
@@ -3263,7 +3263,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var nm jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
@@ -3357,7 +3357,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fcContent jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
@@ -3452,7 +3452,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			compositeContent = llamacpp.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)

@@ -47,11 +47,11 @@ const (
 )
 
 // renderGlm4_5 renders glm_4_5.jinja.
-func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderGlm4_5(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// glm_4_5.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -279,13 +279,13 @@ func renderGlm4_5(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGlm4_5Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGlm4_5 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGlm4_5Llama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderGlm4_5 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGlm4_5Llama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// glm_4_5.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -47,11 +47,11 @@ const (
 )
 
 // renderGLM4_6 renders GLM-4.6.jinja.
-func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderGLM4_6(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.6.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -187,7 +187,7 @@ func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 					if !jinja2.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
@@ -259,13 +259,13 @@ func renderGLM4_6(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGLM4_6Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM4_6 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderGLM4_6 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGLM4_6Llama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.6.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -403,7 +403,7 @@ func renderGLM4_6Llama(w *jinja2.Writer, in *jinja2.Input) {
 					if !llamacpp.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
+						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}

@@ -47,12 +47,12 @@ const (
 )
 
 // renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
-func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
-	clearThinkingInput := in.Lookup("clear_thinking")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderGLM4_7Flash(w *jinja2.Writer) {
+	clearThinkingInput := w.Lookup("clear_thinking")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.7-Flash.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -242,14 +242,14 @@ func renderGLM4_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGLM4_7FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGLM4_7Flash with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGLM4_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
-	clearThinkingInput := in.Lookup("clear_thinking")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderGLM4_7Flash with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGLM4_7FlashLlama(w *jinja2.Writer) {
+	clearThinkingInput := w.Lookup("clear_thinking")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.7-Flash.jinja:2:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -47,8 +47,8 @@ const (
 )
 
 // renderGlmedge renders glmedge.jinja.
-func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderGlmedge(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
@@ -61,10 +61,10 @@ func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGlmedgeLlama renders glmedge.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGlmedge with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderGlmedge with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGlmedgeLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}

@@ -47,16 +47,16 @@ const (
 )
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
-func renderGoogleGemma2_2bIt(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -67,7 +67,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer, in *jinja2.Input) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(messageRole, "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -92,18 +92,18 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGoogleGemma2_2bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma2_2bIt with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGoogleGemma2_2bItLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderGoogleGemma2_2bIt with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -114,7 +114,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		messageRole := llamacpp.ItemStr(message, "role")

@@ -47,15 +47,15 @@ const (
 )
 
 // renderGoogleGemma4_31B_It renders google-gemma-4-31B-it.jinja.
-func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -65,7 +65,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -131,7 +131,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -398,7 +398,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
 			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -464,7 +464,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
@@ -527,7 +527,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
@@ -572,7 +572,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.FilterLength(loopMessages))) {
+	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
@@ -604,7 +604,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
 			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+				for _, j := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -707,7 +707,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.FilterLength(loopMessages))) {
+				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.FilterLength(loopMessages))) {
 					var follow jinja2.Value
 					var toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
@@ -839,19 +839,19 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGoogleGemma4_31B_ItLlama renders google-gemma-4-31B-it.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma4_31B_It with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGoogleGemma4_31B_It with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
+	llamacpp.OwnVariables(w)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -861,7 +861,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -929,7 +929,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
@@ -1197,7 +1197,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
@@ -1265,7 +1265,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
@@ -1330,7 +1330,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
@@ -1375,7 +1375,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.FilterLength(loopMessages))) {
+	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
@@ -1408,7 +1408,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
 			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+				for _, j := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -1516,7 +1516,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var follow jinja2.Value
 				var toolBody jinja2.Value
-				for _, k := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.FilterLength(loopMessages))) {
+				for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {

@@ -47,15 +47,15 @@ const (
 )
 
 // renderGoogleGemma4_31B_ItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
-func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
+func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -65,7 +65,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -172,7 +172,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -363,7 +363,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -429,7 +429,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -450,7 +450,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
@@ -703,19 +703,19 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGoogleGemma4_31B_ItInterleavedLlama renders google-gemma-4-31B-it-interleaved.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGoogleGemma4_31B_ItInterleaved with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGoogleGemma4_31B_ItInterleaved with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
+	llamacpp.OwnVariables(w)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
@@ -725,7 +725,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Inpu
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -834,7 +834,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Inpu
 					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
@@ -1026,7 +1026,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Inpu
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
@@ -1094,7 +1094,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Inpu
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -1115,7 +1115,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer, in *jinja2.Inpu
 		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}

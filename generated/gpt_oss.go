@@ -47,8 +47,8 @@ const (
 )
 
 // renderGptOss renders gpt-oss.jinja.
-func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderGptOss(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
@@ -68,10 +68,10 @@ func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGptOssLlama renders gpt-oss.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGptOss with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderGptOss with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGptOssLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}

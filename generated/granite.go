@@ -47,8 +47,8 @@ const (
 )
 
 // renderGranite renders granite.jinja.
-func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderGranite(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
@@ -67,10 +67,10 @@ func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGraniteLlama renders granite.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGranite with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderGranite with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGraniteLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderGranite4_0 renders granite-4.0.jinja.
-func renderGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderGranite4_0(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
@@ -69,10 +69,10 @@ func renderGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGranite4_0Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGranite4_0 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderGranite4_0 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGranite4_0Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}

@@ -47,9 +47,9 @@ const (
 )
 
 // renderGrok2 renders grok-2.jinja.
-func renderGrok2(w *jinja2.Writer, in *jinja2.Input) {
+func renderGrok2(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
@@ -79,11 +79,11 @@ func renderGrok2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderGrok2Llama renders grok-2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderGrok2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderGrok2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderGrok2Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}

@@ -47,13 +47,13 @@ const (
 )
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
-func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
+func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	customInstructions := in.Lookup("custom_instructions")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	customInstructions := w.Lookup("custom_instructions")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
 	if !jinja2.IsDefined(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
@@ -167,15 +167,15 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderHuggingFaceTB_SmolLM3_3BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderHuggingFaceTB_SmolLM3_3B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderHuggingFaceTB_SmolLM3_3B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
 	var reasoningMode jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	customInstructions := in.Lookup("custom_instructions")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	customInstructions := w.Lookup("custom_instructions")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
 	if !llamacpp.IsDefined(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}

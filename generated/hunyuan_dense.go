@@ -47,8 +47,8 @@ const (
 )
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
-func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderHunyuanDense(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -74,10 +74,10 @@ func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderHunyuanDenseLlama renders hunyuan-dense.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderHunyuanDense with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderHunyuanDense with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderHunyuanDenseLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {

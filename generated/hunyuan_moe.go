@@ -47,8 +47,8 @@ const (
 )
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
-func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderHunyuanMoe(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
@@ -73,10 +73,10 @@ func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderHunyuanMoeLlama renders hunyuan-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderHunyuanMoe with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderHunyuanMoe with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderHunyuanMoeLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}

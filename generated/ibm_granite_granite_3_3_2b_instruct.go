@@ -47,16 +47,16 @@ const (
 )
 
 // renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
-func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	tools := in.Lookup("tools")
-	availableTools := in.Lookup("available_tools")
-	messages := in.Lookup("messages")
+func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	availableTools := w.Lookup("available_tools")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopMessages jinja2.Value
-	documents := in.Lookup("documents")
-	thinking := in.Lookup("thinking")
-	controls := in.Lookup("controls")
+	documents := w.Lookup("documents")
+	thinking := w.Lookup("thinking")
+	controls := w.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2:1 {%- if tools and not available_tools -%}
 	if tools.Truthy() && !availableTools.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3:5 {%- set available_tools = tools -%}
@@ -72,7 +72,7 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) 
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = jinja2.Add(jinja2.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
+		systemMessage = jinja2.Add(jinja2.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
@@ -157,18 +157,18 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer, in *jinja2.Input) 
 }
 
 // renderIbmGraniteGranite3_3_2B_InstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite3_3_2B_Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	tools := in.Lookup("tools")
-	availableTools := in.Lookup("available_tools")
-	messages := in.Lookup("messages")
+// it is renderIbmGraniteGranite3_3_2B_Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	availableTools := w.Lookup("available_tools")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopMessages jinja2.Value
-	documents := in.Lookup("documents")
-	thinking := in.Lookup("thinking")
-	controls := in.Lookup("controls")
+	documents := w.Lookup("documents")
+	thinking := w.Lookup("thinking")
+	controls := w.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2:1 {%- if tools and not available_tools -%}
 	if tools.Truthy() && !availableTools.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3:5 {%- set available_tools = tools -%}
@@ -184,7 +184,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer, in *jinja2.In
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
+		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…

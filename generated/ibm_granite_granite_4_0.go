@@ -47,17 +47,17 @@ const (
 )
 
 // renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
-func renderIbmGraniteGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
+func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
 	var documentsSystemMessageSuffix jinja2.Value
 	var g4DefaultSystemMessage jinja2.Value
-	availableTools := in.Lookup("available_tools")
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	availableTools := w.Lookup("available_tools")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
 	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
@@ -276,19 +276,19 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderIbmGraniteGranite4_0Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderIbmGraniteGranite4_0 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderIbmGraniteGranite4_0 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	var toolsSystemMessagePrefix jinja2.Value
 	var toolsSystemMessageSuffix jinja2.Value
 	var documentsSystemMessagePrefix jinja2.Value
 	var documentsSystemMessageSuffix jinja2.Value
 	var g4DefaultSystemMessage jinja2.Value
-	availableTools := in.Lookup("available_tools")
-	tools := in.Lookup("tools")
-	documents := in.Lookup("documents")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	availableTools := w.Lookup("available_tools")
+	tools := w.Lookup("tools")
+	documents := w.Lookup("documents")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
 	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…

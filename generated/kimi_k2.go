@@ -47,9 +47,9 @@ const (
 )
 
 // renderKimiK2 renders kimi-k2.jinja.
-func renderKimiK2(w *jinja2.Writer, in *jinja2.Input) {
+func renderKimiK2(w *jinja2.Writer) {
 	var headers jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
 	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
@@ -61,11 +61,11 @@ func renderKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderKimiK2Llama renders kimi-k2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderKimiK2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderKimiK2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderKimiK2Llama(w *jinja2.Writer) {
 	var headers jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
 	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}

@@ -47,10 +47,10 @@ const (
 )
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
-func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderKimiK2Instruct(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
@@ -184,14 +184,14 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderKimiK2InstructLlama renders Kimi-K2-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderKimiK2Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderKimiK2Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	llamacpp.OwnVariables(w)
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")

@@ -47,12 +47,12 @@ const (
 )
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
-func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderKimiK2Thinking(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var histMsgs jinja2.Value
 	var suffixMsgs jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
@@ -146,7 +146,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
@@ -261,16 +261,16 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderKimiK2ThinkingLlama renders Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderKimiK2Thinking with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	messages := in.Lookup("messages")
+	llamacpp.OwnVariables(w)
+	messages := w.Lookup("messages")
 	var histMsgs jinja2.Value
 	var suffixMsgs jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
@@ -365,7 +365,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}

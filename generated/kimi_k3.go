@@ -47,19 +47,19 @@ const (
 )
 
 // renderKimiK3 renders Kimi-K3.jinja.
-func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
-	thinking := in.Lookup("thinking")
-	thinkingEffort := in.Lookup("thinking_effort")
+func renderKimiK3(w *jinja2.Writer) {
+	thinking := w.Lookup("thinking")
+	thinkingEffort := w.Lookup("thinking_effort")
 	var state jinja2.Value
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	toolChoice := in.Lookup("tool_choice")
-	responseSchema := in.Lookup("response_schema")
-	responseFormat := in.Lookup("response_format")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	toolChoice := w.Lookup("tool_choice")
+	responseSchema := w.Lookup("response_schema")
+	responseFormat := w.Lookup("response_format")
 	var schemaWrapper jinja2.Value
 	var responseFormatType jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	imagePrompts := in.Lookup("image_prompts")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
@@ -103,7 +103,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if jinja2.Ge(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.Attr(state, "image_index")))
@@ -333,7 +333,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !jinja2.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := jinja2.Attr(toolCall, "function")
@@ -345,7 +345,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
 				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), jinja2.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
@@ -390,7 +390,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 				} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
 				closeTag(jinja2.Str("call"))
@@ -443,7 +443,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if jinja2.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), jinja2.Attr(state, "tool_index"))))
@@ -466,10 +466,10 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !jinja2.IsNone(thinkingEffort)) && !jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
+	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
@@ -490,7 +490,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if jinja2.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
@@ -703,28 +703,28 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
 	}
 }
 
 // renderKimiK3Llama renders Kimi-K3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderKimiK3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderKimiK3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderKimiK3Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	thinking := in.Lookup("thinking")
-	thinkingEffort := in.Lookup("thinking_effort")
+	llamacpp.OwnVariables(w)
+	thinking := w.Lookup("thinking")
+	thinkingEffort := w.Lookup("thinking_effort")
 	var state jinja2.Value
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	toolChoice := in.Lookup("tool_choice")
-	responseSchema := in.Lookup("response_schema")
-	responseFormat := in.Lookup("response_format")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	toolChoice := w.Lookup("tool_choice")
+	responseSchema := w.Lookup("response_schema")
+	responseFormat := w.Lookup("response_format")
 	var schemaWrapper jinja2.Value
 	var responseFormatType jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	imagePrompts := in.Lookup("image_prompts")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
@@ -768,7 +768,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.Attr(state, "image_index")))
@@ -1001,7 +1001,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !llamacpp.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
@@ -1013,7 +1013,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
 				if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
@@ -1059,7 +1059,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if !llamacpp.IsNone(arguments) && !llamacpp.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
 				closeTag(jinja2.Str("call"))
@@ -1112,7 +1112,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if llamacpp.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), llamacpp.Attr(state, "tool_index"))))
@@ -1135,10 +1135,10 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !llamacpp.IsNone(thinkingEffort)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
+	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
@@ -1160,7 +1160,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if llamacpp.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
@@ -1378,7 +1378,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
 	}
 }
 

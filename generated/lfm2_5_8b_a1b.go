@@ -47,12 +47,12 @@ const (
 )
 
 // renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
-func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	preserveThinking := in.Lookup("preserve_thinking")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	preserveThinking := w.Lookup("preserve_thinking")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
@@ -87,7 +87,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -120,7 +120,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 		toolCalls = jinja2.Param(toolCalls, "tool_calls")
 		var toolCallsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
+		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		for _, toolCall := range jinja2.Iterate(w, toolCalls) {
 			var funcName jinja2.Value
@@ -132,7 +132,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 			funcArgs = jinja2.ItemStr(toolCallFunction, "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
+			argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
 			keys, values := jinja2.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {
@@ -303,16 +303,16 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLFM2_5_8B_A1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM2_5_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderLFM2_5_8B_A1B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	bosToken := in.Lookup("bos_token")
-	preserveThinking := in.Lookup("preserve_thinking")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	llamacpp.OwnVariables(w)
+	bosToken := w.Lookup("bos_token")
+	preserveThinking := w.Lookup("preserve_thinking")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
@@ -347,7 +347,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -380,7 +380,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		toolCalls = jinja2.Param(toolCalls, "tool_calls")
 		var toolCallsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
+		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var funcName jinja2.Value
@@ -392,7 +392,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 			funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
+			argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(funcArgs, "items", nil, nil)) {

@@ -47,19 +47,19 @@ const (
 )
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
-func renderLFM2_5Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	keepPastThinking := in.Lookup("keep_past_thinking")
+func renderLFM2_5Instruct(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	keepPastThinking := w.Lookup("keep_past_thinking")
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = jinja2.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -164,23 +164,23 @@ func renderLFM2_5Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLFM2_5InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM2_5Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLFM2_5InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderLFM2_5Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	bosToken := in.Lookup("bos_token")
-	keepPastThinking := in.Lookup("keep_past_thinking")
+	llamacpp.OwnVariables(w)
+	bosToken := w.Lookup("bos_token")
+	keepPastThinking := w.Lookup("keep_past_thinking")
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = llamacpp.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {

@@ -47,11 +47,11 @@ const (
 )
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
-func renderLFM2_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderLFM2_8B_A1B(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
@@ -131,13 +131,13 @@ func renderLFM2_8B_A1B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLFM2_8B_A1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLFM2_8B_A1B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLFM2_8B_A1BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderLFM2_8B_A1B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}

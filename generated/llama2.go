@@ -47,8 +47,8 @@ const (
 )
 
 // renderLlama2 renders llama2.jinja.
-func renderLlama2(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderLlama2(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
@@ -80,10 +80,10 @@ func renderLlama2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlama2Llama renders llama2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlama2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderLlama2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlama2Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")

@@ -47,8 +47,8 @@ const (
 )
 
 // renderLlama2Sys renders llama2-sys.jinja.
-func renderLlama2Sys(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderLlama2Sys(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2-sys.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
@@ -82,10 +82,10 @@ func renderLlama2Sys(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlama2SysLlama renders llama2-sys.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlama2Sys with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlama2SysLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderLlama2Sys with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlama2SysLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2-sys.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")

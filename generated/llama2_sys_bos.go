@@ -47,8 +47,8 @@ const (
 )
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
-func renderLlama2SysBos(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderLlama2SysBos(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2-sys-bos.jinja:17:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
@@ -82,10 +82,10 @@ func renderLlama2SysBos(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlama2SysBosLlama renders llama2-sys-bos.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlama2SysBos with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderLlama2SysBos with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlama2SysBosLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// llama2-sys-bos.jinja:17:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")

@@ -47,9 +47,9 @@ const (
 )
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
-func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
+func renderLlama2SysStrip(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
@@ -88,11 +88,11 @@ func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlama2SysStripLlama renders llama2-sys-strip.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlama2SysStrip with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderLlama2SysStrip with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlama2SysStripLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}

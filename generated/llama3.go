@@ -47,9 +47,9 @@ const (
 )
 
 // renderLlama3 renders llama3.jinja.
-func renderLlama3(w *jinja2.Writer, in *jinja2.Input) {
+func renderLlama3(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}
@@ -65,11 +65,11 @@ func renderLlama3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlama3Llama renders llama3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlama3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlama3Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderLlama3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlama3Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}

@@ -47,11 +47,11 @@ const (
 )
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
-func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
+func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
@@ -186,13 +186,13 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlamaCppDeepseekR1Llama renders llama-cpp-deepseek-r1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlamaCppDeepseekR1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
+// it is renderLlamaCppDeepseekR1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}

@@ -47,11 +47,11 @@ const (
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
-func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderLlamaCppLfm2(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
@@ -174,13 +174,13 @@ func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlamaCppLfm2Llama renders llama-cpp-lfm2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlamaCppLfm2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderLlamaCppLfm2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}

@@ -47,12 +47,12 @@ const (
 )
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
-func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	eosToken := in.Lookup("eos_token")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	eosToken := w.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -125,14 +125,14 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input)
 }
 
 // renderLlamaCppMicrosoftPhi4MiniInstructLlama renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlamaCppMicrosoftPhi4MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderLlamaCppMicrosoftPhi4MiniInstruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	eosToken := in.Lookup("eos_token")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	eosToken := w.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {

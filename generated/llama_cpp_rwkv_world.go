@@ -47,11 +47,11 @@ const (
 )
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
-func renderLlamaCppRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
+func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
@@ -117,13 +117,13 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLlamaCppRwkvWorldLlama renders llama-cpp-rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLlamaCppRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	messages := in.Lookup("messages")
-	bosToken := in.Lookup("bos_token")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderLlamaCppRwkvWorld with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	messages := w.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	enableThinking := w.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}

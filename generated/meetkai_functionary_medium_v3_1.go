@@ -47,12 +47,12 @@ const (
 )
 
 // renderMeetkaiFunctionaryMediumV3_1 renders meetkai-functionary-medium-v3.1.jinja.
-func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
+func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
 	if !jinja2.IsDefined(tools) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
@@ -145,14 +145,14 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMeetkaiFunctionaryMediumV3_1Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMeetkaiFunctionaryMediumV3_1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
+// it is renderMeetkaiFunctionaryMediumV3_1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
 	var hasCodeInterpreter jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
 	if !llamacpp.IsDefined(tools) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}

@@ -47,12 +47,12 @@ const (
 )
 
 // renderMeetkaiFunctionaryMediumV3_2 renders meetkai-functionary-medium-v3.2.jinja.
-func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer, in *jinja2.Input) {
+func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
-	tools := in.Lookup("tools")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
 	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
 		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
@@ -675,14 +675,14 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMeetkaiFunctionaryMediumV3_2Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMeetkaiFunctionaryMediumV3_2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMeetkaiFunctionaryMediumV3_2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
-	tools := in.Lookup("tools")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
 	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
 		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")

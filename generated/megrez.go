@@ -47,8 +47,8 @@ const (
 )
 
 // renderMegrez renders megrez.jinja.
-func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMegrez(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
@@ -62,10 +62,10 @@ func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMegrezLlama renders megrez.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMegrez with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMegrez with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMegrezLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}

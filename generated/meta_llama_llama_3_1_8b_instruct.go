@@ -47,17 +47,17 @@ const (
 )
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
-func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	customTools := in.Lookup("custom_tools")
-	tools := in.Lookup("tools")
-	toolsInUserMessage := in.Lookup("tools_in_user_message")
-	dateString := in.Lookup("date_string")
-	messages := in.Lookup("messages")
+func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	customTools := w.Lookup("custom_tools")
+	tools := w.Lookup("tools")
+	toolsInUserMessage := w.Lookup("tools_in_user_message")
+	dateString := w.Lookup("date_string")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	builtinTools := in.Lookup("builtin_tools")
-	firstUserMessage := in.Lookup("first_user_message")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	builtinTools := w.Lookup("builtin_tools")
+	firstUserMessage := w.Lookup("first_user_message")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
@@ -133,7 +133,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
@@ -163,7 +163,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
@@ -229,19 +229,19 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMetaLlamaLlama3_1_8B_InstructLlama renders meta-llama-Llama-3.1-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMetaLlamaLlama3_1_8B_Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	customTools := in.Lookup("custom_tools")
-	tools := in.Lookup("tools")
-	toolsInUserMessage := in.Lookup("tools_in_user_message")
-	dateString := in.Lookup("date_string")
-	messages := in.Lookup("messages")
+// it is renderMetaLlamaLlama3_1_8B_Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	customTools := w.Lookup("custom_tools")
+	tools := w.Lookup("tools")
+	toolsInUserMessage := w.Lookup("tools_in_user_message")
+	dateString := w.Lookup("date_string")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
-	builtinTools := in.Lookup("builtin_tools")
-	firstUserMessage := in.Lookup("first_user_message")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	builtinTools := w.Lookup("builtin_tools")
+	firstUserMessage := w.Lookup("first_user_message")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
@@ -317,7 +317,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
@@ -348,7 +348,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer, in *jinja2.Input
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")

@@ -47,10 +47,10 @@ const (
 )
 
 // renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
-func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	eosToken := in.Lookup("eos_token")
+func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	eosToken := w.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
@@ -85,12 +85,12 @@ func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMicrosoftPhi3_5MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMicrosoftPhi3_5MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	eosToken := in.Lookup("eos_token")
+// it is renderMicrosoftPhi3_5MiniInstruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	eosToken := w.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}

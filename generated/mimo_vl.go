@@ -47,10 +47,10 @@ const (
 )
 
 // renderMiMoVL renders MiMo-VL.jinja.
-func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderMiMoVL(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiMo-VL.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
@@ -151,12 +151,12 @@ func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMiMoVLLlama renders MiMo-VL.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMiMoVL with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderMiMoVL with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMiMoVLLlama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiMo-VL.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")

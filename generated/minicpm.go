@@ -47,9 +47,9 @@ const (
 )
 
 // renderMinicpm renders minicpm.jinja.
-func renderMinicpm(w *jinja2.Writer, in *jinja2.Input) {
+func renderMinicpm(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}
@@ -69,11 +69,11 @@ func renderMinicpm(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMinicpmLlama renders minicpm.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMinicpm with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMinicpm with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMinicpmLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}

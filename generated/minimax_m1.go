@@ -47,11 +47,11 @@ const (
 )
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
-func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
-	customTools := in.Lookup("custom_tools")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderMiniMaxM1(w *jinja2.Writer) {
+	customTools := w.Lookup("custom_tools")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
 	if jinja2.IsDefined(customTools) {
@@ -209,13 +209,13 @@ func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMiniMaxM1Llama renders MiniMax-M1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMiniMaxM1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	customTools := in.Lookup("custom_tools")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderMiniMaxM1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMiniMaxM1Llama(w *jinja2.Writer) {
+	customTools := w.Lookup("custom_tools")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
 	if llamacpp.IsDefined(customTools) {

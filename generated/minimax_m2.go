@@ -47,15 +47,15 @@ const (
 )
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
-func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+func renderMiniMaxM2(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var toolcallBeginToken jinja2.Value
 	var toolcallEndToken jinja2.Value
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
@@ -296,7 +296,7 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -355,17 +355,17 @@ func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMiniMaxM2Llama renders MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+// it is renderMiniMaxM2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMiniMaxM2Llama(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var toolcallBeginToken jinja2.Value
 	var toolcallEndToken jinja2.Value
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
@@ -609,7 +609,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {

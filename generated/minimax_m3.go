@@ -47,8 +47,8 @@ const (
 )
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
-func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+func renderMiniMaxM3(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var nsToken jinja2.Value
 	var bodToken jinja2.Value
 	var bosToken jinja2.Value
@@ -61,11 +61,11 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 	var videoToken jinja2.Value
 	var systemMessage jinja2.Value
 	var developerMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinkingMode := in.Lookup("thinking_mode")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinkingMode := w.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
 	nsToken = jinja2.Str("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
@@ -470,7 +470,7 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -553,10 +553,10 @@ func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMiniMaxM3Llama renders MiniMax-M3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMiniMaxM3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+// it is renderMiniMaxM3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMiniMaxM3Llama(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var nsToken jinja2.Value
 	var bodToken jinja2.Value
 	var bosToken jinja2.Value
@@ -569,11 +569,11 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var videoToken jinja2.Value
 	var systemMessage jinja2.Value
 	var developerMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	thinkingMode := in.Lookup("thinking_mode")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	thinkingMode := w.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
 	nsToken = jinja2.Str("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
@@ -969,7 +969,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {

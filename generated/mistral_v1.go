@@ -47,8 +47,8 @@ const (
 )
 
 // renderMistralV1 renders mistral-v1.jinja.
-func renderMistralV1(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMistralV1(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}
@@ -81,10 +81,10 @@ func renderMistralV1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMistralV1Llama renders mistral-v1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralV1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMistralV1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralV1Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}

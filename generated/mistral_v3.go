@@ -47,9 +47,9 @@ const (
 )
 
 // renderMistralV3 renders mistral-v3.jinja.
-func renderMistralV3(w *jinja2.Writer, in *jinja2.Input) {
+func renderMistralV3(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
@@ -84,11 +84,11 @@ func renderMistralV3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMistralV3Llama renders mistral-v3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralV3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMistralV3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralV3Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
-func renderMistralV3Tekken(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMistralV3Tekken(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
@@ -79,10 +79,10 @@ func renderMistralV3Tekken(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMistralV3TekkenLlama renders mistral-v3-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralV3Tekken with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMistralV3Tekken with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralV3TekkenLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}

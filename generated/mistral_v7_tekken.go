@@ -47,8 +47,8 @@ const (
 )
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
-func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMistralV7Tekken(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
@@ -73,10 +73,10 @@ func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMistralV7TekkenLlama renders mistral-v7-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralV7Tekken with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMistralV7Tekken with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralV7TekkenLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}

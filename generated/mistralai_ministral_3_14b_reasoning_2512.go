@@ -47,14 +47,14 @@ const (
 )
 
 // renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
+func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var toolsDefinition jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
@@ -84,7 +84,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -124,7 +124,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
@@ -167,14 +167,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
@@ -182,7 +182,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 			message2Content := jinja2.ItemStr(message, "content")
 			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
@@ -204,7 +204,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
@@ -243,22 +243,22 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer, in *jinja2.In
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }
 
 // renderMistralaiMinistral3_14B_Reasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMinistral3_14B_Reasoning2512 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
+// it is renderMistralaiMinistral3_14B_Reasoning2512 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
 	var defaultSystemMessage jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var toolsDefinition jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
@@ -288,7 +288,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -328,7 +328,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
@@ -372,14 +372,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
@@ -387,7 +387,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 			message2Content := llamacpp.ItemStr(message, "content")
 			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.Int(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if llamacpp.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
@@ -409,7 +409,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
@@ -448,7 +448,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer, in *jinj
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }

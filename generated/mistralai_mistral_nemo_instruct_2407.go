@@ -47,15 +47,15 @@ const (
 )
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
-func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	var userMessages jinja2.Value
 	var ns jinja2.Value
-	bosToken := in.Lookup("bos_token")
+	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -76,7 +76,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = jinja2.NewNamespace(in, nil, nil)
+	ns = jinja2.NewNamespace(w, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
 	jinja2.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
@@ -89,7 +89,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -192,7 +192,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -232,7 +232,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -241,25 +241,25 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
 
 // renderMistralaiMistralNemoInstruct2407Llama renders mistralai-Mistral-Nemo-Instruct-2407.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMistralNemoInstruct2407 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMistralaiMistralNemoInstruct2407 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	eosTokenInput := in.Lookup("eos_token")
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+	llamacpp.OwnVariables(w)
+	eosTokenInput := w.Lookup("eos_token")
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	var userMessages jinja2.Value
 	var ns jinja2.Value
-	bosToken := in.Lookup("bos_token")
+	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -280,7 +280,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = jinja2.NewNamespace(in, nil, nil)
+	ns = jinja2.NewNamespace(w, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
 	llamacpp.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
@@ -293,7 +293,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -399,7 +399,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 				toolCallId := llamacpp.Attr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -439,7 +439,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || jinja2.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -448,7 +448,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

@@ -47,20 +47,20 @@ const (
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
+func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	var parallelToolPrompt jinja2.Value
 	var userMessages jinja2.Value
 	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
@@ -131,7 +131,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -218,7 +218,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -249,7 +249,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -297,7 +297,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -306,28 +306,28 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer, in *jinja
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMistralaiMistralSmall3_1_24B_Instruct2503 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
+// it is renderMistralaiMistralSmall3_1_24B_Instruct2503 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
 	var today jinja2.Value
 	var defaultSystemMessage jinja2.Value
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	var systemMessage jinja2.Value
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	var parallelToolPrompt jinja2.Value
 	var userMessages jinja2.Value
 	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
 	defaultSystemMessage = llamacpp.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
@@ -399,7 +399,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -488,7 +488,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -520,7 +520,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 				toolCallId := llamacpp.Attr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Lt(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -568,7 +568,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Lt(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -577,7 +577,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer, in *
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

@@ -47,8 +47,8 @@ const (
 )
 
 // renderMonarch renders monarch.jinja.
-func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMonarch(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -64,10 +64,10 @@ func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMonarchLlama renders monarch.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMonarch with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMonarch with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMonarchLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {

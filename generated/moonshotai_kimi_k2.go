@@ -47,10 +47,10 @@ const (
 )
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
-func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderMoonshotaiKimiK2(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2.jinja:1:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -144,12 +144,12 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMoonshotaiKimiK2Llama renders moonshotai-Kimi-K2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMoonshotaiKimiK2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderMoonshotaiKimiK2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2.jinja:1:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")

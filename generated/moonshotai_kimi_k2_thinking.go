@@ -47,12 +47,12 @@ const (
 )
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
-func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var histMsgs jinja2.Value
 	var suffixMsgs jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
@@ -138,7 +138,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
@@ -240,14 +240,14 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMoonshotaiKimiK2ThinkingLlama renders moonshotai-Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMoonshotaiKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderMoonshotaiKimiK2Thinking with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var histMsgs jinja2.Value
 	var suffixMsgs jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
@@ -334,7 +334,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {

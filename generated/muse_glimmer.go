@@ -47,16 +47,16 @@ const (
 )
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
-func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
-	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
-	reasoningStrengthInput := in.Lookup("reasoning_strength")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	knowledgeCutoff := in.Lookup("knowledge_cutoff")
+func renderMuseGlimmer(w *jinja2.Writer) {
+	toolNamespaceDescriptionsInput := w.Lookup("tool_namespace_descriptions")
+	reasoningStrengthInput := w.Lookup("reasoning_strength")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	knowledgeCutoff := w.Lookup("knowledge_cutoff")
 	var kc jinja2.Value
-	currentDate := in.Lookup("current_date")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	currentDate := w.Lookup("current_date")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -93,7 +93,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !jinja2.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
@@ -141,7 +141,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
+		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var fn jinja2.Value
@@ -224,7 +224,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
@@ -296,11 +296,11 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\nCurrent date: ")
 			jinja2.WriteStr(w, currentDate)
 			w.WriteString(".")
-		} else if jinja2.IsDefined(jinja2.Globals(in, "strftime_now")) {
+		} else if jinja2.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
@@ -476,20 +476,20 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMuseGlimmerLlama renders muse-glimmer.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMuseGlimmer with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMuseGlimmer with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
-	reasoningStrengthInput := in.Lookup("reasoning_strength")
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	knowledgeCutoff := in.Lookup("knowledge_cutoff")
+	llamacpp.OwnVariables(w)
+	toolNamespaceDescriptionsInput := w.Lookup("tool_namespace_descriptions")
+	reasoningStrengthInput := w.Lookup("reasoning_strength")
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	knowledgeCutoff := w.Lookup("knowledge_cutoff")
 	var kc jinja2.Value
-	currentDate := in.Lookup("current_date")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	currentDate := w.Lookup("current_date")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -526,7 +526,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !llamacpp.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
@@ -575,7 +575,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
+		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var fn jinja2.Value
@@ -660,7 +660,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
@@ -733,11 +733,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("\nCurrent date: ")
 			llamacpp.WriteStr(w, currentDate)
 			w.WriteString(".")
-		} else if llamacpp.IsDefined(jinja2.Globals(in, "strftime_now")) {
+		} else if llamacpp.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")

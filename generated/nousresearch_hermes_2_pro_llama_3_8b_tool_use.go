@@ -47,11 +47,11 @@ const (
 )
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
-func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {
@@ -283,13 +283,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer, in *jinja2.
 }
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNousResearchHermes2ProLlama3_8B_ToolUse with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderNousResearchHermes2ProLlama3_8B_ToolUse with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {

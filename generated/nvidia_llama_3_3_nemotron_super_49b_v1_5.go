@@ -47,7 +47,7 @@ const (
 )
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Input) {
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -59,10 +59,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Inpu
 	var userToken jinja2.Value
 	var assistantToken jinja2.Value
 	var toolToken jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var systemContent jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
 	bos = jinja2.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
@@ -252,9 +252,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer, in *jinja2.Inpu
 }
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNvidiaLlama3_3NemotronSuper49B_V1_5 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderNvidiaLlama3_3NemotronSuper49B_V1_5 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	var bos jinja2.Value
 	var enableThinking jinja2.Value
 	var systemStartHeader jinja2.Value
@@ -266,10 +266,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer, in *jinja2
 	var userToken jinja2.Value
 	var assistantToken jinja2.Value
 	var toolToken jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var systemContent jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
 	bos = jinja2.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}

@@ -47,15 +47,15 @@ const (
 )
 
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
-func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
-	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
+	truncateHistoryThinking := w.Lookup("truncate_history_thinking")
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
@@ -102,7 +102,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) 
 		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
@@ -137,7 +137,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) 
 		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := jinja2.Iterate(w, loopMessages)
 	for i := range items2 {
@@ -449,19 +449,19 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer, in *jinja2.Input) 
 }
 
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNVIDIA_Nemotron3Nano30B_A3B_BF16 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderNVIDIA_Nemotron3Nano30B_A3B_BF16 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	enableThinking := in.Lookup("enable_thinking")
-	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
+	llamacpp.OwnVariables(w)
+	enableThinking := w.Lookup("enable_thinking")
+	truncateHistoryThinking := w.Lookup("truncate_history_thinking")
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var loopMessages jinja2.Value
 	var systemMessage jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
@@ -508,7 +508,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer, in *jinja2.In
 		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
@@ -543,7 +543,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer, in *jinja2.In
 		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := llamacpp.Iterate(w, loopMessages)
 	for i := range items2 {

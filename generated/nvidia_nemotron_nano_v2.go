@@ -47,14 +47,14 @@ const (
 )
 
 // renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
-func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
+func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	continueFinalMessage := in.Lookup("continue_final_message")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	continueFinalMessage := w.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -326,18 +326,18 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderNVIDIA_NemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderNVIDIA_NemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderNVIDIA_NemotronNanoV2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
+	llamacpp.OwnVariables(w)
 	var ns jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	continueFinalMessage := in.Lookup("continue_final_message")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	continueFinalMessage := w.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value

@@ -47,15 +47,15 @@ const (
 )
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
-func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
-	reasoningEffortInput := in.Lookup("reasoning_effort")
-	builtinToolsInput := in.Lookup("builtin_tools")
-	messages := in.Lookup("messages")
+func renderOpenaiGptOss120b(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
+	reasoningEffortInput := w.Lookup("reasoning_effort")
+	builtinToolsInput := w.Lookup("builtin_tools")
+	messages := w.Lookup("messages")
 	var developerMessage jinja2.Value
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
@@ -359,7 +359,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !jinja2.IsDefined(reasoningEffort) {
@@ -374,7 +374,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
+			availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
 			for _, tool := range jinja2.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
@@ -453,7 +453,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				messageContent := jinja2.Attr(message, "content")
 				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
@@ -462,7 +462,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				messageThinking := jinja2.Attr(message, "thinking")
 				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
@@ -489,7 +489,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 				messageContent := jinja2.Attr(message, "content")
 				if messageContent.Truthy() && jinja2.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -547,7 +547,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if jinja2.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")
@@ -571,19 +571,19 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderOpenaiGptOss120bLlama renders openai-gpt-oss-120b.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOpenaiGptOss120b with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderOpenaiGptOss120b with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	modelIdentityInput := in.Lookup("model_identity")
-	reasoningEffortInput := in.Lookup("reasoning_effort")
-	builtinToolsInput := in.Lookup("builtin_tools")
-	messages := in.Lookup("messages")
+	llamacpp.OwnVariables(w)
+	modelIdentityInput := w.Lookup("model_identity")
+	reasoningEffortInput := w.Lookup("reasoning_effort")
+	builtinToolsInput := w.Lookup("builtin_tools")
+	messages := w.Lookup("messages")
 	var developerMessage jinja2.Value
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
@@ -889,7 +889,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !llamacpp.IsDefined(reasoningEffort) {
@@ -904,7 +904,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
+			availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
 			for _, tool := range llamacpp.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
@@ -984,7 +984,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				messageContent := llamacpp.Attr(message, "content")
 				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
@@ -993,7 +993,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				messageThinking := llamacpp.Attr(message, "thinking")
 				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
@@ -1020,7 +1020,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 				messageContent := llamacpp.Attr(message, "content")
 				if messageContent.Truthy() && llamacpp.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -1078,7 +1078,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if llamacpp.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")

@@ -47,15 +47,15 @@ const (
 )
 
 // renderOpenbmbMiniCPM5_1B renders openbmb-MiniCPM5-1B.jinja.
-func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
-	hasToolSepInput := in.Lookup("has_tool_sep")
-	singleToolXmlInput := in.Lookup("single_tool_xml")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	toolDefinitions := in.Lookup("tool_definitions")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
+	hasToolSepInput := w.Lookup("has_tool_sep")
+	singleToolXmlInput := w.Lookup("single_tool_xml")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	toolDefinitions := w.Lookup("tool_definitions")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
@@ -185,7 +185,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = jinja2.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
-				for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Int(1), jinja2.FilterLength(contentParts))) {
+				for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Int(1), jinja2.FilterLength(contentParts))) {
 					var toolIndex jinja2.Value
 					var toolCall jinja2.Value
 					singleToolXml := singleToolXmlInput
@@ -251,7 +251,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
 				if jinja2.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					for _, remainingIndex := range jinja2.Iterate(w, jinja2.Range(in, toolSepCount, toolCallsCount)) {
+					for _, remainingIndex := range jinja2.Iterate(w, jinja2.Range(w, toolSepCount, toolCallsCount)) {
 						var toolCall jinja2.Value
 						remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 						processedContent2 := processedContent
@@ -428,17 +428,17 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderOpenbmbMiniCPM5_1BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOpenbmbMiniCPM5_1B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	hasToolSepInput := in.Lookup("has_tool_sep")
-	singleToolXmlInput := in.Lookup("single_tool_xml")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	toolDefinitions := in.Lookup("tool_definitions")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderOpenbmbMiniCPM5_1B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
+	hasToolSepInput := w.Lookup("has_tool_sep")
+	singleToolXmlInput := w.Lookup("single_tool_xml")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	toolDefinitions := w.Lookup("tool_definitions")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
@@ -575,7 +575,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				var toolCall jinja2.Value
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
-				for _, i := range llamacpp.Iterate(w, jinja2.Range(in, jinja2.Int(1), llamacpp.FilterLength(contentParts))) {
+				for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.Int(1), llamacpp.FilterLength(contentParts))) {
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
 					toolIndex = llamacpp.Sub(i, jinja2.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
@@ -642,7 +642,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					var toolCall jinja2.Value
 					remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 					processedContent2 := processedContent
-					for _, remainingIndex := range llamacpp.Iterate(w, jinja2.Range(in, toolSepCount, toolCallsCount)) {
+					for _, remainingIndex := range llamacpp.Iterate(w, jinja2.Range(w, toolSepCount, toolCallsCount)) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderOpenchat renders openchat.jinja.
-func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderOpenchat(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
@@ -71,10 +71,10 @@ func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderOpenchatLlama renders openchat.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOpenchat with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderOpenchat with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderOpenchatLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}

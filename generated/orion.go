@@ -47,8 +47,8 @@ const (
 )
 
 // renderOrion renders orion.jinja.
-func renderOrion(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderOrion(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}
@@ -79,10 +79,10 @@ func renderOrion(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderOrionLlama renders orion.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderOrion with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderOrion with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderOrionLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}

@@ -47,9 +47,9 @@ const (
 )
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
-func renderPanguEmbedded(w *jinja2.Writer, in *jinja2.Input) {
+func renderPanguEmbedded(w *jinja2.Writer) {
 	var names jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
@@ -75,11 +75,11 @@ func renderPanguEmbedded(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderPanguEmbeddedLlama renders pangu-embedded.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPanguEmbedded with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderPanguEmbedded with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 	var names jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderPhi3 renders phi3.jinja.
-func renderPhi3(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderPhi3(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// phi3.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
@@ -62,10 +62,10 @@ func renderPhi3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderPhi3Llama renders phi3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPhi3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderPhi3Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderPhi3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderPhi3Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// phi3.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}

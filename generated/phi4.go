@@ -47,8 +47,8 @@ const (
 )
 
 // renderPhi4 renders phi4.jinja.
-func renderPhi4(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderPhi4(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// phi4.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
@@ -62,10 +62,10 @@ func renderPhi4(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderPhi4Llama renders phi4.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPhi4 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderPhi4Llama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderPhi4 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderPhi4Llama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// phi4.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}

@@ -47,14 +47,14 @@ const (
 )
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
-func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	preserveThinking := in.Lookup("preserve_thinking")
+func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	preserveThinking := w.Lookup("preserve_thinking")
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var hasSys jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
@@ -215,16 +215,16 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderPoolsideLagunaS2_1Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaS2_1 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	preserveThinking := in.Lookup("preserve_thinking")
+// it is renderPoolsideLagunaS2_1 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	preserveThinking := w.Lookup("preserve_thinking")
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var hasSys jinja2.Value
-	tools := in.Lookup("tools")
+	tools := w.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)

@@ -47,13 +47,13 @@ const (
 )
 
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
-func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
-	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderPoolsideLagunaXS2(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
+	renderAssistantMessagesRaw := w.Lookup("render_assistant_messages_raw")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
 	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
@@ -257,15 +257,15 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderPoolsideLagunaXS2Llama renders poolside-Laguna-XS.2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderPoolsideLagunaXS2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	enableThinking := in.Lookup("enable_thinking")
-	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderPoolsideLagunaXS2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
+	enableThinking := w.Lookup("enable_thinking")
+	renderAssistantMessagesRaw := w.Lookup("render_assistant_messages_raw")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
 	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}

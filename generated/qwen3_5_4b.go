@@ -47,13 +47,13 @@ const (
 )
 
 // renderQwen3_5_4B renders Qwen3.5-4B.jinja.
-func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
-	addVisionIdInput := in.Lookup("add_vision_id")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	content := in.Lookup("content")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderQwen3_5_4B(w *jinja2.Writer) {
+	addVisionIdInput := w.Lookup("add_vision_id")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	content := w.Lookup("content")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
 	imageCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
@@ -79,7 +79,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -99,7 +99,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -121,7 +121,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
 		} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
@@ -129,13 +129,13 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && jinja2.IsIterable(tools)) && !jinja2.IsMapping(tools) {
@@ -203,7 +203,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop jinja2.Loop
@@ -221,7 +221,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
@@ -331,7 +331,7 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
@@ -348,15 +348,15 @@ func renderQwen3_5_4B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderQwen3_5_4BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwen3_5_4B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addVisionIdInput := in.Lookup("add_vision_id")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	content := in.Lookup("content")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderQwen3_5_4B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderQwen3_5_4BLlama(w *jinja2.Writer) {
+	addVisionIdInput := w.Lookup("add_vision_id")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	content := w.Lookup("content")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
 	imageCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
@@ -383,7 +383,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -403,7 +403,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -425,7 +425,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
 		} else if llamacpp.IsNone(content) || llamacpp.IsUndefined(content) {
@@ -433,13 +433,13 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && llamacpp.IsIterable(tools)) && !llamacpp.IsMapping(tools) {
@@ -508,7 +508,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -527,7 +527,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
@@ -638,7 +638,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}

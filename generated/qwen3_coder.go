@@ -47,12 +47,12 @@ const (
 )
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
-func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+func renderQwen3Coder(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
@@ -286,14 +286,14 @@ func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderQwen3CoderLlama renders Qwen3-Coder.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwen3Coder with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
-	systemMessage := in.Lookup("system_message")
+// it is renderQwen3Coder with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderQwen3CoderLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
+	systemMessage := w.Lookup("system_message")
 	var loopMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")

@@ -47,10 +47,10 @@ const (
 )
 
 // renderQwenQwen2_5_7B_Instruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
-func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen-Qwen2.5-7B-Instruct.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
@@ -151,12 +151,12 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderQwenQwen2_5_7B_InstructLlama renders Qwen-Qwen2.5-7B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwen2_5_7B_Instruct with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderQwenQwen2_5_7B_Instruct with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen-Qwen2.5-7B-Instruct.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")

@@ -47,11 +47,11 @@ const (
 )
 
 // renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
-func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderQwenQwen3_0_6B(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
@@ -225,13 +225,13 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderQwenQwen3_0_6BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwen3_0_6B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderQwenQwen3_0_6BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderQwenQwen3_0_6B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")

@@ -47,11 +47,11 @@ const (
 )
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
-func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+func renderQwenQwQ32B(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-QwQ-32B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
@@ -177,13 +177,13 @@ func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderQwenQwQ32BLlama renders Qwen-QwQ-32B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderQwenQwQ32B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+// it is renderQwenQwQ32B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderQwenQwQ32BLlama(w *jinja2.Writer) {
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-QwQ-32B.jinja:1:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")

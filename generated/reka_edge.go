@@ -47,18 +47,18 @@ const (
 )
 
 // renderRekaEdge renders Reka-Edge.jinja.
-func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
-	continueFinalMessageInput := in.Lookup("continue_final_message")
-	messages := in.Lookup("messages")
+func renderRekaEdge(w *jinja2.Writer) {
+	continueFinalMessageInput := w.Lookup("continue_final_message")
+	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
 	var lastQueryIndex jinja2.Value
-	numImgTokens := in.Lookup("num_img_tokens")
-	numVideoFrames := in.Lookup("num_video_frames")
+	numImgTokens := w.Lookup("num_img_tokens")
+	numVideoFrames := w.Lookup("num_video_frames")
 	var startIdx jinja2.Value
 	var systemText jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -72,7 +72,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				var itemType jinja2.Value
@@ -131,7 +131,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
@@ -209,7 +209,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, startIdx, jinja2.FilterLength(messages))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, startIdx, jinja2.FilterLength(messages))) {
 		var message jinja2.Value
 		var role jinja2.Value
 		var content jinja2.Value
@@ -393,22 +393,22 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderRekaEdge with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderRekaEdge with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	continueFinalMessageInput := in.Lookup("continue_final_message")
-	messages := in.Lookup("messages")
+	llamacpp.OwnVariables(w)
+	continueFinalMessageInput := w.Lookup("continue_final_message")
+	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
 	var lastQueryIndex jinja2.Value
-	numImgTokens := in.Lookup("num_img_tokens")
-	numVideoFrames := in.Lookup("num_video_frames")
+	numImgTokens := w.Lookup("num_img_tokens")
+	numVideoFrames := w.Lookup("num_video_frames")
 	var startIdx jinja2.Value
 	var systemText jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	enableThinking := in.Lookup("enable_thinking")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	enableThinking := w.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -422,7 +422,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var itemType jinja2.Value
@@ -482,7 +482,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx jinja2.Value
@@ -573,7 +573,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var includeThinking jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
 	var responseText jinja2.Value
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(in, startIdx, llamacpp.FilterLength(messages))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, startIdx, llamacpp.FilterLength(messages))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = llamacpp.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}

@@ -47,10 +47,10 @@ const (
 )
 
 // renderRoka renders roka.jinja.
-func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderRoka(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role jinja2.Value) {
 		role = jinja2.Param(role, "role")
@@ -142,12 +142,12 @@ func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderRokaLlama renders roka.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderRoka with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderRoka with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderRokaLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role jinja2.Value) {
 		role = jinja2.Param(role, "role")

@@ -47,9 +47,9 @@ const (
 )
 
 // renderRwkvWorld renders rwkv-world.jinja.
-func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
+func renderRwkvWorld(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
@@ -87,11 +87,11 @@ func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderRwkvWorldLlama renders rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderRwkvWorld with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderRwkvWorldLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}

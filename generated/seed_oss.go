@@ -47,9 +47,9 @@ const (
 )
 
 // renderSeedOss renders seed_oss.jinja.
-func renderSeedOss(w *jinja2.Writer, in *jinja2.Input) {
+func renderSeedOss(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
@@ -76,11 +76,11 @@ func renderSeedOss(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderSeedOssLlama renders seed_oss.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderSeedOss with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderSeedOss with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderSeedOssLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}

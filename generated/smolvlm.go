@@ -47,8 +47,8 @@ const (
 )
 
 // renderSmolvlm renders smolvlm.jinja.
-func renderSmolvlm(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderSmolvlm(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -75,10 +75,10 @@ func renderSmolvlm(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderSmolvlmLlama renders smolvlm.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderSmolvlm with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderSmolvlm with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderSmolvlmLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {

@@ -47,8 +47,8 @@ const (
 )
 
 // renderSolarOpen renders solar-open.jinja.
-func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderSolarOpen(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
@@ -62,10 +62,10 @@ func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderSolarOpenLlama renders solar-open.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderSolarOpen with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderSolarOpen with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderSolarOpenLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}

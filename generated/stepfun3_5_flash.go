@@ -47,11 +47,11 @@ const (
 )
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
-func renderStepFun3_5Flash(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderStepFun3_5Flash(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -263,13 +263,13 @@ func renderStepFun3_5Flash(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderStepFun3_5FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun3_5Flash with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderStepFun3_5FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderStepFun3_5Flash with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")

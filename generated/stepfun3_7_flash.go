@@ -47,14 +47,14 @@ const (
 )
 
 // renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
-func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
-	preserveThinkingInput := in.Lookup("preserve_thinking")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	messages := in.Lookup("messages")
+func renderStepFun3_7Flash(w *jinja2.Writer) {
+	preserveThinkingInput := w.Lookup("preserve_thinking")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message jinja2.Value) {
 		message = jinja2.Param(message, "message")
@@ -77,7 +77,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
@@ -156,7 +156,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
@@ -303,18 +303,18 @@ func renderStepFun3_7Flash(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderStepFun3_7FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderStepFun3_7Flash with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderStepFun3_7Flash with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = llamacpp.OwnInput(in)
-	preserveThinkingInput := in.Lookup("preserve_thinking")
-	bosToken := in.Lookup("bos_token")
-	tools := in.Lookup("tools")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	messages := in.Lookup("messages")
+	llamacpp.OwnVariables(w)
+	preserveThinkingInput := w.Lookup("preserve_thinking")
+	bosToken := w.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message jinja2.Value) {
 		message = jinja2.Param(message, "message")
@@ -337,7 +337,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if llamacpp.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
@@ -416,7 +416,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value

@@ -47,7 +47,7 @@ const (
 )
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
-func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
+func renderTencentHy3(w *jinja2.Writer) {
 	var HYTK jinja2.Value
 	var eosToken jinja2.Value
 	var bosToken jinja2.Value
@@ -69,14 +69,14 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 	var toolresponseBeginToken jinja2.Value
 	var toolresponseEndToken jinja2.Value
 	var reasoningModeToken jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	preservedThinking := in.Lookup("preserved_thinking")
-	tools := in.Lookup("tools")
-	isTraining := in.Lookup("is_training")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	fallbackStrategy := in.Lookup("fallback_strategy")
-	rawLastAssistant := in.Lookup("raw_last_assistant")
-	messages := in.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	preservedThinking := w.Lookup("preserved_thinking")
+	tools := w.Lookup("tools")
+	isTraining := w.Lookup("is_training")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	fallbackStrategy := w.Lookup("fallback_strategy")
+	rawLastAssistant := w.Lookup("raw_last_assistant")
+	messages := w.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
 	HYTK = jinja2.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
@@ -152,11 +152,11 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if jinja2.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
@@ -492,9 +492,9 @@ func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderTencentHy3Llama renders tencent-Hy3.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderTencentHy3 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderTencentHy3 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderTencentHy3Llama(w *jinja2.Writer) {
 	var HYTK jinja2.Value
 	var eosToken jinja2.Value
 	var bosToken jinja2.Value
@@ -516,14 +516,14 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolresponseBeginToken jinja2.Value
 	var toolresponseEndToken jinja2.Value
 	var reasoningModeToken jinja2.Value
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	preservedThinking := in.Lookup("preserved_thinking")
-	tools := in.Lookup("tools")
-	isTraining := in.Lookup("is_training")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	fallbackStrategy := in.Lookup("fallback_strategy")
-	rawLastAssistant := in.Lookup("raw_last_assistant")
-	messages := in.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	preservedThinking := w.Lookup("preserved_thinking")
+	tools := w.Lookup("tools")
+	isTraining := w.Lookup("is_training")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	fallbackStrategy := w.Lookup("fallback_strategy")
+	rawLastAssistant := w.Lookup("raw_last_assistant")
+	messages := w.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
 	HYTK = jinja2.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
@@ -599,11 +599,11 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if llamacpp.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}

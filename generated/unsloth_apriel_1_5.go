@@ -47,18 +47,18 @@ const (
 )
 
 // renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
-func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+func renderUnslothApriel1_5(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
 	var addToolId jinja2.Value
 	var toolOutputFormat jinja2.Value
-	tools := in.Lookup("tools")
-	toolOutputInstructions := in.Lookup("tool_output_instructions")
-	addThoughts := in.Lookup("add_thoughts")
-	bosToken := in.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	toolOutputInstructions := w.Lookup("tool_output_instructions")
+	addThoughts := w.Lookup("add_thoughts")
+	bosToken := w.Lookup("bos_token")
 	var reasoningPrompt jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
 	availableToolsString = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
@@ -152,7 +152,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -302,20 +302,20 @@ func renderUnslothApriel1_5(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderUnslothApriel1_5Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderUnslothApriel1_5 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderUnslothApriel1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
-	eosTokenInput := in.Lookup("eos_token")
-	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+// it is renderUnslothApriel1_5 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
+	eosTokenInput := w.Lookup("eos_token")
+	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	var availableToolsString jinja2.Value
 	var addToolId jinja2.Value
 	var toolOutputFormat jinja2.Value
-	tools := in.Lookup("tools")
-	toolOutputInstructions := in.Lookup("tool_output_instructions")
-	addThoughts := in.Lookup("add_thoughts")
-	bosToken := in.Lookup("bos_token")
+	tools := w.Lookup("tools")
+	toolOutputInstructions := w.Lookup("tool_output_instructions")
+	addThoughts := w.Lookup("add_thoughts")
+	bosToken := w.Lookup("bos_token")
 	var reasoningPrompt jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
 	availableToolsString = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
@@ -410,7 +410,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {

@@ -47,15 +47,15 @@ const (
 )
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
-func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+func renderUnslothMiniMaxM2(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var toolcallBeginToken jinja2.Value
 	var toolcallEndToken jinja2.Value
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
@@ -318,7 +318,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -377,17 +377,17 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderUnslothMiniMaxM2Llama renders unsloth-MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderUnslothMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
-	modelIdentityInput := in.Lookup("model_identity")
+// it is renderUnslothMiniMaxM2 with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
+	modelIdentityInput := w.Lookup("model_identity")
 	var toolcallBeginToken jinja2.Value
 	var toolcallEndToken jinja2.Value
 	var systemMessage jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	var conversationMessages jinja2.Value
-	tools := in.Lookup("tools")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	tools := w.Lookup("tools")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
 	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
@@ -654,7 +654,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {

@@ -47,14 +47,14 @@ const (
 )
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
-func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	defaultSystemPrompt := in.Lookup("default_system_prompt")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	thinkRenderOption := in.Lookup("think_render_option")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	responseFormat := in.Lookup("response_format")
+func renderUpstageSolarOpen100B(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	defaultSystemPrompt := w.Lookup("default_system_prompt")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	thinkRenderOption := w.Lookup("think_render_option")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	responseFormat := w.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
 	if !(jinja2.IsDefined(addGenerationPrompt)) {
 		addGenerationPrompt = jinja2.Bool(true)
@@ -98,7 +98,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
@@ -312,16 +312,16 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderUpstageSolarOpen100BLlama renders upstage-Solar-Open-100B.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderUpstageSolarOpen100B with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	defaultSystemPrompt := in.Lookup("default_system_prompt")
-	reasoningEffort := in.Lookup("reasoning_effort")
-	thinkRenderOption := in.Lookup("think_render_option")
-	messages := in.Lookup("messages")
-	tools := in.Lookup("tools")
-	responseFormat := in.Lookup("response_format")
+// it is renderUpstageSolarOpen100B with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
+	defaultSystemPrompt := w.Lookup("default_system_prompt")
+	reasoningEffort := w.Lookup("reasoning_effort")
+	thinkRenderOption := w.Lookup("think_render_option")
+	messages := w.Lookup("messages")
+	tools := w.Lookup("tools")
+	responseFormat := w.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
 	if !(llamacpp.IsDefined(addGenerationPrompt)) {
 		addGenerationPrompt = jinja2.Bool(true)
@@ -365,7 +365,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			llamacpp.WriteStr(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderVicuna renders vicuna.jinja.
-func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderVicuna(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
@@ -74,10 +74,10 @@ func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderVicunaLlama renders vicuna.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderVicuna with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderVicuna with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderVicunaLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}

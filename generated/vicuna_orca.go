@@ -47,8 +47,8 @@ const (
 )
 
 // renderVicunaOrca renders vicuna-orca.jinja.
-func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderVicunaOrca(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
@@ -76,10 +76,10 @@ func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderVicunaOrcaLlama renders vicuna-orca.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderVicunaOrca with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderVicunaOrca with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderVicunaOrcaLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}

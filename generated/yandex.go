@@ -47,8 +47,8 @@ const (
 )
 
 // renderYandex renders yandex.jinja.
-func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderYandex(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
@@ -70,10 +70,10 @@ func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderYandexLlama renders yandex.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderYandex with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderYandex with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderYandexLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}

@@ -47,8 +47,8 @@ const (
 )
 
 // renderZephyr renders zephyr.jinja.
-func renderZephyr(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderZephyr(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// zephyr.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
@@ -62,10 +62,10 @@ func renderZephyr(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderZephyrLlama renders zephyr.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderZephyr with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderZephyrLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderZephyr with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderZephyrLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// zephyr.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}

@@ -263,25 +263,25 @@ func (templateRef) callMethod(string, []Value, []Kwarg) (Value, bool) { return V
 // Globals returns the value of a Jinja2 global function by name (range, dict,
 // namespace, cycler, joiner, lipsum, raise_exception, strftime_now) for a template
 // that uses one as a value rather than calling it.
-func Globals(in *Input, name string) Value {
-	if v, ok := in.hides(name); ok {
+func Globals(w *Writer, name string) Value {
+	if v, ok := w.hides(name); ok {
 		return v
 	}
 	switch name {
 	case "range":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { noKwargs(name, k); return Range(in, a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { noKwargs(name, k); return Range(w, a...) })
 	case "dict":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewDictCall(in, a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewDictCall(w, a, k) })
 	case "namespace":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewNamespace(in, a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewNamespace(w, a, k) })
 	case "cycler":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Cycler(in, a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Cycler(w, a...) })
 	case "joiner":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Joiner(in, a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Joiner(w, a, k) })
 	case "raise_exception":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(in, a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(w, a...) })
 	case "strftime_now":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(in, a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(w, a, k) })
 	case "self":
 		return objectValue(templateRef{})
 	case "lipsum":
@@ -300,8 +300,8 @@ func noKwargs(name string, kwargs []Kwarg) {
 }
 
 // Cycler is Jinja2's cycler(*items).
-func Cycler(in *Input, items ...Value) Value {
-	if v, ok := in.hides("cycler"); ok {
+func Cycler(w *Writer, items ...Value) Value {
+	if v, ok := w.hides("cycler"); ok {
 		return Call(v, items, nil)
 	}
 	if len(items) == 0 {
@@ -311,8 +311,8 @@ func Cycler(in *Input, items ...Value) Value {
 }
 
 // Joiner is Jinja2's joiner(sep=", ").
-func Joiner(in *Input, args []Value, kwargs []Kwarg) Value {
-	if v, ok := in.hides("joiner"); ok {
+func Joiner(w *Writer, args []Value, kwargs []Kwarg) Value {
+	if v, ok := w.hides("joiner"); ok {
 		return Call(v, args, kwargs)
 	}
 	a := bindArgs("joiner", args, kwargs, "sep")
@@ -325,8 +325,8 @@ func Joiner(in *Input, args []Value, kwargs []Kwarg) Value {
 
 // RaiseException is transformers' raise_exception(message): it fails the render with a
 // *RaiseError carrying the message.
-func RaiseException(in *Input, args ...Value) Value {
-	if v, ok := in.hides("raise_exception"); ok {
+func RaiseException(w *Writer, args ...Value) Value {
+	if v, ok := w.hides("raise_exception"); ok {
 		return Call(v, args, nil)
 	}
 	if len(args) != 1 {
@@ -336,8 +336,8 @@ func RaiseException(in *Input, args ...Value) Value {
 }
 
 // NewNamespace is Jinja2's namespace(dict?, **attrs).
-func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
-	if v, ok := in.hides("namespace"); ok {
+func NewNamespace(w *Writer, args []Value, kwargs []Kwarg) Value {
+	if v, ok := w.hides("namespace"); ok {
 		return Call(v, args, kwargs)
 	}
 	ns := &Namespace{}
@@ -347,8 +347,8 @@ func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
 }
 
 // NewDictCall is Python's dict(mapping_or_pairs?, **kwargs) as the dict global.
-func NewDictCall(in *Input, args []Value, kwargs []Kwarg) Value {
-	if v, ok := in.hides("dict"); ok {
+func NewDictCall(w *Writer, args []Value, kwargs []Kwarg) Value {
+	if v, ok := w.hides("dict"); ok {
 		return Call(v, args, kwargs)
 	}
 	d := &Dict{}
@@ -403,9 +403,9 @@ func CheckNamespace(ns Value) {
 }
 
 // Range is Python's range(stop) or range(start, stop[, step]), as a list, refused
-// (as Jinja2's sandbox does) when it would have more than in.Limits.MaxRange items.
-func Range(in *Input, args ...Value) Value {
-	if v, ok := in.hides("range"); ok {
+// (as Jinja2's sandbox does) when it would have more than the render's Limits.MaxRange items.
+func Range(w *Writer, args ...Value) Value {
+	if v, ok := w.hides("range"); ok {
 		return Call(v, args, nil)
 	}
 	if len(args) < 1 || len(args) > 3 {
@@ -441,7 +441,7 @@ func Range(in *Input, args ...Value) Value {
 	} else if step < 0 && start > stop {
 		n = (start - stop - step - 1) / -step
 	}
-	if limit := in.Limits.withDefaults().MaxRange; n > int64(limit) {
+	if limit := w.limits.MaxRange; n > int64(limit) {
 		throw(SecurityError, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", limit)
 	}
 	items := make([]Value, n)
@@ -483,8 +483,8 @@ func isDictView(v Value) bool {
 
 // StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
 // Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).
-func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
-	if v, ok := in.hides("strftime_now"); ok {
+func StrftimeNow(w *Writer, args []Value, kwargs []Kwarg) Value {
+	if v, ok := w.hides("strftime_now"); ok {
 		return Call(v, args, kwargs)
 	}
 	a := bindArgs("strftime_now", args, kwargs, "format")
@@ -494,5 +494,5 @@ func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
 	if a[0].kind() != KindString {
 		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
 	}
-	return Str(pystr.Strftime(in.Clock(), a[0].str()))
+	return Str(pystr.Strftime(w.Clock(), a[0].str()))
 }

@@ -109,10 +109,7 @@ const (
 // Lookup returns the value of a template variable, as the template sees it.
 func (in *Input) Lookup(name string) Value {
 	if in.Vars != nil {
-		if v, ok := in.Vars.GetStr(name); ok {
-			return v
-		}
-		return Undefined(name)
+		return in.Vars.Lookup(name)
 	}
 	switch name {
 	case "messages":
@@ -135,14 +132,6 @@ func (in *Input) Lookup(name string) Value {
 		}
 	}
 	return Undefined(name)
-}
-
-// hides returns the input's variable named as a global function, and whether the input
-// has one: as in Jinja2, a variable of the render (a chat_template_kwargs key named
-// range, say) hides the global of its name.
-func (in *Input) hides(global string) (Value, bool) {
-	v := in.Lookup(global)
-	return v, v.kind() != KindUndefined
 }
 
 func noneIfUndefined(v Value) Value {

@@ -21,7 +21,7 @@ func TestRangeLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got Value
-		tmpl := &Template{File: "range.jinja", Func: func(w *Writer, in *Input) { got = Range(in, Int(int64(tt.n))) }}
+		tmpl := &Template{File: "range.jinja", Func: func(w *Writer) { got = Range(w, Int(int64(tt.n))) }}
 		_, err := tmpl.Render(&Input{Limits: Limits{MaxRange: tt.limit}})
 		if tt.ok {
 			if err != nil {

@@ -1,8 +1,6 @@
 package jinja2
 
 import (
-	"reflect"
-	goruntime "runtime"
 	"strings"
 )
 
@@ -121,36 +119,3 @@ func readVLQ(s string) (n int, rest string, ok bool) {
 	}
 	return 0, s, false
 }
-
-// failedSpan returns the span of the statement that was running when the render
-// panicked, called (by renderError) while the panicking stack is still there: the
-// innermost frame of t.Func's file gives the line.
-func (t *Template) failedSpan() (Span, bool) {
-	entry := reflect.ValueOf(t.Func).Pointer()
-	fn := goruntime.FuncForPC(entry)
-	if fn == nil {
-		return Span{}, false
-	}
-	file, _ := fn.FileLine(entry)
-	pcs := make([]uintptr, 64)
-	for {
-		n := goruntime.Callers(2, pcs)
-		frames := goruntime.CallersFrames(pcs[:n])
-		for {
-			f, more := frames.Next()
-			if f.File == file {
-				return t.Spans.at(f.Line)
-			}
-			if !more {
-				break
-			}
-		}
-		if n < len(pcs) || len(pcs) >= maxStackFrames {
-			return Span{}, false
-		}
-		pcs = make([]uintptr, 4*len(pcs))
-	}
-}
-
-// maxStackFrames is how deep failedSpan looks for the generated file's frame.
-const maxStackFrames = 1 << 16

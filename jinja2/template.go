@@ -3,9 +3,7 @@ package jinja2
 import (
 	"errors"
 	"fmt"
-	goruntime "runtime"
 	"strings"
-	"sync"
 )
 
 // Template is a compiled chat template, as the registry of generated renderers holds
@@ -23,11 +21,11 @@ type Template struct {
 	// File is the template's file name as error messages cite it.
 	File string
 	// Func is the generated render function.
-	Func func(w *Writer, in *Input)
+	Func func(w *Writer)
 	// LlamaFunc is Func compiled with llama.cpp's Jinja semantics where they differ
 	// from Jinja2's (see llama.go), which package llamaserver renders with; nil for a
 	// template that renders the same either way, or that was not compiled for them.
-	LlamaFunc func(w *Writer, in *Input)
+	LlamaFunc func(w *Writer)
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; package llamaserver reads them.
 	Caps Capabilities
@@ -191,45 +189,12 @@ func (t *Template) AppendRenderLlama(dst []byte, in *Input) ([]byte, error) {
 }
 
 // appendRender runs the compiled function fn (Func or LlamaFunc) on in as it is.
-func (t *Template) appendRender(dst []byte, in *Input, fn func(*Writer, *Input)) (out []byte, err error) {
-	w := writerPool.Get().(*Writer)
-	*w = Writer{limits: in.Limits.withDefaults()}
-	w.setBuffer(dst)
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = dst, t.renderError(r, w)
-		}
-		*w = Writer{}
-		writerPool.Put(w)
-	}()
-	fn(w, in)
-	return w.buf, nil
-}
-
-// writerPool recycles Writers between renders.
-var writerPool = sync.Pool{New: func() any { return new(Writer) }}
-
-// renderError turns a panic raised while rendering into an error that says where.
-func (t *Template) renderError(r any, w *Writer) error {
-	line, col, construct := w.line, w.col, w.construct
-	if t.Spans != "" {
-		s, _ := t.failedSpan()
-		line, col, construct = s.Line, s.Col, s.Construct
+func (t *Template) appendRender(dst []byte, in *Input, fn func(*Writer)) ([]byte, error) {
+	run := Run{Vars: in, Now: in.Now, Limits: in.Limits, File: t.File, Spans: t.Spans}
+	if in.Vars != nil {
+		run.Vars = in.Vars
 	}
-	switch e := r.(type) {
-	case *Error:
-		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
-		return e
-	case *RaiseError:
-		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
-		return e
-	case goruntime.Error:
-		// A bug in this package: report it as an error rather than crash the caller.
-		buf := make([]byte, 4096)
-		buf = buf[:goruntime.Stack(buf, false)]
-		return &Error{Kind: "InternalError", Msg: fmt.Sprintf("%v\n%s", e, buf), Template: t.File, Line: line, Col: col}
-	}
-	panic(r)
+	return run.Append(dst, fn)
 }
 
 // IsRaise reports whether err is the template refusing its input with

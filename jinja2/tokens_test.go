@@ -9,10 +9,10 @@ import (
 
 // printTokens is a template function that prints the bos_token, then the special
 // tokens it sees by name.
-func printTokens(w *jinja2.Writer, in *jinja2.Input) {
-	w.WriteString(in.Lookup("bos_token").String() + "|")
+func printTokens(w *jinja2.Writer) {
+	w.WriteString(w.Lookup("bos_token").String() + "|")
 	for _, n := range []string{"bos_token", "eos_token", "unk_token"} {
-		w.WriteString(n + "=" + in.Lookup(n).String() + ";")
+		w.WriteString(n + "=" + w.Lookup(n).String() + ";")
 	}
 }
 

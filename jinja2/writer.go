@@ -2,6 +2,7 @@ package jinja2
 
 import (
 	"strconv"
+	"time"
 )
 
 // Limits bound the work one render may do; exceeding one fails the render with a
@@ -44,6 +45,8 @@ func (l Limits) withDefaults() Limits {
 type Writer struct {
 	buf        []byte
 	limits     Limits
+	vars       Variables // the render's variables
+	now        time.Time // its clock (zero: the current time)
 	iterations int
 	depth      int
 	line, col  int    // the position an interpreter gave At

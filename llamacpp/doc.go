@@ -18,7 +18,7 @@
 //   - a for loop cannot iterate over a str (Iterable);
 //   - an attribute of a dict can be set as a namespace's (CheckNamespace,
 //     SetAttr), and a list's append and pop change it (CallMethod): the
-//     render works on its own copy of the input (OwnInput), as llama.cpp's does;
+//     render works on its own copy of its variables (OwnVariables), as llama.cpp's does;
 //   - each type has its own filters and methods, and one it lacks is an error, as is a
 //     test llama.cpp lacks (CallFilter, CallMethod, CallTest; see
 //     builtins.go);

@@ -271,22 +271,25 @@ func llamaFloatString(f float64) string {
 	return s
 }
 
-// OwnInput returns a copy of in whose variables are copies of in's (CopyJSON), for
-// a render that changes them: llama.cpp renders its own copy of the request's values.
-func OwnInput(in *jinja2.Input) *jinja2.Input {
-	own := *in
-	if in.Vars != nil {
-		own.Vars = jinja2.CopyJSON(jinja2.DictValue(in.Vars)).AsDict()
-		return &own
+// OwnVariables gives the render of w copies of its variables (CopyJSON), for a render
+// that changes them: llama.cpp renders its own copy of the request's values.
+func OwnVariables(w *jinja2.Writer) {
+	w.SetVariables(&ownVariables{vars: w.Variables(), copies: map[string]jinja2.Value{}})
+}
+
+// ownVariables are a render's variables, each copied the first time it is read.
+type ownVariables struct {
+	vars   jinja2.Variables
+	copies map[string]jinja2.Value
+}
+
+func (o *ownVariables) Lookup(name string) jinja2.Value {
+	if v, ok := o.copies[name]; ok {
+		return v
 	}
-	own.Messages, own.Tools, own.Documents = jinja2.CopyJSON(in.Messages), jinja2.CopyJSON(in.Tools), jinja2.CopyJSON(in.Documents)
-	if in.Kwargs != nil {
-		own.Kwargs = make(map[string]jinja2.Value, len(in.Kwargs))
-		for k, v := range in.Kwargs {
-			own.Kwargs[k] = jinja2.CopyJSON(v)
-		}
-	}
-	return &own
+	v := jinja2.CopyJSON(o.vars.Lookup(name))
+	o.copies[name] = v
+	return v
 }
 
 // CheckNamespace is jinja2.CheckNamespace as llama.cpp's {% set x.attr %} checks x: a
@@ -527,8 +530,8 @@ func LacksGlobal(name string) bool {
 
 // CallMissingGlobal is a call of a global llama.cpp lacks (LacksGlobal): an
 // input variable of that name, if there is one, else llama.cpp's error.
-func CallMissingGlobal(in *jinja2.Input, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if v := in.Lookup(name); v.Kind() != jinja2.KindUndefined {
+func CallMissingGlobal(w *jinja2.Writer, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if v := w.Lookup(name); v.Kind() != jinja2.KindUndefined {
 		return jinja2.Call(v, args, kwargs)
 	}
 	jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)

@@ -12,9 +12,9 @@ import (
 
 // dumpVars is a template function that writes the JSON of each variable it sees, so that
 // a test reads exactly what llamaserver.Render gives a template.
-func dumpVars(w *jinja2.Writer, in *jinja2.Input) {
+func dumpVars(w *jinja2.Writer) {
 	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking", "response_format"} {
-		if v := in.Lookup(n); !v.IsUndefined() {
+		if v := w.Lookup(n); !v.IsUndefined() {
 			w.WriteString(n + "=" + string(jinja2.AppendJSON(nil, v)) + "\n")
 		}
 	}
@@ -183,8 +183,8 @@ func both2(c jinja2.Capabilities) jinja2.Capabilities {
 }
 
 func TestLlamaServerPostProcessing(t *testing.T) {
-	literal := func(s string) func(*jinja2.Writer, *jinja2.Input) {
-		return func(w *jinja2.Writer, in *jinja2.Input) { w.WriteString(s) }
+	literal := func(s string) func(*jinja2.Writer) {
+		return func(w *jinja2.Writer) { w.WriteString(s) }
 	}
 	deepseekV4 := generic
 	deepseekV4.Handler, deepseekV4.SortToolResults = "deepseek_v3_2", true

@@ -128,16 +128,14 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
 	f.Func().Id(fn).Params(
 		jen.Id("w").Op("*").Qual(Jinja2Path, "Writer"),
-		jen.Id("in").Op("*").Qual(Jinja2Path, "Input"),
 	).Block(body...)
 	if lg.variants > 0 {
 		f.Line()
 		f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server:", llamaFn, sanitizeComment(u.IR.File))
-		f.Commentf("it is %s with the runtime's Llama functions where llama.cpp's semantics", fn)
-		f.Comment("differ from Jinja2's.")
+		f.Commentf("it is %s with package llamacpp's functions, of the same names, where", fn)
+		f.Comment("llama.cpp's semantics differ from Jinja2's.")
 		f.Func().Id(llamaFn).Params(
 			jen.Id("w").Op("*").Qual(Jinja2Path, "Writer"),
-			jen.Id("in").Op("*").Qual(Jinja2Path, "Input"),
 		).Block(llamaBody...)
 		for name, base := range lg.numbered {
 			g.numbered[name] = base

@@ -40,9 +40,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if p := g.free[x.Name]; p != "" {
 			return jen.Id(p)
 		}
-		return jen.Id("in").Dot("Lookup").Call(jen.Lit(x.Name))
+		return jen.Id("w").Dot("Lookup").Call(jen.Lit(x.Name))
 	case *ir.Global:
-		return rt("Globals").Call(jen.Id("in"), jen.Lit(x.Name))
+		return rt("Globals").Call(jen.Id("w"), jen.Lit(x.Name))
 	case *ir.CallerVar:
 		return jen.Id(g.free[x.Name])
 	case *ir.Undef:
@@ -401,26 +401,26 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	case *ir.Global:
 		if g.llama && llamacpp.LacksGlobal(fn.Name) {
 			g.variants++
-			return llama("CallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
+			return llama("CallMissingGlobal").Call(jen.Id("w"), jen.Lit(fn.Name), args, kwargs)
 		}
 		switch fn.Name {
 		case "namespace":
-			return rt("NewNamespace").Call(jen.Id("in"), args, kwargs)
+			return rt("NewNamespace").Call(jen.Id("w"), args, kwargs)
 		case "dict":
-			return rt("NewDictCall").Call(jen.Id("in"), args, kwargs)
+			return rt("NewDictCall").Call(jen.Id("w"), args, kwargs)
 		case "strftime_now":
-			return rt("StrftimeNow").Call(jen.Id("in"), args, kwargs)
+			return rt("StrftimeNow").Call(jen.Id("w"), args, kwargs)
 		case "range":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-				return rt("Range").Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
+				return rt("Range").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Args.Args)...)...)
 			}
 		case "raise_exception", "cycler":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 				name := map[string]string{"raise_exception": "RaiseException", "cycler": "Cycler"}[fn.Name]
-				return rt(name).Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
+				return rt(name).Call(append([]jen.Code{jen.Id("w")}, g.values(x.Args.Args)...)...)
 			}
 		case "joiner":
-			return rt("Joiner").Call(jen.Id("in"), args, kwargs)
+			return rt("Joiner").Call(jen.Id("w"), args, kwargs)
 		}
 	case *ir.Attr:
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {

@@ -112,7 +112,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 		// a namespace passed to a macro is a value
 		delete(g.namespaces, v)
 	}
-	for _, n := range []string{"w", "in", "jinja2", "args", "item", "mark", "math"} {
+	for _, n := range []string{"w", "jinja2", "args", "item", "mark", "math"} {
 		g.names[n] = true
 	}
 	// the functions of macros take the macros' names
@@ -151,7 +151,7 @@ func (g *gen) root() []jen.Code {
 	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
 	code = append(code, g.stmts(g.t.Body.Stmts)...)
 	if g.mutates {
-		own := jen.Id("in").Op("=").Add(llama("OwnInput")).Call(jen.Id("in"))
+		own := llama("OwnVariables").Call(jen.Id("w"))
 		code = append([]jen.Code{jen.Comment("the render changes lists and dicts of its input: it works on a copy"), own}, code...)
 	}
 	return code
@@ -172,7 +172,7 @@ func (g *gen) inputDecls() []jen.Code {
 			if _, done := g.inputs[in.Name]; !done {
 				name := g.alloc(joinWords(Identifier(in.Name, false), "Input"))
 				g.inputs[in.Name] = name
-				code = append(code, jen.Id(name).Op(":=").Id("in").Dot("Lookup").Call(jen.Lit(in.Name)))
+				code = append(code, jen.Id(name).Op(":=").Id("w").Dot("Lookup").Call(jen.Lit(in.Name)))
 			}
 		}
 	}

@@ -25,8 +25,8 @@ func Template(t *ir.Template) *jinja2.Template {
 		Name:   t.File,
 		File:   t.File,
 		SHA256: templatehash.SHA256(t.Source),
-		Func: func(w *jinja2.Writer, in *jinja2.Input) {
-			m := &machine{w: w, in: in}
+		Func: func(w *jinja2.Writer) {
+			m := &machine{w: w}
 			env := m.enter(nil, t.Body.Scope)
 			m.stmts(env, t.Body.Stmts)
 		},
@@ -35,8 +35,7 @@ func Template(t *ir.Template) *jinja2.Template {
 
 // machine is one render.
 type machine struct {
-	w  *jinja2.Writer
-	in *jinja2.Input
+	w *jinja2.Writer
 	// probe, when not nil, renders in probe mode (see probe.go).
 	probe *probe
 }
@@ -403,9 +402,9 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	case *ir.Load:
 		return e.load(x.Var)
 	case *ir.Input:
-		return m.in.Lookup(x.Name)
+		return m.w.Lookup(x.Name)
 	case *ir.Global:
-		return jinja2.Globals(m.in, x.Name)
+		return jinja2.Globals(m.w, x.Name)
 	case *ir.Undef:
 		return jinja2.Undefined(x.Name)
 	case *ir.Attr:

@@ -52,10 +52,10 @@ const (
 )
 
 // renderModel renders model.
-func renderModel(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+func renderModel(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// model:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role jinja2.Value) {
 		role = jinja2.Param(role, "role")
@@ -147,12 +147,12 @@ func renderModel(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderModelLlama renders model as llama.cpp's Jinja engine does, for llama-server:
-// it is renderModel with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
-	bosToken := in.Lookup("bos_token")
-	messages := in.Lookup("messages")
-	addGenerationPrompt := in.Lookup("add_generation_prompt")
+// it is renderModel with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderModelLlama(w *jinja2.Writer) {
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
+	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// model:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role jinja2.Value) {
 		role = jinja2.Param(role, "role")

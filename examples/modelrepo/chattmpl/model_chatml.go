@@ -52,8 +52,8 @@ const (
 )
 
 // renderModelChatml renders model.
-func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderModelChatml(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
@@ -67,10 +67,10 @@ func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderModelChatmlLlama renders model as llama.cpp's Jinja engine does, for llama-server:
-// it is renderModelChatml with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderModelChatml with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderModelChatmlLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}

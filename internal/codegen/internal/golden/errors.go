@@ -47,12 +47,12 @@ const (
 )
 
 // renderErrors renders errors.jinja.
-func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderErrors(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		jinja2.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
@@ -60,7 +60,7 @@ func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 		mRole := jinja2.Attr(m, "role")
 		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			jinja2.Write(w, jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
 		jinja2.WriteAdd(w, mRole, jinja2.Str(": "), jinja2.Attr(m, "content"))
@@ -71,14 +71,14 @@ func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderErrors with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderErrors with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderErrorsLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
@@ -86,7 +86,7 @@ func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 		mRole := llamacpp.Attr(m, "role")
 		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Unknown role: "), mRole)))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
 		llamacpp.WriteAdd(w, llamacpp.Attr(m, "role"), jinja2.Str(": "), llamacpp.Attr(m, "content"))

@@ -47,11 +47,11 @@ const (
 )
 
 // renderExpressions renders expressions.jinja.
-func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderExpressions(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var last jinja2.Value
-	undefinedName := in.Lookup("undefined_name")
-	tools := in.Lookup("tools")
+	undefinedName := w.Lookup("undefined_name")
+	tools := w.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
 		last = jinja2.ItemInt(messages, -1)
@@ -196,17 +196,17 @@ func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	jinja2.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	jinja2.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderExpressions with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderExpressions with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderExpressionsLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	var last jinja2.Value
-	undefinedName := in.Lookup("undefined_name")
-	tools := in.Lookup("tools")
+	undefinedName := w.Lookup("undefined_name")
+	tools := w.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
 		last = llamacpp.ItemInt(messages, -1)
@@ -351,7 +351,7 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	llamacpp.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	llamacpp.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template

@@ -47,8 +47,8 @@ const (
 )
 
 // renderLoops renders loops.jinja.
-func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+func renderLoops(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
 	var loop jinja2.Loop
@@ -97,7 +97,7 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Int(10))) {
+	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Int(10))) {
 		// loops.jinja:8:25 {% if i is even %}
 		if jinja2.IsEven(i) {
 			continue
@@ -130,10 +130,10 @@ func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderLoopsLlama renders loops.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderLoops with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
-	messages := in.Lookup("messages")
+// it is renderLoops with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderLoopsLlama(w *jinja2.Writer) {
+	messages := w.Lookup("messages")
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
 	var loop jinja2.Loop
@@ -184,7 +184,7 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range llamacpp.Iterate(w, jinja2.Range(in, jinja2.Int(10))) {
+	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.Int(10))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
 		if llamacpp.IsEven(i) {

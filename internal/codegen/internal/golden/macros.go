@@ -47,10 +47,10 @@ const (
 )
 
 // renderMacros renders macros.jinja.
-func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
+func renderMacros(w *jinja2.Writer) {
 	wrap := jinja2.Undefined("wrap")
 	listing := jinja2.Undefined("listing")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
 	header := func(role, sep jinja2.Value) {
 		role = jinja2.Param(role, "role")
@@ -141,12 +141,12 @@ func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderMacrosLlama renders macros.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderMacros with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderMacros with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderMacrosLlama(w *jinja2.Writer) {
 	wrap := jinja2.Undefined("wrap")
 	listing := jinja2.Undefined("listing")
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
 	header := func(role, sep jinja2.Value) {
 		role = jinja2.Param(role, "role")

@@ -47,12 +47,12 @@ const (
 )
 
 // renderScopes renders scopes.jinja.
-func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
+func renderScopes(w *jinja2.Writer) {
 	var count jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	block := jinja2.Undefined("block")
 	shout := jinja2.Undefined("shout")
-	first := in.Lookup("first")
+	first := w.Lookup("first")
 	a := jinja2.Undefined("a")
 	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
@@ -139,14 +139,14 @@ func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
 }
 
 // renderScopesLlama renders scopes.jinja as llama.cpp's Jinja engine does, for llama-server:
-// it is renderScopes with the runtime's Llama functions where llama.cpp's semantics
-// differ from Jinja2's.
-func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
+// it is renderScopes with package llamacpp's functions, of the same names, where
+// llama.cpp's semantics differ from Jinja2's.
+func renderScopesLlama(w *jinja2.Writer) {
 	var count jinja2.Value
-	messages := in.Lookup("messages")
+	messages := w.Lookup("messages")
 	block := jinja2.Undefined("block")
 	shout := jinja2.Undefined("shout")
-	first := in.Lookup("first")
+	first := w.Lookup("first")
 	a := jinja2.Undefined("a")
 	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
