@@ -2,12 +2,12 @@ package tmplgen
 
 import "embed"
 
-// RuntimeSource is the source of packages jinja2, llamacpp, internal/pystr, templatehash
-// and llamaserver (what a program that renders compiled templates builds on), for the
-// command (cmd/tmplgen), which writes it into the temporary modules it builds (tmplgen
-// check, render and list).
+// RuntimeSource is the source of packages tmplgen (this one), jinja2, llamacpp,
+// internal/pystr, templatehash and llamaserver (what a program that renders compiled
+// templates builds on), for the command (cmd/tmplgen), which writes it into the
+// temporary modules it builds (tmplgen check, render and list).
 //
-//go:embed jinja2/*.go llamacpp/*.go internal/pystr/*.go templatehash/*.go llamaserver/*.go
+//go:embed *.go jinja2/*.go llamacpp/*.go internal/pystr/*.go templatehash/*.go llamaserver/*.go
 var RuntimeSource embed.FS
 
 // CatalogSource is the source of package generated, the catalog's compiled templates,

@@ -23,8 +23,9 @@
 // Model files (GGUF, tokenizer_config.json, a model directory) are read by package
 // github.com/tmplgen/tmplgen/modelfile, and the prompt llama-server builds for a
 // request is package github.com/tmplgen/tmplgen/llamaserver's: a service that only
-// renders compiles in neither. The command cmd/tmplgen compiles templates. Package jinja2 is what
-// generated code calls; programs need only this package.
+// renders compiles in neither. The command cmd/tmplgen compiles templates. Generated
+// code calls packages jinja2 and llamacpp besides this one; programs need only this
+// package.
 package tmplgen
 
 import (
@@ -32,36 +33,12 @@ import (
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
-// Template is a compiled chat template: Render, AppendRender (into a caller's buffer),
-// its name, sha256 and the capabilities llama.cpp sees in it.
-type Template = jinja2.Template
-
-// Registry is a set of compiled templates, looked up by sha256 or name; each generated
-// package has one, and a LookupText function that finds a template by its text.
-type Registry = jinja2.Registry
-
-// UnknownTemplateError is a template text no compiled renderer was generated from; it
-// names the text's sha256.
-type UnknownTemplateError = jinja2.UnknownTemplateError
-
 // SHA256 is the hex sha256 of a template's text: what a Registry is keyed by.
 func SHA256(text string) string { return templatehash.SHA256(text) }
 
-// Input is what a template renders: the conversation, tools, documents, special
-// tokens, extra template variables (Kwargs), the clock, limits and llama-server's own
-// fields.
-type Input = jinja2.Input
-
-// Request is an OpenAI-style chat request decoded into an Input.
-type Request = jinja2.Request
-
-// ParseRequest decodes an OpenAI-style JSON request: messages, tools, documents,
-// add_generation_prompt, continue_final_message, chat_template_kwargs, special tokens
-// and llama-server's fields (tool_choice, reasoning_format...); fields neither reference
-// reads (model, temperature...) are ignored.
-func ParseRequest(data []byte) (*Request, error) { return jinja2.ParseRequest(data) }
-
-// Value is a template value with Python semantics (what Input's fields hold).
+// Value is a template value with Python semantics (what Input's fields hold): build
+// one from JSON (ParseJSON, ParseRequest) or from Go values (ValueOf, MessagesValue,
+// ToolsValue).
 type Value = jinja2.Value
 
 // ValueOf converts an ordinary Go value (structs with json tags, slices, maps,
@@ -83,28 +60,6 @@ func MessagesValue(msgs []Message) (Value, error) { return jinja2.MessagesValue(
 // ToolsValue converts tools into Input.Tools (None for nil), without reflection.
 func ToolsValue(tools []Tool) (Value, error) { return jinja2.ToolsValue(tools) }
 
-// Continuation is Input.ContinueFinalMessage: whether the final message is left open.
-type Continuation = jinja2.Continuation
-
-// The continuations (continue_final_message: false, true, "content",
-// "reasoning_content").
-const (
-	ContinueNone      = jinja2.ContinueNone
-	ContinueAuto      = jinja2.ContinueAuto
-	ContinueContent   = jinja2.ContinueContent
-	ContinueReasoning = jinja2.ContinueReasoning
-)
-
-// ServerFields are the request fields only llama-server reads (Input.Server, read by
-// package llamaserver).
-type ServerFields = jinja2.ServerFields
-
-// Limits bound the work of one render (output size, loop iterations, call depth).
-type Limits = jinja2.Limits
-
-// Error is a failed render: its kind (as Python names the exception), message and
-// template position.
-type Error = jinja2.Error
-
-// RaiseError is the template refusing its input with raise_exception(message).
-type RaiseError = jinja2.RaiseError
+// JSONError is a request (or model file) that is not valid JSON: the offset, line,
+// column and path of what is wrong.
+type JSONError = jinja2.JSONError

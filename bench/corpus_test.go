@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -24,7 +24,7 @@ var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 type benchTemplate struct {
 	name string
 	text string
-	tmpl *jinja2.Template
+	tmpl *tmplgen.Template
 }
 
 // A benchCase is one request of the oracle's cases.json, with the oracle's defaults
@@ -176,8 +176,8 @@ func readCases(path string) ([]*benchCase, error) {
 }
 
 // tmplgenInput parses a request as the project does, with the oracle's clock.
-func tmplgenInput(raw []byte) (*jinja2.Input, error) {
-	req, err := jinja2.ParseRequest(raw)
+func tmplgenInput(raw []byte) (*tmplgen.Input, error) {
+	req, err := tmplgen.ParseRequest(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
@@ -57,8 +58,8 @@ func toolsDefinedTyped(params [2]any) ([]jinja2.Message, []jinja2.Tool) {
 
 // typedInput builds an Input from typed messages and tools, with the oracle's defaults
 // (tokens).
-func typedInput(msgs []jinja2.Message, tools []jinja2.Tool, tokens map[string]string) (*jinja2.Input, error) {
-	in := &jinja2.Input{AddGenerationPrompt: true, SpecialTokens: tokens, Now: now}
+func typedInput(msgs []jinja2.Message, tools []jinja2.Tool, tokens map[string]string) (*tmplgen.Input, error) {
+	in := &tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: tokens, Now: now}
 	var err error
 	if in.Messages, err = jinja2.MessagesValue(msgs); err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func typedInput(msgs []jinja2.Message, tools []jinja2.Tool, tokens map[string]st
 }
 
 // BenchmarkFromGo builds the Input of the Qwen3 tools_defined request, as
-// BenchmarkFromGo/from=F: from=json is jinja2.ParseRequest of the request's JSON (the
+// BenchmarkFromGo/from=F: from=json is tmplgen.ParseRequest of the request's JSON (the
 // bytes tmplgenInput parses); from=typed is jinja2.MessagesValue and jinja2.ToolsValue
 // of the same request as typed Go values made once, the tools' parameters given as
 // params=raw (json.RawMessage, parsed at each conversion), params=value (jinja2.Values
@@ -107,7 +108,7 @@ func BenchmarkFromGo(b *testing.B) {
 	b.Run("from=json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := jinja2.ParseRequest(raw); err != nil {
+			if _, err := tmplgen.ParseRequest(raw); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen"
 )
 
 // A preparedTemplate is a catalog template with each peer's parse of it.
@@ -33,8 +33,8 @@ func prepareTemplate(t *benchTemplate) *preparedTemplate {
 type pair struct {
 	template string
 	caseID   string
-	tmpl     *jinja2.Template
-	in       *jinja2.Input
+	tmpl     *tmplgen.Template
+	in       *tmplgen.Input
 	out      string // tmplgen's prompt
 	err      error  // tmplgen's error: the pair is not benchmarked
 	render   map[string]renderFunc
@@ -132,7 +132,7 @@ func benchPair(b *testing.B, p *pair) {
 	}
 }
 
-func benchTmplgen(b *testing.B, in *jinja2.Input, t *jinja2.Template) {
+func benchTmplgen(b *testing.B, in *tmplgen.Input, t *tmplgen.Template) {
 	b.ReportAllocs()
 	buf, err := t.AppendRender(nil, in) // warm the buffer: the caller's, reused
 	if err != nil {

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Bailing is the chat template builtin/bailing.jinja.
-var Bailing = &jinja2.Template{
+var Bailing = &tmplgen.Template{
 	Aliases: []string{"4e6eef15bc342b27fc757469439d4cd50c5986f3c0f02097a91a37de5540b73e", "61c882938e8b43dd6b0f990d4f322a3fdc643bc6356bd8cb8e237b47f17aeafe"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -95,4 +96,4 @@ func renderBailingLlama(w *jinja2.Writer) {
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|qDeUCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailing = "for,set,{{ }}|sDeUCAGKCACOGCAEeeFAAGKCACOGCAE"

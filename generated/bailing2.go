@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Bailing2 is the chat template builtin/bailing2.jinja.
-var Bailing2 = &jinja2.Template{
+var Bailing2 = &tmplgen.Template{
 	Aliases: []string{"b95e4b55a68ae1a283400f4ff6835b873fba83bd7833e38f1f6ece11b38111ac", "9bdb9a04be093fd7c3cdb0c6f4e190cdef47138e7776218d6cb9348202293366"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -105,4 +106,4 @@ func renderBailing2Llama(w *jinja2.Writer) {
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|qDEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"
+const spansBailing2 = "if,for,set,{{ }}|sDEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // BailingThink is the chat template builtin/bailing-think.jinja.
-var BailingThink = &jinja2.Template{
+var BailingThink = &tmplgen.Template{
 	Aliases: []string{"3d2eb6c7cea708030c68dcb9101757bfbef60e771d61758cff3b78a0edc7bf28", "9d3c0e9774b23d169edbbf31ef266cfa764d14a5e4695cfa6925abc49ecacf78"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -95,4 +96,4 @@ func renderBailingThinkLlama(w *jinja2.Writer) {
 
 // spansBailingThink is the position table of bailing-think.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailingThink = "for,set,{{ }}|qDeWCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailingThink = "for,set,{{ }}|sDeWCAGKCACOGCAEeeFAAGKCACOGCAE"

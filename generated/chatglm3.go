@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Chatglm3 is the chat template builtin/chatglm3.jinja.
-var Chatglm3 = &jinja2.Template{
+var Chatglm3 = &tmplgen.Template{
 	Aliases: []string{"ee82df2f5bf187fa919bb45662e271c9a41bcabec3b59c1aa73f4dc39b2300e2", "fbd0078e17cd17ee12878596503b76c9a8f041bd05ef1b712c931df45abec3b0"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderChatglm3Llama(w *jinja2.Writer) {
 
 // spansChatglm3 is the position table of chatglm3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm3 = "for,{{ }}|sDOSCAEGCACeODAAEGCAC"
+const spansChatglm3 = "for,{{ }}|uDOSCAEGCACeODAAEGCAC"

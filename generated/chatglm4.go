@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Chatglm4 is the chat template builtin/chatglm4.jinja.
-var Chatglm4 = &jinja2.Template{
+var Chatglm4 = &tmplgen.Template{
 	Aliases: []string{"cb55c2f4ad8f4b865f4d801c3c3bd11c1e0e4db009e064d6d4b8855e3bff4d12", "4cbc9dda265a8bd6adad3bff0975d71b493d1d3ad78ad3cf8109645aa96c4b77"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|sDOSCAEGCACeODAAEGCAC"
+const spansChatglm4 = "for,{{ }}|uDOSCAEGCACeODAAEGCAC"

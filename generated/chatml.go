@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Chatml is the chat template builtin/chatml.jinja.
-var Chatml = &jinja2.Template{
+var Chatml = &tmplgen.Template{
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderChatmlLlama(w *jinja2.Writer) {
 
 // spansChatml is the position table of chatml.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatml = "for,{{ }}|qDQQCAEICACeQDAAEICAC"
+const spansChatml = "for,{{ }}|sDQQCAEICACeQDAAEICAC"

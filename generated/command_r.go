@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // CommandR is the chat template builtin/command-r.jinja.
-var CommandR = &jinja2.Template{
+var CommandR = &tmplgen.Template{
 	Aliases: []string{"dfd507dfa0887a57c7fc7bf98a79496553046e166f3a491e111a067e7d7daac0", "0a0e5dc7539c198dfaf58840b3d0c9e1149d8f9a52caac938be397f70cba93fc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -98,4 +99,4 @@ func renderCommandRLlama(w *jinja2.Writer) {
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|uDAYCAEACAAEWCACEOCAEGGCAGiBAJAAEACAAEWCACEOCAEGGCAG"
+const spansCommandR = "set,for,if,{{ }}|wDAYCAEACAAEWCACEOCAEGGCAGiBAJAAEACAAEWCACEOCAEGGCAG"

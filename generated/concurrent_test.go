@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestConcurrentRender renders every compiled template from many goroutines at once,
@@ -24,9 +24,9 @@ func TestConcurrentRender(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	var inputs []*jinja2.Input
+	var inputs []*tmplgen.Input
 	for _, c := range cases {
-		req, err := jinja2.ParseRequest(c)
+		req, err := tmplgen.ParseRequest(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,8 +34,8 @@ func TestConcurrentRender(t *testing.T) {
 		inputs = append(inputs, &req.Input)
 	}
 	type job struct {
-		tmpl *jinja2.Template
-		in   *jinja2.Input
+		tmpl *tmplgen.Template
+		in   *tmplgen.Input
 		want string
 	}
 	var jobs []job

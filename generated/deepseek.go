@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Deepseek is the chat template builtin/deepseek.jinja.
-var Deepseek = &jinja2.Template{
+var Deepseek = &tmplgen.Template{
 	Aliases: []string{"b27511be0de989a325b2cadee6789e010aa6a28d4534fd1f845ec6589cd2acbb", "73fdf4f8ebf256c972c4f6f45694e7147034b95228877fdd50a1c8436d289371"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -104,4 +105,4 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 
 // spansDeepseek is the position table of deepseek.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek = "for,if,{{ }}|qDoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek = "for,if,{{ }}|sDoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Deepseek2 is the chat template builtin/deepseek2.jinja.
-var Deepseek2 = &jinja2.Template{
+var Deepseek2 = &tmplgen.Template{
 	Aliases: []string{"aba42e800f38ceaa9e18945054cce5f82c5e5160a8606bed54bcc7c91763dbbb", "3bbba9ea21587b50e019c25f3fe7b6acbbb0850f7b79f9c8704da8092fc0e5f6"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -104,4 +105,4 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 
 // spansDeepseek2 is the position table of deepseek2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek2 = "for,if,{{ }}|qDoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek2 = "for,if,{{ }}|sDoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

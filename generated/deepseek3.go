@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Deepseek3 is the chat template builtin/deepseek3.jinja.
-var Deepseek3 = &jinja2.Template{
+var Deepseek3 = &tmplgen.Template{
 	Aliases: []string{"4df273ad88bd622429a68fa8a37feaf0e68119f1f83abe3f2225b6090e832731", "8c9ceea4b02fe5a041d102fdaf103eca783670ab097fc3fd533df4d938eff30b"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -102,4 +103,4 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek3 = "for,if,{{ }}|qDmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"
+const spansDeepseek3 = "for,if,{{ }}|sDmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // DeepseekAiDeepSeekR1DistillLlama8B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
-var DeepseekAiDeepSeekR1DistillLlama8B = &jinja2.Template{
+var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 	Aliases: []string{"354ba02c9363caf356f197e65e3714afe4f3069bcd6c39cf8d70724eecdf0d02"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -322,4 +323,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|uDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|wDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // DeepseekAiDeepSeekR1DistillQwen32B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
-var DeepseekAiDeepSeekR1DistillQwen32B = &jinja2.Template{
+var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	Aliases: []string{"1ea0cf715af629dc7d8eee4c32b0ebdbdda0ae2fa7c56b0857ba5636b1a2da6e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -332,4 +333,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|wDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|yDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"

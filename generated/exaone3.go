@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Exaone3 is the chat template builtin/exaone3.jinja.
-var Exaone3 = &jinja2.Template{
+var Exaone3 = &tmplgen.Template{
 	Aliases: []string{"dd26650e2cf828230f07d11aac47382b5825bedc8ffc6989a17fddfaa8cf0e29", "e3919603eb3c1957350eaab3d848a4a7964d72d8979490b523a4068805a9906a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -121,4 +122,4 @@ func renderExaone3Llama(w *jinja2.Writer) {
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|sDAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansExaone3 = "set,for,if,{{ }}|uDAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Exaone4 is the chat template builtin/exaone4.jinja.
-var Exaone4 = &jinja2.Template{
+var Exaone4 = &tmplgen.Template{
 	Aliases: []string{"e7da58f7dc648981b2278dfc3df836e421cc867d1989d398c87ca0ca92e0b506", "ad142ea3e9619a0dc7395a8f904f8d4aeb1388c230470724cf95c48d62bf6989"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -133,4 +134,4 @@ func renderExaone4Llama(w *jinja2.Writer) {
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|sDAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"
+const spansExaone4 = "set,for,if,{{ }}|uDAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // ExaoneMoe is the chat template builtin/exaone-moe.jinja.
-var ExaoneMoe = &jinja2.Template{
+var ExaoneMoe = &tmplgen.Template{
 	Aliases: []string{"edb3bb930b6c6825ce1803df1beb46657b8ee6675236ff00973edd160369f031", "8551de5a4a51f8638f44cfdab9b1fd43d790acde37f62fd06dffc8132f26c487"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -94,4 +95,4 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|sDAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"
+const spansExaoneMoe = "set,for,if,{{ }}|uDAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"

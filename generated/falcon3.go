@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Falcon3 is the chat template builtin/falcon3.jinja.
-var Falcon3 = &jinja2.Template{
+var Falcon3 = &tmplgen.Template{
 	Aliases: []string{"872ce261c15c2bc00d0ac187f727f70d95dc2b3c4532f682c5f878e2f249ba1e", "b6504020e2a5f17554d303b603b6d4d0880f4ff6ef2ee31e539495b77ce5fb1a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderFalcon3Llama(w *jinja2.Writer) {
 
 // spansFalcon3 is the position table of falcon3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFalcon3 = "for,{{ }}|qDQOCAEICACeQDAAEICAC"
+const spansFalcon3 = "for,{{ }}|sDQOCAEICACeQDAAEICAC"

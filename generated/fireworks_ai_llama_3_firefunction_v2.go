@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // FireworksAiLlama3FirefunctionV2 is the chat template llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja.
-var FireworksAiLlama3FirefunctionV2 = &jinja2.Template{
+var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	Aliases: []string{"a59c5dd621388c668256b87e0157abaa3e28a9506ae401d33d1bf9720ab72386", "5f259f602c593bdc4ee6f461bd3d6ebb30f7001cc2826d763e6d4a46656cd4d6"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -237,4 +238,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|2DACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGkBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|4DACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGkBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
@@ -37,12 +37,12 @@ func FuzzRender(f *testing.F) {
 	templates := generated.Registry.All()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := jinja2.ParseRequest(data)
+		req, err := tmplgen.ParseRequest(data)
 		if err != nil {
 			return
 		}
 		req.Now = now
-		req.Limits = jinja2.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
+		req.Limits = tmplgen.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
 		for _, tmpl := range templates {
 			_, err := tmpl.Render(&req.Input)
 			checkRenderError(t, tmpl.Name, err)
@@ -57,8 +57,8 @@ func FuzzRender(f *testing.F) {
 // or an error that is not the runtime's.
 func checkRenderError(t *testing.T, name string, err error) {
 	t.Helper()
-	var re *jinja2.Error
-	var raise *jinja2.RaiseError
+	var re *tmplgen.Error
+	var raise *tmplgen.RaiseError
 	switch {
 	case err == nil, errors.As(err, &raise):
 	case errors.As(err, &re):

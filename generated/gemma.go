@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Gemma is the chat template builtin/gemma.jinja.
-var Gemma = &jinja2.Template{
+var Gemma = &tmplgen.Template{
 	Aliases: []string{"1362931a72202b0bd86d0c7e3c73d97d502b580185d241be8847f1f8462419ed", "4bd5f5f440ba528fdc4b84cfcf2cb77023f32cd937fcb0c393d3ce7f7f7b7d7a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -135,4 +136,4 @@ func renderGemmaLlama(w *jinja2.Writer) {
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|sDAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|uDAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"

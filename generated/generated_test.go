@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -104,7 +104,7 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup by sha256 = %v, %v", got, err)
 	}
 	_, err = generated.LookupText("{{ 'a template nobody compiled' }}")
-	var unknown *jinja2.UnknownTemplateError
+	var unknown *tmplgen.UnknownTemplateError
 	if !errors.As(err, &unknown) {
 		t.Fatalf("unknown template: got %v, want an UnknownTemplateError", err)
 	}
@@ -122,7 +122,7 @@ func TestCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	first := map[string]*jinja2.Template{} // the first entry of each text
+	first := map[string]*tmplgen.Template{} // the first entry of each text
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -152,21 +152,21 @@ func TestCatalog(t *testing.T) {
 // defaults), and deeply nested input is refused when it is parsed.
 func TestInputLimits(t *testing.T) {
 	qwen, _ := generated.ByName("Qwen-Qwen3-0.6B")
-	req, err := jinja2.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "bye"}]}`))
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "bye"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range []jinja2.Limits{{MaxOutput: 20}, {MaxIterations: 2}} {
+	for _, l := range []tmplgen.Limits{{MaxOutput: 20}, {MaxIterations: 2}} {
 		in := req.Input
 		in.Limits = l
 		_, err := qwen.Render(&in)
-		var re *jinja2.Error
-		if !errors.As(err, &re) || re.Kind != jinja2.LimitError {
+		var re *tmplgen.Error
+		if !errors.As(err, &re) || re.Kind != tmplgen.LimitError {
 			t.Errorf("limits %+v: got %v, want a LimitError", l, err)
 		}
 	}
 	deep := `{"messages": [{"role": "user", "content": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}]}`
-	if _, err := jinja2.ParseRequest([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nests more than") {
+	if _, err := tmplgen.ParseRequest([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nests more than") {
 		t.Errorf("deeply nested request: got %v", err)
 	}
 }

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Gigachat is the chat template builtin/gigachat.jinja.
-var Gigachat = &jinja2.Template{
+var Gigachat = &tmplgen.Template{
 	Aliases: []string{"589d95fda0ce709f87eb0e179e6c51984c916efdd1ad24ea94b10455ee46f24b", "73727695041c232db25b6614754037fb2a3bcd5fe22befc1d2e7413248586997"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -110,4 +111,4 @@ func renderGigachatLlama(w *jinja2.Writer) {
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|sDsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"
+const spansGigachat = "for,if,{{ }}|uDsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Glmedge is the chat template builtin/glmedge.jinja.
-var Glmedge = &jinja2.Template{
+var Glmedge = &tmplgen.Template{
 	Aliases: []string{"e726435b79668ef96728279eaf17bf2d81a2357e352cae4907aca83dc08a3448", "1e15a51aafe8897ed963c8cbbbb2f1e4ccbba896be05980921a1c5bc74f69420"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -78,4 +79,4 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 
 // spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlmedge = "for,{{ }}|qDOQCAEGCACcODAAEGCAC"
+const spansGlmedge = "for,{{ }}|sDOQCAEGCACcODAAEGCAC"

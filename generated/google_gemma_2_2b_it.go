@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // GoogleGemma2_2bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
-var GoogleGemma2_2bIt = &jinja2.Template{
+var GoogleGemma2_2bIt = &tmplgen.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -141,4 +142,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|uDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|wDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // GptOss is the chat template builtin/gpt-oss.jinja.
-var GptOss = &jinja2.Template{
+var GptOss = &tmplgen.Template{
 	Aliases: []string{"2874feb3fb7c63e92ff5d60f5b94c2139c4a2362f4802a037b65804c4f69e1aa", "7972a5e6ab20ece663745e943dd821f89958dfde462e1035362dc92b6a21e953"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -91,4 +92,4 @@ func renderGptOssLlama(w *jinja2.Writer) {
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|qDcYCAEICACMICACeaFAAEGCACKICAC"
+const spansGptOss = "for,{{ }}|sDcYCAEICACMICACeaFAAEGCACKICAC"

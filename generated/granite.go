@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Granite is the chat template builtin/granite.jinja.
-var Granite = &jinja2.Template{
+var Granite = &tmplgen.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -89,4 +90,4 @@ func renderGraniteLlama(w *jinja2.Writer) {
 
 // spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite = "for,{{ }},if|qDaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"
+const spansGranite = "for,{{ }},if|sDaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"

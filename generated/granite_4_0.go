@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Granite4_0 is the chat template builtin/granite-4.0.jinja.
-var Granite4_0 = &jinja2.Template{
+var Granite4_0 = &tmplgen.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -94,4 +95,4 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 
 // spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite4_0 = "for,if,{{ }}|qDeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"
+const spansGranite4_0 = "for,if,{{ }}|sDeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"

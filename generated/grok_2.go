@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Grok2 is the chat template builtin/grok-2.jinja.
-var Grok2 = &jinja2.Template{
+var Grok2 = &tmplgen.Template{
 	Aliases: []string{"07a0d4b1a43c57969568b2c2c75bb39a9cace670d2b2e3e418d13abc887df5f3", "277c9b76b903f9e06f09aa1c9b4b4287cb3cab19ff981c9abd800db047b882a6"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -114,4 +115,4 @@ func renderGrok2Llama(w *jinja2.Writer) {
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|sDAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansGrok2 = "set,for,if,{{ }}|uDAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // HunyuanDense is the chat template builtin/hunyuan-dense.jinja.
-var HunyuanDense = &jinja2.Template{
+var HunyuanDense = &tmplgen.Template{
 	Aliases: []string{"5906524ca24197c30b83ee129947a65644ef40900e19dfbe4e859e3576cb8b9a", "c372db7089bc912e15e104f19b2b481be933b054613651cf5dae69d66764081e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -104,4 +105,4 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanDense = "for,if,{{ }}|qDoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"
+const spansHunyuanDense = "for,if,{{ }}|sDoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // HunyuanMoe is the chat template builtin/hunyuan-moe.jinja.
-var HunyuanMoe = &jinja2.Template{
+var HunyuanMoe = &tmplgen.Template{
 	Aliases: []string{"7b3001cec901be0367142574a03f2a19183f5b5da70443c83422f44b2044fb84", "c7e5ab595dcb5f5167502f41263a5649c8dc123dfeac47b08196936c8ce5e758"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -102,4 +103,4 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|qDmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"
+const spansHunyuanMoe = "for,if,{{ }}|sDmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // IbmGraniteGranite3_3_2B_Instruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
-var IbmGraniteGranite3_3_2B_Instruct = &jinja2.Template{
+var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -271,4 +272,4 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|6DGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEsBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|8DGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEsBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"

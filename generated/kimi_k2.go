@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // KimiK2 is the chat template builtin/kimi-k2.jinja.
-var KimiK2 = &jinja2.Template{
+var KimiK2 = &tmplgen.Template{
 	Aliases: []string{"e3ea652054b18a07f8a67c5cceb7243a04b0cacebcc55956b5c6b7b1274b3cae", "f1c918b2ad38220689e34a4684dac1c34bd339c021a06f858e618f3e7d35550e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -78,4 +79,4 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 
 // spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2 = "set,for,{{ }}|sDAWCAEIMACEACAEYAPAAEIMACEACAE"
+const spansKimiK2 = "set,for,{{ }}|uDAWCAEIMACEACAEYAPAAEIMACEACAE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama2 is the chat template builtin/llama2.jinja.
-var Llama2 = &jinja2.Template{
+var Llama2 = &tmplgen.Template{
 	Aliases: []string{"072f7ba6f4ae71647a650a3f8917c25cf4e690503d564168568ba8cce70fb998", "529a34c784c04653465aed5ba9b9f929078712dfce9ebf5fb1efe6f979360425"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -116,4 +117,4 @@ func renderLlama2Llama(w *jinja2.Writer) {
 
 // spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2 = "set,for,if,{{ }}|qDCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansLlama2 = "set,for,if,{{ }}|sDCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama2Sys is the chat template builtin/llama2-sys.jinja.
-var Llama2Sys = &jinja2.Template{
+var Llama2Sys = &tmplgen.Template{
 	Aliases: []string{"c29be976e35567aa1dfded962e0ecd4c31391793f89e7e4494fb6bcc76e55d4b", "f6aa37e08c99b1f806b118fddc898caf90c71348a954333add2452198f4d0f69"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -120,4 +121,4 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 
 // spansLlama2Sys is the position table of llama2-sys.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2Sys = "set,for,if,{{ }}|qDCeCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2Sys = "set,for,if,{{ }}|sDCeCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama2SysBos is the chat template builtin/llama2-sys-bos.jinja.
-var Llama2SysBos = &jinja2.Template{
+var Llama2SysBos = &tmplgen.Template{
 	Aliases: []string{"4b687672be44e411726ed5df721e9a4ed360ceae096ed92bad5747a0f45260fd", "203ce1bacf9edf1e76ecb32832bf9b98d36cb5490c1eb17996ec9acde85fc20c"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -120,4 +121,4 @@ func renderLlama2SysBosLlama(w *jinja2.Writer) {
 
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysBos = "set,for,if,{{ }}|qDCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysBos = "set,for,if,{{ }}|sDCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

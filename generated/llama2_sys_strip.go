@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama2SysStrip is the chat template builtin/llama2-sys-strip.jinja.
-var Llama2SysStrip = &jinja2.Template{
+var Llama2SysStrip = &tmplgen.Template{
 	Aliases: []string{"5a994eb69dc95d8e6628a200f689d76fa7655dcaa97c140dada8ebe5e8db9a55", "2674893fe876eac0eb6fe4b4540c6f27643d0c50756cd4219490e4db5d324a7f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -133,4 +134,4 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysStrip = "set,for,if,{{ }}|sDAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysStrip = "set,for,if,{{ }}|uDAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama3 is the chat template builtin/llama3.jinja.
-var Llama3 = &jinja2.Template{
+var Llama3 = &tmplgen.Template{
 	Aliases: []string{"3596d5832beb34a612c1304eb23713c334b5769e9c0e9acb89c6b29c9eea24da", "a3f921534a39c7a2fe84e8fece55506b667f3b28d5f5b840b020ae6c1cb40731"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -86,4 +87,4 @@ func renderLlama3Llama(w *jinja2.Writer) {
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|sDAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama3 = "set,for,{{ }}|uDAUCAEQCACEICAEgBAFAAEQCACEICAE"

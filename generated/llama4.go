@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Llama4 is the chat template builtin/llama4.jinja.
-var Llama4 = &jinja2.Template{
+var Llama4 = &tmplgen.Template{
 	Aliases: []string{"acbdc80da6b6f355b687654cfeb9c2a24760b05774b168d7e045d84568856b40", "ab9716b7c1e2f7aef4a48c5088a5524be62b87a43b458ae5a2e7b3d134aaae19"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -86,4 +87,4 @@ func renderLlama4Llama(w *jinja2.Writer) {
 
 // spansLlama4 is the position table of llama4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama4 = "set,for,{{ }}|sDAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama4 = "set,for,{{ }}|uDAUCAEQCACEICAEgBAFAAEQCACEICAE"

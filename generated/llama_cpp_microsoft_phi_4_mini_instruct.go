@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // LlamaCppMicrosoftPhi4MiniInstruct is the chat template llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
-var LlamaCppMicrosoftPhi4MiniInstruct = &jinja2.Template{
+var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"385254a8b1c50005ea6612301297768f3cc2cd55ec0dbeed0633070a6a535d2a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -206,4 +207,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|yDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|0DYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // LlamaCppRwkvWorld is the chat template llama.cpp/llama-cpp-rwkv-world.jinja.
-var LlamaCppRwkvWorld = &jinja2.Template{
+var LlamaCppRwkvWorld = &tmplgen.Template{
 	Aliases: []string{"c270e54ff5e5ac354a3715e2edfc30db45ed0268b7184246d561453e99e99840"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -190,4 +191,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|wDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|yDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
@@ -102,7 +102,7 @@ func TestLlamaServerLive(t *testing.T) {
 	for i, p := range pairs {
 		name := names[p.tmpl]
 		tmpl, _ := generated.ByName(name)
-		req, err := jinja2.ParseRequest(requests[p.req])
+		req, err := tmplgen.ParseRequest(requests[p.req])
 		if err != nil {
 			t.Fatal(err)
 		}

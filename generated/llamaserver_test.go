@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // oracleCases reads the shared cases as parsed requests, with the oracle's clock.
-func oracleCases(t *testing.T) (ids []string, reqs []*jinja2.Request) {
+func oracleCases(t *testing.T) (ids []string, reqs []*tmplgen.Request) {
 	t.Helper()
 	b, err := os.ReadFile("../../shared/oracle/cases.json")
 	if err != nil {
@@ -32,7 +33,7 @@ func oracleCases(t *testing.T) (ids []string, reqs []*jinja2.Request) {
 		if err := json.Unmarshal(c, &id); err != nil {
 			t.Fatal(err)
 		}
-		req, err := jinja2.ParseRequest(c)
+		req, err := tmplgen.ParseRequest(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +124,8 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 		before = append(before, string(jinja2.AppendJSON(nil, r.Messages))+string(jinja2.AppendJSON(nil, r.Tools)))
 	}
 	type job struct {
-		tmpl *jinja2.Template
-		in   *jinja2.Input
+		tmpl *tmplgen.Template
+		in   *tmplgen.Input
 		want string
 	}
 	var jobs []job

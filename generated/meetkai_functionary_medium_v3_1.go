@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MeetkaiFunctionaryMediumV3_1 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
-var MeetkaiFunctionaryMediumV3_1 = &jinja2.Template{
+var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -246,4 +247,4 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 
 // spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|yDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"
+const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|0DGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Megrez is the chat template builtin/megrez.jinja.
-var Megrez = &jinja2.Template{
+var Megrez = &tmplgen.Template{
 	Aliases: []string{"bfef72f486d696f260235e15f5c96ebfb7b50af6f539ce859715f85f1545cd17", "2a0e61e4b6207a105b2814f8c04f234256a8f94ff79214cd3653a624ed73d602"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderMegrezLlama(w *jinja2.Writer) {
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|qDQOCAEICACeQDAAEICAC"
+const spansMegrez = "for,{{ }}|sDQOCAEICACeQDAAEICAC"

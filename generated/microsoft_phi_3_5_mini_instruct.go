@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MicrosoftPhi3_5MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
-var MicrosoftPhi3_5MiniInstruct = &jinja2.Template{
+var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -126,4 +127,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|uDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|wDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MiMoVL is the chat template llama.cpp/MiMo-VL.jinja.
-var MiMoVL = &jinja2.Template{
+var MiMoVL = &tmplgen.Template{
 	Aliases: []string{"267551bc9237a2bf71c8e0394dc315ee5e0fa0ad54ce662d34529b46dc35c2d6", "e7fa3f870aabfc1c9cadf448926fee2bc3e0e4c2546edb2b7a8b933313607057"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -258,4 +259,4 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiMoVL = "if,{{ }},for,set|uDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansMiMoVL = "if,{{ }},for,set|wDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Minicpm is the chat template builtin/minicpm.jinja.
-var Minicpm = &jinja2.Template{
+var Minicpm = &tmplgen.Template{
 	Aliases: []string{"9c69671aa6f14c4804273f7079eb428d9de949a59481168b328b8da6d4997f3e", "20bcc6e977e61c6cacad1ccd3fdad1cb6466277982072e851246703ecb9b9acf"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -94,4 +95,4 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|sDAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"
+const spansMinicpm = "set,for,if,{{ }}|uDAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MistralV1 is the chat template builtin/mistral-v1.jinja.
-var MistralV1 = &jinja2.Template{
+var MistralV1 = &tmplgen.Template{
 	Aliases: []string{"7816c6374b65f41b3c821a90a6b02d3a1b7a8528e38873537c53d9d415b87921", "f1a65895ebd8dc8552bb3a526c18ca939c8ee42c67cc70035ecdf895e796e4b3"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -118,4 +119,4 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|qDAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV1 = "set,for,if,{{ }}|sDAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

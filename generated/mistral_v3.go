@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MistralV3 is the chat template builtin/mistral-v3.jinja.
-var MistralV3 = &jinja2.Template{
+var MistralV3 = &tmplgen.Template{
 	Aliases: []string{"15b8652071b07fea26f44e624b61564bf622127791ba3485c0e5cafcc069418f", "9d6e3b37cad08026a4b6707885b084d99672df4266be981c14052178389393c7"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -124,4 +125,4 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3 = "set,for,if,{{ }}|sDAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV3 = "set,for,if,{{ }}|uDAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

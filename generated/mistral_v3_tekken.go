@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MistralV3Tekken is the chat template builtin/mistral-v3-tekken.jinja.
-var MistralV3Tekken = &jinja2.Template{
+var MistralV3Tekken = &tmplgen.Template{
 	Aliases: []string{"e6e264bbf4692bf4a980e0cce00b20c9678f525d67bf89f148e6ccff9c80c330", "9443d75f38a5169aeac27330ef0ba0af22d93993aa37e16b0f5501810ee7f81b"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -114,4 +115,4 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3Tekken = "set,for,if,{{ }}|qDAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansMistralV3Tekken = "set,for,if,{{ }}|sDAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

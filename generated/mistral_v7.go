@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MistralV7 is the chat template builtin/mistral-v7.jinja.
-var MistralV7 = &jinja2.Template{
+var MistralV7 = &tmplgen.Template{
 	Aliases: []string{"ce4abf2d7c3954bc019ca04a4bcf9f7f42daacf84d05e5399454a8728dbd48ab", "9abbe43c4547e0f3a6b625da971d655d2fd15fc2e42f173faf263ec6da43aa78"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -106,4 +107,4 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|qDqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"
+const spansMistralV7 = "for,if,{{ }}|sDqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MistralV7Tekken is the chat template builtin/mistral-v7-tekken.jinja.
-var MistralV7Tekken = &jinja2.Template{
+var MistralV7Tekken = &tmplgen.Template{
 	Aliases: []string{"a399cce178392ed02bb585ccc58a695b5b84e37447d5edc8b1c1512955d6b42b", "581e503483a95df61f0890de9104fc2eb6ed4594f72e63884bdf16ca4fff216c"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -102,4 +103,4 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7Tekken = "for,if,{{ }}|qDmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"
+const spansMistralV7Tekken = "for,if,{{ }}|sDmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"

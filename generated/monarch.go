@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Monarch is the chat template builtin/monarch.jinja.
-var Monarch = &jinja2.Template{
+var Monarch = &tmplgen.Template{
 	Aliases: []string{"c80661a074257a9f92426885388d6c647dde959265cafe0089215729b61d117d", "474a3a52daabdb886637568013c668932273f949b1589da53a6792c6af1e9f7a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -84,4 +85,4 @@ func renderMonarchLlama(w *jinja2.Writer) {
 
 // spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMonarch = "for,if,{{ }}|qDUSCAIECACIAGAEWUJAAIECACIAGAE"
+const spansMonarch = "for,if,{{ }}|sDUSCAIECACIAGAEWUJAAIECACIAGAE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // MoonshotaiKimiK2 is the chat template llama.cpp/moonshotai-Kimi-K2.jinja.
-var MoonshotaiKimiK2 = &jinja2.Template{
+var MoonshotaiKimiK2 = &tmplgen.Template{
 	Aliases: []string{"531d7143b66435139980bbcb873a19178edc11e700c13cf67a938c86d32c2682", "aab20feb9bc6881f941ea649356130ffbc4943b3c2577c0991e1fba90de5a0fc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -245,4 +246,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|uDKCCAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAEKCEAGAA6BCIkBE7BEMCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKuDGJAGKCEAGAA6BCKiBE7BEMACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|wDKCCAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAEKCEAGAA6BCIkBE7BEMCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKuDGJAGKCEAGAA6BCKiBE7BEMACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"

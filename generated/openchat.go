@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Openchat is the chat template builtin/openchat.jinja.
-var Openchat = &jinja2.Template{
+var Openchat = &tmplgen.Template{
 	Aliases: []string{"75aedde17b026661c2bd92dc06ce6cc4c08c9d5772abd7c223a44ef230e7c7ff", "fd1928999758c67bd9a5a057256eb9ec8f1cab10aeccd656fdd73ed1181f10d0"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -98,4 +99,4 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|qDiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"
+const spansOpenchat = "for,if,{{ }}|sDiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"

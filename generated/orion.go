@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Orion is the chat template builtin/orion.jinja.
-var Orion = &jinja2.Template{
+var Orion = &tmplgen.Template{
 	Aliases: []string{"14cdf0445a1f4ca1cfcf8dccd7103a1b472933d18efdca1d3d485876cbeb5921", "8ac0249a852730919f4c24da0edbb5c63b9a404f0a74832e12c21b79e498602a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -114,4 +115,4 @@ func renderOrionLlama(w *jinja2.Writer) {
 
 // spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOrion = "set,for,if,{{ }}|qDAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"
+const spansOrion = "set,for,if,{{ }}|sDAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
-var PanguEmbedded = &jinja2.Template{
+var PanguEmbedded = &tmplgen.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -106,4 +107,4 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPanguEmbedded = "set,for,if,{{ }}|sDAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"
+const spansPanguEmbedded = "set,for,if,{{ }}|uDAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Phi3 is the chat template builtin/phi3.jinja.
-var Phi3 = &jinja2.Template{
+var Phi3 = &tmplgen.Template{
 	Aliases: []string{"30fb6bf4b4685097d99742166d572536d6346122ede57ff28866f718c6294892", "0fa234ea2cb42d34486367bc6dcf624256be39353275b07570ad89db9f0c0803"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderPhi3Llama(w *jinja2.Writer) {
 
 // spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi3 = "for,{{ }}|qDQOCAEICACeQDAAEICAC"
+const spansPhi3 = "for,{{ }}|sDQOCAEICACeQDAAEICAC"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Phi4 is the chat template builtin/phi4.jinja.
-var Phi4 = &jinja2.Template{
+var Phi4 = &tmplgen.Template{
 	Aliases: []string{"508a8869335722de499e3c29c09ffe2e31097c5e607ebbb285aceaf207389ffe", "081735a92738f3653c3aa82767ca1c4388fb9dac21370455aefd9eb5f3618efb"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderPhi4Llama(w *jinja2.Writer) {
 
 // spansPhi4 is the position table of phi4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi4 = "for,{{ }}|qDQQCAEICACeQDAAEICAC"
+const spansPhi4 = "for,{{ }}|sDQQCAEICACeQDAAEICAC"

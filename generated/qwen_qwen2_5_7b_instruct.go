@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // QwenQwen2_5_7B_Instruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
-var QwenQwen2_5_7B_Instruct = &jinja2.Template{
+var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -258,4 +259,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|uDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|wDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -3,8 +3,8 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -14,7 +14,7 @@ const (
 )
 
 // Registry holds the chat templates compiled into this package.
-var Registry = jinja2.NewRegistry(
+var Registry = tmplgen.NewRegistry(
 	Apertus8B_Instruct,
 	Apriel1_6_15bThinkerFixed,
 	Bielik11B_V3_0Instruct,
@@ -149,17 +149,17 @@ var Registry = jinja2.NewRegistry(
 )
 
 // Lookup returns the template whose text has the given sha256 (hex); an unknown
-// template is a *jinja2.UnknownTemplateError.
-func Lookup(sha256 string) (*jinja2.Template, error) {
+// template is a *tmplgen.UnknownTemplateError.
+func Lookup(sha256 string) (*tmplgen.Template, error) {
 	return Registry.Lookup(sha256)
 }
 
 // LookupText returns the template compiled from this text.
-func LookupText(text string) (*jinja2.Template, error) {
-	return Registry.Lookup(templatehash.SHA256(text))
+func LookupText(text string) (*tmplgen.Template, error) {
+	return Registry.Lookup(tmplgen.SHA256(text))
 }
 
 // ByName returns the template with the given name.
-func ByName(name string) (*jinja2.Template, bool) {
+func ByName(name string) (*tmplgen.Template, bool) {
 	return Registry.ByName(name)
 }

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Roka is the chat template roka.jinja.
-var Roka = &jinja2.Template{
+var Roka = &tmplgen.Template{
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -241,4 +242,4 @@ func renderRokaLlama(w *jinja2.Writer) {
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "macro,{{ }},for,if,set|uDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansRoka = "macro,{{ }},for,if,set|wDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"

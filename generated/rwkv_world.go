@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // RwkvWorld is the chat template builtin/rwkv-world.jinja.
-var RwkvWorld = &jinja2.Template{
+var RwkvWorld = &tmplgen.Template{
 	Aliases: []string{"7f4542fe3fe27f0b358548b20c749b6c27cfb5a86a802a766bf61c7ac67c4fd2", "217c27966383ad452e5e6d7e63aa29c6b64354afee03f43003cf73d06b10e3b6"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -131,4 +132,4 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|sDAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"
+const spansRwkvWorld = "set,for,if,{{ }}|uDAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"

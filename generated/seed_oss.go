@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // SeedOss is the chat template builtin/seed_oss.jinja.
-var SeedOss = &jinja2.Template{
+var SeedOss = &tmplgen.Template{
 	Aliases: []string{"1a716eced6c040368c68a373b3def293b55e6bde92b6d2a923bbebf65ac9c977", "4ef1e510f8313f153511097f7e7ff4ef417e705355025752cc8bc4d6e100947f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -108,4 +109,4 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 
 // spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSeedOss = "set,for,if,{{ }}|sDAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"
+const spansSeedOss = "set,for,if,{{ }}|uDAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"

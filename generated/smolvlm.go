@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Smolvlm is the chat template builtin/smolvlm.jinja.
-var Smolvlm = &jinja2.Template{
+var Smolvlm = &tmplgen.Template{
 	Aliases: []string{"21215602946a8797e0054c12663630aa9f2bacb12272f7a54cb588c8ceeb9476", "6b79f3863486680d0cc5c47fa5684418e42f9e46d0a06a27c7b5a0041edf396f"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -106,4 +107,4 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|sDoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"
+const spansSmolvlm = "for,if,{{ }}|uDoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // SolarOpen is the chat template builtin/solar-open.jinja.
-var SolarOpen = &jinja2.Template{
+var SolarOpen = &tmplgen.Template{
 	Aliases: []string{"8737961d852fef5ee72f0440e8c1ae8ae849c7d93dd314420a985119d11634f2", "dd4dc52e76907a0c21192686bab8c41918007110eb198eb5fb38c3f768a59c9a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 
 // spansSolarOpen is the position table of solar-open.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSolarOpen = "for,{{ }}|qDQQCAEICACeQDAAEICAC"
+const spansSolarOpen = "for,{{ }}|sDQQCAEICACeQDAAEICAC"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Vicuna is the chat template builtin/vicuna.jinja.
-var Vicuna = &jinja2.Template{
+var Vicuna = &tmplgen.Template{
 	Aliases: []string{"e4b8f6389e076492f5e130e9a285b536bbdc44661b28201e3fdbd0393c5307a9", "9640326655d9d74099cfe2163747e74740b62d61651ce5d05a4680b45972dfc5"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -104,4 +105,4 @@ func renderVicunaLlama(w *jinja2.Writer) {
 
 // spansVicuna is the position table of vicuna.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicuna = "for,if,{{ }}|qDoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansVicuna = "for,if,{{ }}|sDoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // VicunaOrca is the chat template builtin/vicuna-orca.jinja.
-var VicunaOrca = &jinja2.Template{
+var VicunaOrca = &tmplgen.Template{
 	Aliases: []string{"f9f9fc6bfcc1fba81ab8385b8e7a3cd075fa1b0cbaf56f4fa198f8a5aae94fa4", "a3ad0a7b956bbd0f6e65c443485339137d7fca49edca65d101f4bcde59a39426"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -108,4 +109,4 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|qDsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"
+const spansVicunaOrca = "for,if,{{ }}|sDsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Yandex is the chat template builtin/yandex.jinja.
-var Yandex = &jinja2.Template{
+var Yandex = &tmplgen.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -96,4 +97,4 @@ func renderYandexLlama(w *jinja2.Writer) {
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|qDgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"
+const spansYandex = "for,if,{{ }}|sDgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"

@@ -3,12 +3,13 @@
 package generated
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Zephyr is the chat template builtin/zephyr.jinja.
-var Zephyr = &jinja2.Template{
+var Zephyr = &tmplgen.Template{
 	Aliases: []string{"9e113037e16b8274390c533ab3163692f2c1d7190e65040761c75b5fd30633b7", "42cba669f052b2f8de0194dd19c64769c3725225b20f44ffe70d8e6979cd041e"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -80,4 +81,4 @@ func renderZephyrLlama(w *jinja2.Writer) {
 
 // spansZephyr is the position table of zephyr.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansZephyr = "for,{{ }}|qDQOCAEICACeQDAAEICAC"
+const spansZephyr = "for,{{ }}|sDQOCAEICACeQDAAEICAC"

@@ -35,7 +35,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 			if pkg == "." && strings.HasPrefix(f[0], "crypto/") {
 				t.Errorf("jinja2 depends on %s: it needs no cryptography (see package templatehash)", f[0])
 			}
-			if line == self || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/internal/pystr" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
+			if line == self || f[0] == "github.com/tmplgen/tmplgen" || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/internal/pystr" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
 				continue
 			}
 			if f[1] != "true" || !strings.HasPrefix(f[2], src) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
@@ -25,7 +26,7 @@ func Example_fromGoValues() {
 		Parameters:  json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string"}}}`),
 	}}
 
-	in := jinja2.Input{AddGenerationPrompt: true, Kwargs: map[string]jinja2.Value{"enable_thinking": jinja2.Bool(false)}}
+	in := tmplgen.Input{AddGenerationPrompt: true, Kwargs: map[string]jinja2.Value{"enable_thinking": jinja2.Bool(false)}}
 	var err error
 	if in.Messages, err = jinja2.MessagesValue(msgs); err != nil {
 		panic(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
@@ -476,9 +477,9 @@ var typedRequests = []typedRequest{
 }
 
 // typedInput builds the Input of a typed request; ParseRequest's defaults otherwise.
-func typedInput(t *testing.T, r typedRequest) *jinja2.Input {
+func typedInput(t *testing.T, r typedRequest) *tmplgen.Input {
 	t.Helper()
-	in := &jinja2.Input{AddGenerationPrompt: true, SpecialTokens: map[string]string{}, Kwargs: map[string]jinja2.Value{}}
+	in := &tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: map[string]string{}, Kwargs: map[string]jinja2.Value{}}
 	var err error
 	if in.Messages, err = jinja2.MessagesValue(r.msgs); err != nil {
 		t.Fatal(err)
@@ -496,7 +497,7 @@ func typedInput(t *testing.T, r typedRequest) *jinja2.Input {
 func TestTypedAsJSON(t *testing.T) {
 	for _, r := range typedRequests {
 		t.Run(r.name, func(t *testing.T) {
-			req, err := jinja2.ParseRequest([]byte(r.json))
+			req, err := tmplgen.ParseRequest([]byte(r.json))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -549,8 +550,8 @@ func TestTypedQwen3(t *testing.T) {
 // as llama-server does.
 var renderers = []struct {
 	name   string
-	render func(*jinja2.Template, *jinja2.Input) (string, error)
+	render func(*tmplgen.Template, *tmplgen.Input) (string, error)
 }{
-	{"transformers", (*jinja2.Template).Render},
+	{"transformers", (*tmplgen.Template).Render},
 	{"llama-server", llamaserver.Render},
 }

@@ -21,8 +21,8 @@ func TestRangeLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got Value
-		tmpl := &Template{File: "range.jinja", Func: func(w *Writer) { got = Range(w, Int(int64(tt.n))) }}
-		_, err := tmpl.Render(&Input{Limits: Limits{MaxRange: tt.limit}})
+		run := &Run{Vars: NewDict(0), File: "range.jinja", Limits: Limits{MaxRange: tt.limit}}
+		_, err := run.Append(nil, func(w *Writer) { got = Range(w, Int(int64(tt.n))) })
 		if tt.ok {
 			if err != nil {
 				t.Errorf("range(%d) with MaxRange %d: %v", tt.n, tt.limit, err)

@@ -26,16 +26,17 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/pystr"
 	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Vars returns the template variables llama-server's request handling defines for in,
 // in the order llama.cpp defines them; Render renders the template with exactly these
-// (as jinja2.Input.Vars), then post-processes the prompt. It is what another Jinja
-// engine needs to be given to compare with Render. An error is a *jinja2.Error (what
+// (Template.AppendRenderLlama), then post-processes the prompt. It is what another Jinja
+// engine needs to be given to compare with Render. An error is a *tmplgen.Error (what
 // llama-server answers instead of a prompt).
-func Vars(t *jinja2.Template, in *jinja2.Input) (*jinja2.Dict, error) {
+func Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
 	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return nil, err
@@ -44,15 +45,15 @@ func Vars(t *jinja2.Template, in *jinja2.Input) (*jinja2.Dict, error) {
 }
 
 // Render returns the prompt llama-server builds for in with template t.
-func Render(t *jinja2.Template, in *jinja2.Input) (string, error) {
+func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 	b, err := AppendRender(nil, t, in)
 	return string(b), err
 }
 
 // AppendRender renders the prompt llama-server builds for in with template t, appending
-// it to dst; in is never modified. An error is a *jinja2.Error: what llama-server
+// it to dst; in is never modified. An error is a *tmplgen.Error: what llama-server
 // answers instead of a prompt, or the template's own failure.
-func AppendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, error) {
+func AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
 	in = t.ModelInput(in)
 	if err := loadError(t, in); err != nil {
 		return dst, err
@@ -61,7 +62,7 @@ func AppendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, err
 }
 
 // appendRender is AppendRender of a template llama-server has loaded.
-func appendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, error) {
+func appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
 	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return dst, err
@@ -84,7 +85,7 @@ func appendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, err
 			out = append(out, "<|turn>model\n"...)
 		}
 	}
-	if rw.cont == jinja2.ContinueNone {
+	if rw.cont == tmplgen.ContinueNone {
 		return out, nil
 	}
 	gen, err := continuationPrompt(t, rw, in, out[start:])
@@ -97,16 +98,14 @@ func appendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, err
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
 // rewritten variables, with add_generation_prompt defined as true when agp says so, and
 // a leading bos_token and trailing eos_token removed when the tokenizer adds them.
-func llamaApply(t *jinja2.Template, dst []byte, rw *llamaRewrite, in *jinja2.Input, agp bool) ([]byte, error) {
+func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.Input, agp bool) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
 		vars = vars.Copy()
 		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	}
-	// in holds the model's tokens already (AppendRender), so the render takes no copy
-	inner := jinja2.Input{Vars: vars, Now: in.Now, Limits: in.Limits, SpecialTokens: in.SpecialTokens, AddBOS: in.AddBOS, AddEOS: in.AddEOS}
 	start := len(dst)
-	out, err := t.AppendRenderLlama(dst, &inner)
+	out, err := t.AppendRenderLlama(dst, vars, in)
 	if err != nil {
 		return dst, err
 	}
@@ -122,7 +121,7 @@ func llamaApply(t *jinja2.Template, dst []byte, rw *llamaRewrite, in *jinja2.Inp
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
 // for the generation prompt, as the difference of the renders without (prompt) and with
 // it.
-func generationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, prompt []byte) (string, error) {
+func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte) (string, error) {
 	with, err := llamaApply(t, nil, rw, in, true)
 	if err != nil {
 		return "", err
@@ -138,9 +137,9 @@ func generationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, pr
 // continue the final message (common_chat_templates_apply_jinja and each handler's
 // continuation block): the generation prompt, the reasoning markers and the continued
 // reasoning, and the content when the content is continued.
-func continuationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, prompt []byte) (string, error) {
+func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte) (string, error) {
 	m := &rw.contMsg
-	content := rw.cont == jinja2.ContinueContent
+	content := rw.cont == tmplgen.ContinueContent
 	reasoning := func(open, close string) string {
 		s := open + m.reasoning
 		if content {
@@ -224,7 +223,7 @@ type llamaRewrite struct {
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (left out of vars), is continued; ContinueNone otherwise.
-	cont    jinja2.Continuation
+	cont    tmplgen.Continuation
 	contMsg llamaMsg
 }
 
@@ -271,13 +270,13 @@ type llamaCall struct {
 }
 
 // llamaError is an error llama-server answers with.
-func llamaError(t *jinja2.Template, format string, args ...any) *jinja2.Error {
-	return &jinja2.Error{Kind: jinja2.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+func llamaError(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
+	return &tmplgen.Error{Kind: tmplgen.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 }
 
 // llamaServerRewrite applies llama-server's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read.
-func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, error) {
+func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, error) {
 	caps := &t.Caps
 	if !caps.Known() {
 		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
@@ -317,13 +316,13 @@ func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, er
 		return nil, llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
-	if n := len(msgs); cont == jinja2.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
+	if n := len(msgs); cont == tmplgen.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
 			return nil, llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
 		}
-		cont, agp = jinja2.ContinueAuto, false
+		cont, agp = tmplgen.ContinueAuto, false
 	}
-	if cont != jinja2.ContinueNone && agp {
+	if cont != tmplgen.ContinueNone && agp {
 		return nil, llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
@@ -356,13 +355,13 @@ func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, er
 
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
 	// is continued after them
-	if n := len(msgs); cont != jinja2.ContinueNone && n > 0 {
+	if n := len(msgs); cont != tmplgen.ContinueNone && n > 0 {
 		rw.contMsg, msgs = msgs[n-1], msgs[:n-1]
 		m := &rw.contMsg
-		if cont == jinja2.ContinueAuto {
-			cont = jinja2.ContinueContent
+		if cont == tmplgen.ContinueAuto {
+			cont = tmplgen.ContinueContent
 			if m.reasoning != "" && m.content == "" && len(m.parts) == 0 {
-				cont = jinja2.ContinueReasoning
+				cont = tmplgen.ContinueReasoning
 			}
 		}
 		if !m.empty() {
@@ -506,7 +505,7 @@ func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, er
 // llamaResponseSchema is the JSON schema of the answer llama-server reads from
 // json_schema and response_format, or undefined when there is none; its errors are
 // llama-server's.
-func llamaResponseSchema(t *jinja2.Template, f *jinja2.ServerFields) (jinja2.Value, error) {
+func llamaResponseSchema(t *tmplgen.Template, f *tmplgen.ServerFields) (jinja2.Value, error) {
 	schema := f.JSONSchema
 	if schema.Kind() == jinja2.KindNone {
 		schema = jinja2.Undefined("json_schema")
@@ -1065,7 +1064,7 @@ func str(v jinja2.Value) string {
 // template and the special tokens: it is kept per template for the tokens it was first
 // asked with (a render with those looks it up without allocating), and computed again
 // for others.
-func loadError(t *jinja2.Template, in *jinja2.Input) error {
+func loadError(t *tmplgen.Template, in *tmplgen.Input) error {
 	bos, eos := in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 	if c, ok := loadChecks.Load(t); ok {
 		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
@@ -1080,16 +1079,16 @@ func loadError(t *jinja2.Template, in *jinja2.Input) error {
 
 // probeLoad renders llama-server's load-time probe of t with the special tokens bos and
 // eos, and returns the error llama-server then refuses to start with, or nil.
-func probeLoad(t *jinja2.Template, bos, eos string, in *jinja2.Input) error {
+func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 	user := jinja2.NewDict(2)
 	user.SetStr("role", jinja2.Str("user"))
 	user.SetStr("content", jinja2.Str("test"))
-	probe := &jinja2.Input{
+	probe := &tmplgen.Input{
 		Messages:            jinja2.NewList(jinja2.DictValue(user)),
 		AddGenerationPrompt: true,
 		Kwargs:              map[string]jinja2.Value{"enable_thinking": jinja2.Bool(true)},
 		SpecialTokens:       map[string]string{"bos_token": bos, "eos_token": eos},
-		Server:              jinja2.ServerFields{ReasoningFormat: jinja2.Str("deepseek")},
+		Server:              tmplgen.ServerFields{ReasoningFormat: jinja2.Str("deepseek")},
 		Now:                 in.Now,
 	}
 	if _, err := appendRender(nil, t, probe); err != nil {
@@ -1105,5 +1104,5 @@ type loadCheck struct {
 	err      error
 }
 
-// loadChecks keeps a *loadCheck per *jinja2.Template.
+// loadChecks keeps a *loadCheck per *tmplgen.Template.
 var loadChecks sync.Map

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
@@ -24,9 +25,9 @@ func dumpVars(w *jinja2.Writer) {
 // tools and tool calls with string arguments, no thinking.
 var generic = jinja2.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
 
-func llamaRender(t *testing.T, caps jinja2.Capabilities, request string, prepare ...func(*jinja2.Input)) (string, error) {
+func llamaRender(t *testing.T, caps jinja2.Capabilities, request string, prepare ...func(*tmplgen.Input)) (string, error) {
 	t.Helper()
-	req, err := jinja2.ParseRequest([]byte(request))
+	req, err := tmplgen.ParseRequest([]byte(request))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func llamaRender(t *testing.T, caps jinja2.Capabilities, request string, prepare
 	for _, p := range prepare {
 		p(&req.Input)
 	}
-	tmpl := &jinja2.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
+	tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
 	return llamaserver.Render(tmpl, &req.Input)
 }
 
@@ -163,9 +164,9 @@ func TestLlamaServerRewrite(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := llamaRender(t, tt.caps, tt.request)
 			if err != nil {
-				var rerr *jinja2.Error
+				var rerr *tmplgen.Error
 				if !errors.As(err, &rerr) {
-					t.Fatalf("error %v is not a *jinja2.Error", err)
+					t.Fatalf("error %v is not a *tmplgen.Error", err)
 				}
 				got = err.Error()
 			}
@@ -197,12 +198,12 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 		caps    jinja2.Capabilities
 		out     string
 		request string
-		prepare func(*jinja2.Input)
+		prepare func(*tmplgen.Input)
 		dst     string
 		want    string
 	}{
 		{"a leading bos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true}`, nil, "", "A</s>"},
-		{"a trailing eos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>"}`, func(in *jinja2.Input) { in.AddEOS = true }, "", "<s>A"},
+		{"a trailing eos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>"}`, func(in *tmplgen.Input) { in.AddEOS = true }, "", "<s>A"},
 		{"both, appended to a buffer", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true, "add_eos": true}`, nil, "prefix:", "prefix:A"},
 		{"gpt-oss: the last <|return|> without generation prompt", gptOSS, "a<|return|>b<|return|>c", `{"messages": [], "add_generation_prompt": false}`, nil, "", "a<|return|>b<|end|>c"},
 		{"gpt-oss: kept with a generation prompt", gptOSS, "a<|return|>", `{"messages": []}`, nil, "", "a<|return|>"},
@@ -211,14 +212,14 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := jinja2.ParseRequest([]byte(tt.request))
+			req, err := tmplgen.ParseRequest([]byte(tt.request))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tt.prepare != nil {
 				tt.prepare(&req.Input)
 			}
-			tmpl := &jinja2.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
+			tmpl := &tmplgen.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
 			got, err := llamaserver.AppendRender([]byte(tt.dst), tmpl, &req.Input)
 			if err != nil {
 				t.Fatal(err)
@@ -239,12 +240,12 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
 		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "pre"}],
 		"tools": [{"type": "function", "function": {"name": "f"}}], "chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
-	req, err := jinja2.ParseRequest([]byte(request))
+	req, err := tmplgen.ParseRequest([]byte(request))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
-	tmpl := &jinja2.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
+	tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
 	if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
 		t.Fatal(err)
 	}
@@ -255,8 +256,8 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 }
 
 func TestLlamaServerNeedsCapabilities(t *testing.T) {
-	tmpl := &jinja2.Template{Name: "old", File: "old.jinja", Func: dumpVars}
-	_, err := llamaserver.Render(tmpl, &jinja2.Input{Messages: jinja2.NewList()})
+	tmpl := &tmplgen.Template{Name: "old", File: "old.jinja", Func: dumpVars}
+	_, err := llamaserver.Render(tmpl, &tmplgen.Input{Messages: jinja2.NewList()})
 	if err == nil || !strings.Contains(err.Error(), "capabilities") {
 		t.Errorf("got %v, want an error about the missing capabilities", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/modelfile"
@@ -142,7 +143,7 @@ func renderProgram(text, catalogName string, stderr io.Writer) (string, string, 
 
 // readRequest reads the request in the file at path ("" or "-" for standard input)
 // and parses it; an error names the file.
-func readRequest(path string, stdin io.Reader) ([]byte, *jinja2.Request, error) {
+func readRequest(path string, stdin io.Reader) ([]byte, *tmplgen.Request, error) {
 	name := path
 	var data []byte
 	var err error
@@ -155,7 +156,7 @@ func readRequest(path string, stdin io.Reader) ([]byte, *jinja2.Request, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	req, err := jinja2.ParseRequest(data)
+	req, err := tmplgen.ParseRequest(data)
 	var syntax *jinja2.JSONError
 	switch {
 	case errors.As(err, &syntax):
@@ -170,7 +171,7 @@ func readRequest(path string, stdin io.Reader) ([]byte, *jinja2.Request, error) 
 // in special_tokens) and whether its tokenizer adds BOS/EOS itself (add_bos, add_eos:
 // the llama-server profile then removes a rendered one) to a request that does not
 // give them.
-func withModelTokens(data []byte, req *jinja2.Request, info *modelfile.ModelInfo) ([]byte, error) {
+func withModelTokens(data []byte, req *tmplgen.Request, info *modelfile.ModelInfo) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, fmt.Errorf("request: %w", err)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/examples/modelrepo/chattmpl"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // A service renders a chat request with the model's own template, found by its name (or
@@ -14,7 +14,7 @@ import (
 // (here its bos_token, <|begin_of_text|>) came with the template from its
 // tokenizer_config.json; a request may still give its own.
 func Example() {
-	req, err := jinja2.ParseRequest([]byte(`{
+	req, err := tmplgen.ParseRequest([]byte(`{
 		"messages": [
 			{"role": "system", "content": "You are terse."},
 			{"role": "user", "content": "Hi!"}
@@ -29,7 +29,7 @@ func Example() {
 		panic("no template")
 	}
 	prompt, err := tmpl.Render(&req.Input)
-	var refused *jinja2.RaiseError
+	var refused *tmplgen.RaiseError
 	if errors.As(err, &refused) {
 		fmt.Println("the template refused the conversation:", refused.Message)
 		return

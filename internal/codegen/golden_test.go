@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/codegen/internal/golden"
 	"github.com/tmplgen/tmplgen/internal/compiler"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 const goldenTemplates = "../../testdata/codegen"
@@ -86,7 +86,7 @@ func TestGoldenRenders(t *testing.T) {
 				t.Errorf("%s: no recorded expectation (run testdata/codegen/record.py)", key)
 				continue
 			}
-			req, err := jinja2.ParseRequest(r.Request)
+			req, err := tmplgen.ParseRequest(r.Request)
 			if err != nil {
 				t.Fatalf("%s: %v", key, err)
 			}

@@ -18,6 +18,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -31,7 +32,7 @@ import (
 )
 
 // Request is a request to render: a template's name in the built package and an
-// OpenAI-style request (see jinja2.ParseRequest), rendered with a profile
+// OpenAI-style request (see tmplgen.ParseRequest), rendered with a profile
 // ("transformers", the default, or "llama_server"). Export asks, under the llama_server
 // profile, for the template variables the profile defines and the template's output on
 // them before post-processing (Result.Vars and Result.Raw).
@@ -167,7 +168,7 @@ func lookGo() error {
 // reuses its cached builds of packages of the same source in another directory.
 func goBuild(dir string) (string, []byte, error) {
 	bin := filepath.Join(dir, Binary)
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./"+harnessMainDir)
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	out, err := build.CombinedOutput()
@@ -277,6 +278,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 	templates "PACKAGE"
@@ -308,7 +310,7 @@ func main() {
 			res["error"] = err.Error()
 		} else if t, ok := templates.ByName(req.Template); !ok {
 			res["error"] = "no template " + req.Template
-		} else if r, err := jinja2.ParseRequest(req.Request); err != nil {
+		} else if r, err := tmplgen.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
 		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" {
 			res["error"] = "unknown profile " + req.Profile
@@ -316,7 +318,7 @@ func main() {
 			r.Now = now
 			render := t.Render
 			if req.Profile == "llama_server" {
-				render = func(in *jinja2.Input) (string, error) { return llamaserver.Render(t, in) }
+				render = func(in *tmplgen.Input) (string, error) { return llamaserver.Render(t, in) }
 			}
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
@@ -333,16 +335,17 @@ func main() {
 
 // export adds the variables the llama_server profile gives the template, and the
 // template's output on them before post-processing.
-func export(t *jinja2.Template, in *jinja2.Input, res map[string]string) {
+func export(t *tmplgen.Template, in *tmplgen.Input, res map[string]string) {
 	vars, err := llamaserver.Vars(t, in)
 	if err != nil {
 		return
 	}
 	res["vars"] = string(jinja2.AppendJSON(nil, jinja2.DictValue(vars)))
-	if raw, err := t.Render(&jinja2.Input{Vars: vars, Now: in.Now}); err != nil {
+	run := &jinja2.Run{Vars: vars, Now: in.Now, File: t.File, Spans: t.Spans}
+	if raw, err := run.Append(nil, t.Func); err != nil {
 		res["raw_error"] = err.Error()
 	} else {
-		res["raw"] = raw
+		res["raw"] = string(raw)
 	}
 }
 
@@ -423,21 +426,25 @@ func catalogModule() (map[string][]byte, error) {
 }
 
 // runtimeModule returns the files, by slash-separated path, of a module with the module
-// path of tmplgen holding the source of packages jinja2, llamacpp, internal/pystr, templatehash and llamaserver,
-// and the rendering program (harnessMain) of the package of compiled templates at the
-// import path pkg, which the caller adds: the module builds without any download.
+// path of tmplgen holding the source of packages tmplgen, jinja2, llamacpp,
+// internal/pystr, templatehash and llamaserver, and the rendering program (harnessMain,
+// in harnessMainDir) of the package of compiled templates at the import path pkg, which
+// the caller adds: the module builds without any download.
 func runtimeModule(pkg string) (map[string][]byte, error) {
 	files := map[string][]byte{
-		"go.mod":  []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
-		"main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
+		"go.mod":                    []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
+		harnessMainDir + "/main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
 	}
-	for _, dir := range []string{"jinja2", "llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
+	for _, dir := range []string{".", "jinja2", "llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
 		if err := addPackageSource(files, tmplgen.RuntimeSource, dir); err != nil {
 			return nil, err
 		}
 	}
 	return files, nil
 }
+
+// harnessMainDir is the directory of the rendering program in the modules Build builds.
+const harnessMainDir = "cmd/render"
 
 // addPackageSource adds the source of the package in directory dir of fsys, without its
 // tests, to files.
@@ -447,11 +454,12 @@ func addPackageSource(files map[string][]byte, fsys fs.FS, dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") {
+		if e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") || dir == "." && e.Name() == "embed.go" {
+			// embed.go embeds the source the module is built from, which is not in it
 			continue
 		}
-		path := dir + "/" + e.Name()
-		if files[path], err = fs.ReadFile(fsys, path); err != nil {
+		name := path.Join(dir, e.Name())
+		if files[name], err = fs.ReadFile(fsys, name); err != nil {
 			return err
 		}
 	}

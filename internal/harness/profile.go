@@ -3,7 +3,7 @@ package harness
 import (
 	"fmt"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
@@ -14,7 +14,7 @@ type Profile uint8
 // The profiles.
 const (
 	// Transformers renders as transformers' apply_chat_template does
-	// (jinja2.Template.Render).
+	// (tmplgen.Template.Render).
 	Transformers Profile = iota
 	// LlamaServer renders the prompt llama-server builds (llamaserver.Render).
 	LlamaServer
@@ -44,7 +44,7 @@ func ParseProfile(name string) (Profile, error) {
 }
 
 // Render renders in with t under the profile.
-func (p Profile) Render(t *jinja2.Template, in *jinja2.Input) (string, error) {
+func (p Profile) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 	if p == LlamaServer {
 		return llamaserver.Render(t, in)
 	}

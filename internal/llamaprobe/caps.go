@@ -79,11 +79,12 @@ func render(t *ir.Template, vars *jinja2.Dict, p *probe) (out string, err error)
 			out, err = "", &jinja2.Error{Kind: "InternalError", Msg: fmt.Sprintf("llamaprobe: panic while probing: %v", r)}
 		}
 	}()
-	rt := &jinja2.Template{Name: t.File, File: t.File, Func: func(w *jinja2.Writer) {
+	run := &jinja2.Run{Vars: vars, Now: probeNow, Limits: probeLimits, File: t.File}
+	b, err := run.Append(nil, func(w *jinja2.Writer) {
 		m := &machine{w: w, probe: p}
 		m.stmts(m.enter(nil, t.Body.Scope), t.Body.Stmts)
-	}}
-	return rt.Render(&jinja2.Input{Vars: vars, Now: probeNow, Limits: probeLimits})
+	})
+	return string(b), err
 }
 
 // probeLimits bound the work of a probe render, far below the render defaults: probes

@@ -13,15 +13,16 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
-// Template returns a jinja2.Template that renders t by interpretation.
-func Template(t *ir.Template) *jinja2.Template {
-	return &jinja2.Template{
+// Template returns a tmplgen.Template that renders t by interpretation.
+func Template(t *ir.Template) *tmplgen.Template {
+	return &tmplgen.Template{
 		Name:   t.File,
 		File:   t.File,
 		SHA256: templatehash.SHA256(t.Source),

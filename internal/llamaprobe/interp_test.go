@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 const shared = "../../../shared"
 
 // oracleCases returns the oracle's cases as inputs, by id.
-func oracleCases(t *testing.T) map[string]*jinja2.Input {
+func oracleCases(t *testing.T) map[string]*tmplgen.Input {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(shared, "oracle/cases.json"))
 	if err != nil {
@@ -27,12 +27,12 @@ func oracleCases(t *testing.T) map[string]*jinja2.Input {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*jinja2.Input{}
+	out := map[string]*tmplgen.Input{}
 	for _, c := range cases {
 		var id string
 		json.Unmarshal(c["id"], &id)
 		raw, _ := json.Marshal(c)
-		req, err := jinja2.ParseRequest(raw)
+		req, err := tmplgen.ParseRequest(raw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestSemantics runs the snippet table of testdata/semantics (Python Jinja2's renderings
@@ -46,7 +46,7 @@ func TestSemantics(t *testing.T) {
 		if vars == "" {
 			vars = "{}"
 		}
-		req, err := jinja2.ParseRequest([]byte(`{"messages":` + msgs + `,"add_generation_prompt":false,"bos":"<s>","eos":"</s>","chat_template_kwargs":` + vars + `}`))
+		req, err := tmplgen.ParseRequest([]byte(`{"messages":` + msgs + `,"add_generation_prompt":false,"bos":"<s>","eos":"</s>","chat_template_kwargs":` + vars + `}`))
 		if err != nil {
 			t.Fatalf("%s: %v", s.ID, err)
 		}

@@ -3,12 +3,13 @@
 package chattmpl
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // ModelChatml is the chat template ./model#chatml.
-var ModelChatml = &jinja2.Template{
+var ModelChatml = &tmplgen.Template{
 	AddBOS:  true,
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
 	Caps: jinja2.Capabilities{
@@ -85,4 +86,4 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 
 // spansModelChatml is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModelChatml = "for,{{ }}|0DQQCAEICACeQDAAEICAC"
+const spansModelChatml = "for,{{ }}|2DQQCAEICACeQDAAEICAC"

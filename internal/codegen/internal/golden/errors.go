@@ -3,12 +3,13 @@
 package golden
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Errors is the chat template errors.jinja.
-var Errors = &jinja2.Template{
+var Errors = &tmplgen.Template{
 	Aliases: []string{"24fb724663a761ac6820a3ff3982bcf1ba9cbef6e146dcd0eaa05e55249ba662", "c3537800501028d6d840c5c80b86dff754202857dd3b0785875c6c6a457985ec"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -98,4 +99,4 @@ func renderErrorsLlama(w *jinja2.Writer) {
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansErrors = "if,{{ }},for|qDGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"
+const spansErrors = "if,{{ }},for|sDGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"

@@ -3,12 +3,13 @@
 package golden
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Loops is the chat template loops.jinja.
-var Loops = &jinja2.Template{
+var Loops = &tmplgen.Template{
 	Aliases: []string{"7366873642593cabc022aff9d985fc799e791efd05057819592719f4ca60bdfb", "e6199caea8b3d97b52f4191ee11cd5048298385563caf0d81a6355f439e6984a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -222,4 +223,4 @@ func renderLoopsLlama(w *jinja2.Writer) {
 
 // spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLoops = "for,{{ }},if|qD8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCQcI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"
+const spansLoops = "for,{{ }},if|sD8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCQcI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"

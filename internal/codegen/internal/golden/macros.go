@@ -3,12 +3,13 @@
 package golden
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Macros is the chat template macros.jinja.
-var Macros = &jinja2.Template{
+var Macros = &tmplgen.Template{
 	Aliases: []string{"30b67a0dd63e8140c21f4a66053bc30f496b0311359d1d7224d128df9b541e98", "97eb208f1f3d9ecede3f2f506f92c61b9ea24581dc347d7e1fee6923fd14b70a"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         true,
@@ -241,4 +242,4 @@ func renderMacrosLlama(w *jinja2.Writer) {
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},if,for,call|uDWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"
+const spansMacros = "macro,{{ }},if,for,call|wDWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"

@@ -3,12 +3,13 @@
 package golden
 
 import (
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Scopes is the chat template scopes.jinja.
-var Scopes = &jinja2.Template{
+var Scopes = &tmplgen.Template{
 	Aliases: []string{"0f24cc85a6610d115f2b7d6a024f4bd13f45c0cecd51469038eb7b09b30f4f1b", "2a0cea21c395d57e87e8a3e9b9239bbf71f72e2e284dbf6c060f055bc0e36211"},
 	Caps: jinja2.Capabilities{
 		SystemRole:         false,
@@ -235,4 +236,4 @@ func renderScopesLlama(w *jinja2.Writer) {
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|2DAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|4DAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"

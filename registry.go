@@ -1,12 +1,12 @@
-package jinja2
+package tmplgen
 
 import (
 	"fmt"
 	"sort"
 )
 
-// Registry finds compiled templates by the sha256 of their text (see package
-// templatehash, which a generated package's LookupText calls) or by name.
+// Registry finds compiled templates by the sha256 of their text (SHA256, which a
+// generated package's LookupText calls) or by name.
 type Registry struct {
 	templates []*Template
 	bySHA     map[string]*Template

@@ -1,8 +1,9 @@
-package jinja2_test
+package tmplgen_test
 
 import (
 	"testing"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
@@ -19,18 +20,18 @@ func printTokens(w *jinja2.Writer) {
 // TestTemplateTokens: a template generated from a model file renders with the model's
 // special tokens and tokenizer settings, unless the input gives its own.
 func TestTemplateTokens(t *testing.T) {
-	tmpl := &jinja2.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: jinja2.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: jinja2.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
 		Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
 	tests := []struct {
 		name   string
-		in     jinja2.Input
-		render func(*jinja2.Template, *jinja2.Input) (string, error)
+		in     tmplgen.Input
+		render func(*tmplgen.Template, *tmplgen.Input) (string, error)
 		want   string
 	}{
-		{"the model's tokens", jinja2.Input{Messages: jinja2.NewList()}, (*jinja2.Template).Render, "<B>|bos_token=<B>;eos_token=<E>;unk_token=;"},
-		{"the input's own win", jinja2.Input{Messages: jinja2.NewList(), SpecialTokens: map[string]string{"bos_token": "<s>", "unk_token": "<u>"}},
-			(*jinja2.Template).Render, "<s>|bos_token=<s>;eos_token=<E>;unk_token=<u>;"},
-		{"llama-server strips the bos the tokenizer adds", jinja2.Input{Messages: jinja2.NewList()},
+		{"the model's tokens", tmplgen.Input{Messages: jinja2.NewList()}, (*tmplgen.Template).Render, "<B>|bos_token=<B>;eos_token=<E>;unk_token=;"},
+		{"the input's own win", tmplgen.Input{Messages: jinja2.NewList(), SpecialTokens: map[string]string{"bos_token": "<s>", "unk_token": "<u>"}},
+			(*tmplgen.Template).Render, "<s>|bos_token=<s>;eos_token=<E>;unk_token=<u>;"},
+		{"llama-server strips the bos the tokenizer adds", tmplgen.Input{Messages: jinja2.NewList()},
 			llamaserver.Render, "|bos_token=<B>;eos_token=<E>;unk_token=;"},
 	}
 	for _, tt := range tests {

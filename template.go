@@ -1,9 +1,11 @@
-package jinja2
+package tmplgen
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Template is a compiled chat template, as the registry of generated renderers holds
@@ -20,15 +22,16 @@ type Template struct {
 	Aliases []string
 	// File is the template's file name as error messages cite it.
 	File string
-	// Func is the generated render function.
-	Func func(w *Writer)
+	// Func is the generated render function: it writes the prompt into w, reading the
+	// template's variables from it (w.Lookup).
+	Func func(w *jinja2.Writer)
 	// LlamaFunc is Func compiled with llama.cpp's Jinja semantics where they differ
-	// from Jinja2's (see llama.go), which package llamaserver renders with; nil for a
-	// template that renders the same either way, or that was not compiled for them.
-	LlamaFunc func(w *Writer)
+	// from Jinja2's (package llamacpp), which package llamaserver renders with; nil for
+	// a template that renders the same either way, or that was not compiled for them.
+	LlamaFunc func(w *jinja2.Writer)
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; package llamaserver reads them.
-	Caps Capabilities
+	Caps jinja2.Capabilities
 	// Tokens are the special tokens of the model the template was generated from, by
 	// variable name (bos_token, eos_token, unk_token...: the texts its model file
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
@@ -36,9 +39,9 @@ type Template struct {
 	Tokens map[string]string
 	// Spans are the position table of the generated file, in its compact form: the
 	// template statement that runs on each line of Func's file, which a failed render
-	// reports (see Span and Spans). A template without them (an interpreter's) reports
-	// what its Writer was told (At).
-	Spans Spans
+	// reports (see jinja2.Spans). A template without them (an interpreter's) reports
+	// what its Writer was told (jinja2.Writer.At).
+	Spans jinja2.Spans
 	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token itself,
 	// as its model file says; a render takes them as if the input set them (see
 	// Input.AddBOS).
@@ -117,10 +120,10 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 		return fail("continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.")
 	}
 	msgs := in.Messages.Items()
-	if in.Messages.kind() != KindList || len(msgs) == 0 {
+	if in.Messages.Kind() != jinja2.KindList || len(msgs) == 0 {
 		return fail("continue_final_message needs a final message: messages is empty")
 	}
-	messages := CopyJSON(in.Messages)
+	messages := jinja2.CopyJSON(in.Messages)
 	last := messages.Items()[len(msgs)-1].AsDict()
 	if last == nil {
 		return fail("continue_final_message: messages[%d] is not a dict", len(msgs)-1)
@@ -130,11 +133,11 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 		return fail("continue_final_message: messages[%d] has no content (KeyError: 'content')", len(msgs)-1)
 	}
 	var final string
-	switch content.kind() {
-	case KindString:
-		final = content.str()
-		last.SetStr("content", Str(final+continueTag))
-	case KindList, KindTuple:
+	switch content.Kind() {
+	case jinja2.KindString:
+		final = content.Text()
+		last.SetStr("content", jinja2.Str(final+continueTag))
+	case jinja2.KindList, jinja2.KindTuple:
 		found := false
 		parts := content.Items()
 		for i := len(parts) - 1; i >= 0 && !found; i-- {
@@ -143,12 +146,12 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 			if block != nil {
 				text, ok = block.GetStr("text")
 			}
-			if ok && text.kind() != KindString {
+			if ok && text.Kind() != jinja2.KindString {
 				return fail("continue_final_message: the text of the final message's part is %s, not a str", text.TypeName())
 			}
 			if ok {
-				final, found = text.str(), true
-				block.SetStr("text", Str(final+continueTag))
+				final, found = text.Text(), true
+				block.SetStr("text", jinja2.Str(final+continueTag))
 			}
 		}
 		if !found {
@@ -166,43 +169,46 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	}
 	rendered := string(out[start:])
 	tag := strings.TrimSpace(continueTag)
-	if !strings.Contains(rendered, pyStrip(final, Missing(), "strip", true, true)) || !strings.Contains(rendered, tag) {
+	if !strings.Contains(rendered, strings.TrimFunc(final, pystr.IsSpace)) || !strings.Contains(rendered, tag) {
 		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template!")
 	}
 	at := strings.LastIndex(rendered, tag)
 	if strings.HasPrefix(rendered[at:], continueTag) {
 		return out[:start+at], nil
 	}
-	return append(out[:start], pyStrip(rendered[:at], Missing(), "rstrip", false, true)...), nil
+	return append(out[:start], strings.TrimRightFunc(rendered[:at], pystr.IsSpace)...), nil
 }
 
-// AppendRenderLlama renders the template for in as llama.cpp's Jinja engine does, with
-// LlamaFunc (Func for a template without one), appending the prompt to dst; in, with the
-// model's tokens (ModelInput), is rendered as it is. Package llamaserver builds the input
-// llama-server renders and renders it with this.
-func (t *Template) AppendRenderLlama(dst []byte, in *Input) ([]byte, error) {
+// AppendRenderLlama renders the template as llama.cpp's Jinja engine does, with
+// LlamaFunc (Func for a template without one), appending the prompt to dst: the
+// variables are vars exactly (llama-server's, which package llamaserver builds from an
+// Input), the clock and limits in's.
+func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input) ([]byte, error) {
 	fn := t.LlamaFunc
 	if fn == nil {
 		fn = t.Func
 	}
-	return t.appendRender(dst, t.ModelInput(in), fn)
+	return t.run(vars, in).append(dst, fn)
 }
 
 // appendRender runs the compiled function fn (Func or LlamaFunc) on in as it is.
-func (t *Template) appendRender(dst []byte, in *Input, fn func(*Writer)) ([]byte, error) {
-	run := Run{Vars: in, Now: in.Now, Limits: in.Limits, File: t.File, Spans: t.Spans}
-	if in.Vars != nil {
-		run.Vars = in.Vars
-	}
-	return run.Append(dst, fn)
+func (t *Template) appendRender(dst []byte, in *Input, fn func(*jinja2.Writer)) ([]byte, error) {
+	return t.run(in, in).append(dst, fn)
 }
 
-// IsRaise reports whether err is the template refusing its input with
-// raise_exception, and returns the template's message.
-func IsRaise(err error) (string, bool) {
-	var re *RaiseError
-	if errors.As(err, &re) {
-		return re.Message, true
+// run is a render of t with the variables vars, and in's clock and limits.
+func (t *Template) run(vars jinja2.Variables, in *Input) run {
+	return run{Vars: vars, Now: in.Now, Limits: jinja2.Limits(in.Limits), File: t.File, Spans: t.Spans}
+}
+
+// run is a jinja2.Run whose failures are this package's errors.
+type run jinja2.Run
+
+// append runs fn, appending its output to dst; a failure is an *Error or *RaiseError.
+func (r run) append(dst []byte, fn func(*jinja2.Writer)) ([]byte, error) {
+	out, err := (*jinja2.Run)(&r).Append(dst, fn)
+	if err != nil {
+		return dst, renderError(err)
 	}
-	return "", false
+	return out, nil
 }

@@ -1,0 +1,166 @@
+package tmplgen
+
+import (
+	"fmt"
+
+	"github.com/tmplgen/tmplgen/jinja2"
+)
+
+// Request is an OpenAI-style chat request as JSON: messages, tools, documents,
+// add_generation_prompt (default true), chat_template_kwargs, enable_thinking, the
+// special tokens (bos_token/eos_token or bos/eos, special_tokens) and add_bos/add_eos.
+type Request struct {
+	Input
+}
+
+// ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
+// shows in what templates print (tojson, iterating a dict).
+func ParseRequest(data []byte) (*Request, error) {
+	v, err := jinja2.ParseJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("request: %w", err)
+	}
+	d := v.AsDict()
+	if d == nil {
+		return nil, fmt.Errorf("request: want a JSON object, got %s", jsonTypeName(v))
+	}
+	r := &Request{Input: Input{
+		Tools:               jinja2.None(),
+		Documents:           jinja2.None(),
+		AddGenerationPrompt: true,
+		SpecialTokens:       map[string]string{},
+		Kwargs:              map[string]Value{},
+	}}
+	msgs, ok := d.GetStr("messages")
+	if !ok || msgs.Kind() != jinja2.KindList {
+		return nil, fmt.Errorf("request: \"messages\" must be a list")
+	}
+	for i, m := range msgs.Items() {
+		if m.Kind() != jinja2.KindDict {
+			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jsonTypeName(m))
+		}
+	}
+	r.Messages = msgs
+	values := d.Values()
+	for i, k := range d.Keys() {
+		val := values[i]
+		switch k.Text() {
+		case "tools", "documents":
+			if val.Kind() != jinja2.KindList && val.Kind() != jinja2.KindNone {
+				return nil, fmt.Errorf("request: %q must be a list or null", k.Text())
+			}
+			if k.Text() == "tools" {
+				r.Tools = val
+			} else {
+				r.Documents = val
+			}
+		case "continue_final_message":
+			c, err := parseContinuation(val)
+			if err != nil {
+				return nil, fmt.Errorf("request: %w", err)
+			}
+			r.ContinueFinalMessage = c
+		case "add_generation_prompt", "add_bos", "add_eos":
+			b, ok := val.AsBool()
+			if !ok {
+				return nil, fmt.Errorf("request: %q must be true or false", k.Text())
+			}
+			switch k.Text() {
+			case "add_generation_prompt":
+				r.AddGenerationPrompt = b
+			case "add_bos":
+				r.AddBOS = b
+			default:
+				r.AddEOS = b
+			}
+		case "bos", "eos", "bos_token", "eos_token":
+			name := k.Text()
+			if len(name) == 3 {
+				name += "_token"
+			}
+			switch val.Kind() {
+			case jinja2.KindString:
+				r.SpecialTokens[name] = val.Text()
+			case jinja2.KindNone:
+				delete(r.SpecialTokens, name)
+			default:
+				return nil, fmt.Errorf("request: %q must be a string or null", k.Text())
+			}
+		case "special_tokens":
+			sd := val.AsDict()
+			if sd == nil {
+				return nil, fmt.Errorf("request: \"special_tokens\" must be an object")
+			}
+			tokens := sd.Values()
+			for j, sk := range sd.Keys() {
+				s, ok := tokens[j].AsString()
+				if !ok {
+					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.Text())
+				}
+				r.SpecialTokens[sk.Text()] = s
+			}
+		case "enable_thinking":
+			if val.Kind() != jinja2.KindNone {
+				if _, set := r.Kwargs["enable_thinking"]; !set {
+					r.Kwargs["enable_thinking"] = val
+				}
+			}
+		case "chat_template_kwargs":
+			kd := val.AsDict()
+			if kd == nil {
+				if val.Kind() == jinja2.KindNone {
+					continue
+				}
+				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
+			}
+			// messages, tools, documents and add_generation_prompt are kwargs too:
+			// transformers' apply_chat_template passes its own under those names
+			// (Lookup reads them first), llama-server lets kwargs replace its variables
+			kwargs := kd.Values()
+			for j, kk := range kd.Keys() {
+				r.Kwargs[kk.Text()] = kwargs[j]
+			}
+		default:
+			if f := r.Server.field(k.Text()); f != nil {
+				*f = val
+			}
+		}
+	}
+	return r, nil
+}
+
+// parseContinuation reads continue_final_message: true, false or null, "content" or
+// "reasoning_content" (llama-server's values; transformers takes a bool).
+func parseContinuation(v Value) (Continuation, error) {
+	switch {
+	case v.Kind() == jinja2.KindNone:
+		return ContinueNone, nil
+	case v.Kind() == jinja2.KindBool:
+		if b, _ := v.AsBool(); b {
+			return ContinueAuto, nil
+		}
+		return ContinueNone, nil
+	case v.Kind() == jinja2.KindString && v.Text() == "content":
+		return ContinueContent, nil
+	case v.Kind() == jinja2.KindString && v.Text() == "reasoning_content":
+		return ContinueReasoning, nil
+	}
+	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, jinja2.CompactJSON(v))
+}
+
+// jsonTypeName names a decoded JSON value's type.
+func jsonTypeName(v Value) string {
+	switch v.Kind() {
+	case jinja2.KindDict:
+		return "an object"
+	case jinja2.KindList:
+		return "an array"
+	case jinja2.KindString:
+		return "a string"
+	case jinja2.KindNone:
+		return "null"
+	case jinja2.KindBool:
+		return "a boolean"
+	}
+	return "a number"
+}
