@@ -6,6 +6,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/pystr"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Template is a compiled chat template, as the registry of generated renderers holds
@@ -31,7 +32,7 @@ type Template struct {
 	LlamaFunc func(w *jinja2.Writer)
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; package llamaserver reads them.
-	Caps jinja2.Capabilities
+	Caps llamacpp.Capabilities
 	// Tokens are the special tokens of the model the template was generated from, by
 	// variable name (bos_token, eos_token, unk_token...: the texts its model file
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
@@ -20,7 +21,7 @@ func printTokens(w *jinja2.Writer) {
 // TestTemplateTokens: a template generated from a model file renders with the model's
 // special tokens and tokenizer settings, unless the input gives its own.
 func TestTemplateTokens(t *testing.T) {
-	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: jinja2.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
 		Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
 	tests := []struct {
 		name   string

@@ -11,7 +11,7 @@ import (
 // Apertus8B_Instruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
 var Apertus8B_Instruct = &tmplgen.Template{
 	Aliases: []string{"63f6263c88486e3b4dab3a154fc2e84bf1db33e88ba24dcf6b50f4b3d20fc87e"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Bielik11B_V3_0Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
 var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

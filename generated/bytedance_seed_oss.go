@@ -11,7 +11,7 @@ import (
 // ByteDanceSeedOSS is the chat template llama.cpp/ByteDance-Seed-OSS.jinja.
 var ByteDanceSeedOSS = &tmplgen.Template{
 	Aliases: []string{"b0da4367e9708086e0c2636b94540fa3a9653a266e7c85b5937521c64d3c4fed"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Cohere2MoE is the chat template llama.cpp/Cohere2MoE.jinja.
 var Cohere2MoE = &tmplgen.Template{
 	Aliases: []string{"1e3e6422ec9189b947f409a84b3aab39472a272bc48b85a9d61b30c20e815df1"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

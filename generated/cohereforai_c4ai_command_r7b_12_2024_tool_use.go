@@ -11,7 +11,7 @@ import (
 // CohereForAI_C4aiCommandR7b12_2024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
 var CohereForAI_C4aiCommandR7b12_2024ToolUse = &tmplgen.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // DeepseekAiDeepSeekR1DistillQwen32B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	Aliases: []string{"1ea0cf715af629dc7d8eee4c32b0ebdbdda0ae2fa7c56b0857ba5636b1a2da6e"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

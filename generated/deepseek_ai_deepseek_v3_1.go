@@ -11,7 +11,7 @@ import (
 // DeepseekAiDeepSeekV3_1 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
 var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // DeepseekAiDeepSeekV3_2 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
 var DeepseekAiDeepSeekV3_2 = &tmplgen.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // DeepseekAiDeepSeekV4 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4.jinja.
 var DeepseekAiDeepSeekV4 = &tmplgen.Template{
 	Aliases: []string{"313deb2d67ac7ace83315fb00933a5adf37e8149abf7cf157fbd2cac21881018", "f8b442fab67e75b3aa468334b5cdda671003b852ffd71f23cb23377d31d9c7be"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // DeepseekAiDeepSeekV4Flash0731 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
 var DeepseekAiDeepSeekV4Flash0731 = &tmplgen.Template{
 	Aliases: []string{"b0af9573ce0335281bbd2276dba762357126443f7834876dbcb7f167e163ca4e", "8b6f730567ea3e0a994ce80ac79c18a4d49716e821fd13ad7a2c061b712e3520"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // DeepSeekV3_2 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
 var DeepSeekV3_2 = &tmplgen.Template{
 	Aliases: []string{"32e1b11ec922ebf3c5440764e14858930e697522f0763a44bfd2ea10a0d844a1", "b7916484dd3e224d6e263ec558cf342576750dc405307ce397f5843312be27a9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Gemma4 is the chat template llama.cpp/gemma4.jinja.
 var Gemma4 = &tmplgen.Template{
 	Aliases: []string{"1f123b91d5f91abe21fa7f449582ac1bc9cecda1aede408515afe1ae1aac0b4d", "58c66fdee4afa29786fa0925a4c3659c8ebc28a2db93da6ae479d7d5886ce48f"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // GigaChat3_10B_A1_8B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
 var GigaChat3_10B_A1_8B = &tmplgen.Template{
 	Aliases: []string{"b5068009252eaee0e0fbd15bfb16400a81e4face5d75250ce9a571d776aa0873"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

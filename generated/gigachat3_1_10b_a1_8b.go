@@ -11,7 +11,7 @@ import (
 // GigaChat3_1_10B_A1_8B is the chat template llama.cpp/GigaChat3.1-10B-A1.8B.jinja.
 var GigaChat3_1_10B_A1_8B = &tmplgen.Template{
 	Aliases: []string{"647cbcc7daceaa2b62f3bbc18f768d65e96a7529ffc44ff3f43a4845112c074a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

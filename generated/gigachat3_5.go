@@ -11,7 +11,7 @@ import (
 // GigaChat3_5 is the chat template llama.cpp/GigaChat3.5.jinja.
 var GigaChat3_5 = &tmplgen.Template{
 	Aliases: []string{"c65f2bf344341a122bb54d0305d232483c0885af2f0d8eac16d9a41e098f4364"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

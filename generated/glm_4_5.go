@@ -11,7 +11,7 @@ import (
 // Glm4_5 is the chat template llama.cpp/glm_4_5.jinja.
 var Glm4_5 = &tmplgen.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

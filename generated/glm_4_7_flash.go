@@ -11,7 +11,7 @@ import (
 // GLM4_7Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
 var GLM4_7Flash = &tmplgen.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

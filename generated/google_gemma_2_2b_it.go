@@ -11,7 +11,7 @@ import (
 // GoogleGemma2_2bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
 var GoogleGemma2_2bIt = &tmplgen.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,

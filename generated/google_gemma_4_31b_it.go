@@ -11,7 +11,7 @@ import (
 // GoogleGemma4_31B_It is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
 var GoogleGemma4_31B_It = &tmplgen.Template{
 	Aliases: []string{"a727194b8fd2c1099758afb584f88e44b938f8211a6a261759a83b6418a370c8", "1d35a24a2a63cc600c0cab43628a6df4cd3318e959b03307cf5f9f7e29ecf783"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // GoogleGemma4_31B_ItInterleaved is the chat template llama.cpp/google-gemma-4-31B-it-interleaved.jinja.
 var GoogleGemma4_31B_ItInterleaved = &tmplgen.Template{
 	Aliases: []string{"c8c27d272381ce3f2632e8ce576cfdc202c105a7d0c9db822c88821eec910aa1", "df900edd2fcee5defc268bee887666c43c976d973bb3e87355b52423a651bf91"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Granite is the chat template builtin/granite.jinja.
 var Granite = &tmplgen.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Granite4_0 is the chat template builtin/granite-4.0.jinja.
 var Granite4_0 = &tmplgen.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // HuggingFaceTB_SmolLM3_3B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
 var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

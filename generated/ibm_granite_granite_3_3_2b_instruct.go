@@ -11,7 +11,7 @@ import (
 // IbmGraniteGranite3_3_2B_Instruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
 var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // IbmGraniteGranite4_0 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
 var IbmGraniteGranite4_0 = &tmplgen.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // IbmGraniteGranite4_1 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
 var IbmGraniteGranite4_1 = &tmplgen.Template{
 	Aliases: []string{"25299405f4110a2b2393660f15fd7b27fe8df1b9443b21e875ef763450ad650f"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

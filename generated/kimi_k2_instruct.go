@@ -11,7 +11,7 @@ import (
 // KimiK2Instruct is the chat template llama.cpp/Kimi-K2-Instruct.jinja.
 var KimiK2Instruct = &tmplgen.Template{
 	Aliases: []string{"93333a621d56fc77be110ac50ec41dd6cab37956a0f0bcd3f12b91b49f073b79", "02e91795d2270374161c7063c9b1d084bb8cb3fb04b1ae977cf0e2953bdbbf92"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

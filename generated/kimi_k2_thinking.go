@@ -11,7 +11,7 @@ import (
 // KimiK2Thinking is the chat template llama.cpp/Kimi-K2-Thinking.jinja.
 var KimiK2Thinking = &tmplgen.Template{
 	Aliases: []string{"c8d126dde34237eb032b9156433fadf1f38ede79ea176da1822f71db23b50a72", "4027d478e682204ecc53bb42cd60402338dcac3c9312c32335865fcaf59cb1e8"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

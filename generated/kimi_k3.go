@@ -11,7 +11,7 @@ import (
 // KimiK3 is the chat template llama.cpp/Kimi-K3.jinja.
 var KimiK3 = &tmplgen.Template{
 	Aliases: []string{"e5a9fd2dd2441210aef7ab8614f3f79658981b42f0e50615bc617188bb0e7e19", "b0455d8179210d377508beff47a1dcedf4a646b6b57935da7cc498ddcf87aeb9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

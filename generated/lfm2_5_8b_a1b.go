@@ -11,7 +11,7 @@ import (
 // LFM2_5_8B_A1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
 var LFM2_5_8B_A1B = &tmplgen.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // LFM2_5Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
 var LFM2_5Instruct = &tmplgen.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

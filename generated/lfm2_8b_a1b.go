@@ -11,7 +11,7 @@ import (
 // LFM2_8B_A1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
 var LFM2_8B_A1B = &tmplgen.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

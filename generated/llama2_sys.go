@@ -11,7 +11,7 @@ import (
 // Llama2Sys is the chat template builtin/llama2-sys.jinja.
 var Llama2Sys = &tmplgen.Template{
 	Aliases: []string{"c29be976e35567aa1dfded962e0ecd4c31391793f89e7e4494fb6bcc76e55d4b", "f6aa37e08c99b1f806b118fddc898caf90c71348a954333add2452198f4d0f69"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // LlamaCppDeepseekR1 is the chat template llama.cpp/llama-cpp-deepseek-r1.jinja.
 var LlamaCppDeepseekR1 = &tmplgen.Template{
 	Aliases: []string{"909de9c54ae221b290b0fbcc6abbc65f5bb5bb2cdad0c61f27646ef8566e4fe0", "e0d5e227f0aedba8bc36d9173d4f814b6b9bc8bafa3e50d53fa0071567f90102"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

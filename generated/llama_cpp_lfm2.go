@@ -11,7 +11,7 @@ import (
 // LlamaCppLfm2 is the chat template llama.cpp/llama-cpp-lfm2.jinja.
 var LlamaCppLfm2 = &tmplgen.Template{
 	Aliases: []string{"24db98154181738d18225a9038f0e5750b528f0f9a122bf26791327cd9b01d91", "dc6b7b5a750e8e8feb1dd8f6d7c4704f1311eb8cfc995ae9d540b965295f78ec"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MeetkaiFunctionaryMediumV3_1 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
 var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

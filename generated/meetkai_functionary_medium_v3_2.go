@@ -11,7 +11,7 @@ import (
 // MeetkaiFunctionaryMediumV3_2 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
 var MeetkaiFunctionaryMediumV3_2 = &tmplgen.Template{
 	Aliases: []string{"b20f1cb974043057255fde1eae61e961fe674fb5e3badd91867e2cb0fc3f58be"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

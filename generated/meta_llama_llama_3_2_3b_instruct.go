@@ -11,7 +11,7 @@ import (
 // MetaLlamaLlama3_2_3B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
 var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

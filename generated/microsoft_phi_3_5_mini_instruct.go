@@ -11,7 +11,7 @@ import (
 // MicrosoftPhi3_5MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
 var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MiMoVL is the chat template llama.cpp/MiMo-VL.jinja.
 var MiMoVL = &tmplgen.Template{
 	Aliases: []string{"267551bc9237a2bf71c8e0394dc315ee5e0fa0ad54ce662d34529b46dc35c2d6", "e7fa3f870aabfc1c9cadf448926fee2bc3e0e4c2546edb2b7a8b933313607057"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

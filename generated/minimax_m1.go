@@ -11,7 +11,7 @@ import (
 // MiniMaxM1 is the chat template llama.cpp/MiniMax-M1.jinja.
 var MiniMaxM1 = &tmplgen.Template{
 	Aliases: []string{"cac52df157a1d97f3fe30c90a80cac175ada18d5367337b6ff53b08c0304db54"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MiniMaxM2 is the chat template llama.cpp/MiniMax-M2.jinja.
 var MiniMaxM2 = &tmplgen.Template{
 	Aliases: []string{"8c8a14d26e8ae3012f31fa1f497f08eb77ca2df944f0034e2e4e71e2388c9c1a", "a3e05b110e2d1ccf5373f2d2a09f8e2e6c7fc48247c8cb6cab5160a462dc2209"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MiniMaxM3 is the chat template llama.cpp/MiniMax-M3.jinja.
 var MiniMaxM3 = &tmplgen.Template{
 	Aliases: []string{"3f3dd681d92978232904ec3088565ff561065177c289b6c6057c61463faf5b02", "c56d1f3ab70881b0e2ed8f51fa6de435d37b84d6c804ebb19a0ec4986fa5ffa9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

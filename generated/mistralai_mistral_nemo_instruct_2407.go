@@ -11,7 +11,7 @@ import (
 // MistralaiMistralNemoInstruct2407 is the chat template llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja.
 var MistralaiMistralNemoInstruct2407 = &tmplgen.Template{
 	Aliases: []string{"ed4375d15ca51f056d7be189281347d6b5dee57ac974e9c70c5ec24e9a987e54", "e7deee034838db2bfc7487788a3013d8a307ab69f72f3c54a85f06fd76007d4e"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MoonshotaiKimiK2Thinking is the chat template llama.cpp/moonshotai-Kimi-K2-Thinking.jinja.
 var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	Aliases: []string{"481d257748e365b654b006a0ab7b929e9be9eb64114412b5419c7e946c0c394c", "f1838522f489f10c9196540a7e995578511168f9d6d7ce8a373909446c35d643"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // MuseGlimmer is the chat template llama.cpp/muse-glimmer.jinja.
 var MuseGlimmer = &tmplgen.Template{
 	Aliases: []string{"bc265da018fe3519afaf21e57667385436cd0aa87b79c3dd425945ee32c21cc4", "6cd0e94d9b489fdb9a000743791f20e7e52b62c1e5cbb66fcc91c6716595223a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // NousResearchHermes2ProLlama3_8B_ToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
 var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -5,13 +5,14 @@ package generated
 import (
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // NousResearchHermes3Llama3_1_8B_ToolUse is the chat template llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja.
 // Its text is NousResearchHermes2ProLlama3_8B_ToolUse's, whose functions render it.
 var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // NvidiaLlama3_3NemotronSuper49B_V1_5 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // NVIDIA_Nemotron3Nano30B_A3B_BF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 var NVIDIA_Nemotron3Nano30B_A3B_BF16 = &tmplgen.Template{
 	Aliases: []string{"ed29ac80ec4c3707f69ffb274bba5832c8cc52e18c6443539243f77aebff42a1", "43a92aacc2e169bb37055e4d8b0df31edfdc8657d8c387fcf98254cb246e626a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

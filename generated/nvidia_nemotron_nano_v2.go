@@ -11,7 +11,7 @@ import (
 // NVIDIA_NemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
 var NVIDIA_NemotronNanoV2 = &tmplgen.Template{
 	Aliases: []string{"0f17df2801f96de27145fac8a4eebc92cba91890094bcb292faa2ea6723cac29"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

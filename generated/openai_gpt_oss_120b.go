@@ -11,7 +11,7 @@ import (
 // OpenaiGptOss120b is the chat template llama.cpp/openai-gpt-oss-120b.jinja.
 var OpenaiGptOss120b = &tmplgen.Template{
 	Aliases: []string{"df2349807f46a21e3e0914ab3b1d959f6256a0f9c63d42cb67cace0ea587fada"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // OpenbmbMiniCPM5_1B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
 var OpenbmbMiniCPM5_1B = &tmplgen.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
 var PanguEmbedded = &tmplgen.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

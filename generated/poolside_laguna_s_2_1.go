@@ -11,7 +11,7 @@ import (
 // PoolsideLagunaS2_1 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
 var PoolsideLagunaS2_1 = &tmplgen.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // PoolsideLagunaXS2 is the chat template llama.cpp/poolside-Laguna-XS.2.jinja.
 var PoolsideLagunaXS2 = &tmplgen.Template{
 	Aliases: []string{"522e8193258db200ba3b45c6c2008fc5a2252a0a62054c1d10c8384ed47c8a5d", "dadad29ff28c38064a91d928e758992e5f69d8e5002ee301c1c707d940ac0802"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

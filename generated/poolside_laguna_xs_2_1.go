@@ -11,7 +11,7 @@ import (
 // PoolsideLagunaXS2_1 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
 var PoolsideLagunaXS2_1 = &tmplgen.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

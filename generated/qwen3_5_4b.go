@@ -11,7 +11,7 @@ import (
 // Qwen3_5_4B is the chat template llama.cpp/Qwen3.5-4B.jinja.
 var Qwen3_5_4B = &tmplgen.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

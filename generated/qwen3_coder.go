@@ -11,7 +11,7 @@ import (
 // Qwen3Coder is the chat template llama.cpp/Qwen3-Coder.jinja.
 var Qwen3Coder = &tmplgen.Template{
 	Aliases: []string{"2131f0899b55b8d49d55e6b520a2462afae3b72d3d308e17ad658b3794584ffd", "eae48a3307931acb10a6fce475a36b711709672ea79ee1a9bc52f083d8b0a2af"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

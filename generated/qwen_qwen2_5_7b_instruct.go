@@ -11,7 +11,7 @@ import (
 // QwenQwen2_5_7B_Instruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
 var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

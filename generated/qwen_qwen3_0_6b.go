@@ -11,7 +11,7 @@ import (
 // QwenQwen3_0_6B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
 var QwenQwen3_0_6B = &tmplgen.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

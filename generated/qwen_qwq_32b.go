@@ -11,7 +11,7 @@ import (
 // QwenQwQ32B is the chat template llama.cpp/Qwen-QwQ-32B.jinja.
 var QwenQwQ32B = &tmplgen.Template{
 	Aliases: []string{"5a38c8ca7931ca774245cce0c56c3108c6a4f7d6257be82f6c240accd986072e", "94c6035b4f0eb905c95e2b7d8dace8547abca03f7fe3e441ba8a6388b1941272"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // RekaEdge is the chat template llama.cpp/Reka-Edge.jinja.
 var RekaEdge = &tmplgen.Template{
 	Aliases: []string{"d1584ed36c599edb57f3de661cdaef4ccb44ffbb8b729e46100fbcd1d51f97cf"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // StepFun3_5Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
 var StepFun3_5Flash = &tmplgen.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // StepFun3_7Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
 var StepFun3_7Flash = &tmplgen.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // TencentHy3 is the chat template llama.cpp/tencent-Hy3.jinja.
 var TencentHy3 = &tmplgen.Template{
 	Aliases: []string{"c5ef5f96a833d9ad2eacb0c7f9df1c8050aa45168a4f872fec523a3c9260252f"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // UnslothApriel1_5 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
 var UnslothApriel1_5 = &tmplgen.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

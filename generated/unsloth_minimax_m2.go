@@ -11,7 +11,7 @@ import (
 // UnslothMiniMaxM2 is the chat template llama.cpp/unsloth-MiniMax-M2.jinja.
 var UnslothMiniMaxM2 = &tmplgen.Template{
 	Aliases: []string{"ec8cd02f7bbab11d9546748cbd3c9c89689b1083a01a8afe1fa6363ed2ea92a3", "1622da4b7bf21b02bd7d772626f5b3ad97e1473740324ff59fd4d99e3e508f30"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

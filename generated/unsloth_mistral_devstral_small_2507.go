@@ -11,7 +11,7 @@ import (
 // UnslothMistralDevstralSmall2507 is the chat template llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja.
 var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	Aliases: []string{"acb6174ba00a1fd9f50cfc1cebaaa68bcf3328ad8c4b65c3d583a7c9d162d3e4"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

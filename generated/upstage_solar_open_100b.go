@@ -11,7 +11,7 @@ import (
 // UpstageSolarOpen100B is the chat template llama.cpp/upstage-Solar-Open-100B.jinja.
 var UpstageSolarOpen100B = &tmplgen.Template{
 	Aliases: []string{"1f6f56670c0e2e04a983e8a95cca977adcd25eaacf8aa5afb4fc2241dd543d4f", "c2e6220e74d32601bc99eeba3ce6caf69576080d18e2c33f93e560f6035ce1e3"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Yandex is the chat template builtin/yandex.jinja.
 var Yandex = &tmplgen.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,

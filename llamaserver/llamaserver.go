@@ -1,7 +1,7 @@
 // Package llamaserver renders the prompt llama.cpp's llama-server (b10257) builds for a
 // request, in POST /apply-template and /v1/chat/completions, with a compiled template:
 // it rewrites the messages and tools according to the template's capabilities
-// (jinja2.Capabilities, computed when the template was compiled: developer role to
+// (llamacpp.Capabilities, computed when the template was compiled: developer role to
 // system, a system message merged into the next one where the template has no system
 // role, typed content joined or kept, null content as "", tool-call arguments as
 // objects or strings, llama.cpp's key order and fields, empty reasoning_content

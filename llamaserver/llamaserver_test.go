@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
@@ -23,9 +24,9 @@ func dumpVars(w *jinja2.Writer) {
 
 // generic are the capabilities of a common template: system role, string content,
 // tools and tool calls with string arguments, no thinking.
-var generic = jinja2.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
+var generic = llamacpp.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
 
-func llamaRender(t *testing.T, caps jinja2.Capabilities, request string, prepare ...func(*tmplgen.Input)) (string, error) {
+func llamaRender(t *testing.T, caps llamacpp.Capabilities, request string, prepare ...func(*tmplgen.Input)) (string, error) {
 	t.Helper()
 	req, err := tmplgen.ParseRequest([]byte(request))
 	if err != nil {
@@ -58,7 +59,7 @@ func TestLlamaServerRewrite(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		caps    jinja2.Capabilities
+		caps    llamacpp.Capabilities
 		request string
 		want    string // the dumped variables, or the error's message
 	}{
@@ -178,7 +179,7 @@ func TestLlamaServerRewrite(t *testing.T) {
 }
 
 // both2 returns c reading both string and typed content.
-func both2(c jinja2.Capabilities) jinja2.Capabilities {
+func both2(c llamacpp.Capabilities) llamacpp.Capabilities {
 	c.TypedContent = true
 	return c
 }
@@ -195,7 +196,7 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	gemma.Handler = "gemma4"
 	tests := []struct {
 		name    string
-		caps    jinja2.Capabilities
+		caps    llamacpp.Capabilities
 		out     string
 		request string
 		prepare func(*tmplgen.Input)

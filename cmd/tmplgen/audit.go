@@ -11,7 +11,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -114,8 +114,8 @@ type audit struct {
 	// SpecialTokens are the special tokens written literally.
 	SpecialTokens []string `json:"special_tokens"`
 	// Refusals are what the sandbox refuses when it runs.
-	Refusals     []lineNote          `json:"sandbox_refusals"`
-	Capabilities jinja2.Capabilities `json:"capabilities"`
+	Refusals     []lineNote            `json:"sandbox_refusals"`
+	Capabilities llamacpp.Capabilities `json:"capabilities"`
 
 	src   source
 	lines []string // the template text's lines

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // capsSection is the title of audit's section on what llama.cpp detects.
@@ -18,7 +18,7 @@ type capFlag struct {
 
 // capFlags are a template's yes-or-no capabilities: what llama.cpp's probes find it
 // supports, and thinking.
-func capFlags(c jinja2.Capabilities) []capFlag {
+func capFlags(c llamacpp.Capabilities) []capFlag {
 	return []capFlag{
 		{"system role", c.SystemRole},
 		{"string content", c.StringContent},
@@ -34,7 +34,7 @@ func capFlags(c jinja2.Capabilities) []capFlag {
 
 // capsLines describes a template's capabilities one per line ("name: value"), so that
 // audit -diff shows the ones that changed.
-func capsLines(c jinja2.Capabilities) []string {
+func capsLines(c llamacpp.Capabilities) []string {
 	yes := func(b bool) string {
 		if b {
 			return "yes"

@@ -2,13 +2,12 @@ package codegen
 
 import (
 	"github.com/dave/jennifer/jen"
-
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
-// capsLiteral is the jinja2.Capabilities literal of a template's file: every field, one
+// capsLiteral is the llamacpp.Capabilities literal of a template's file: every field, one
 // per line, in the order of the struct, so that a reader sees each capability.
-func capsLiteral(c *jinja2.Capabilities) jen.Code {
+func capsLiteral(c *llamacpp.Capabilities) jen.Code {
 	fields := []struct {
 		name  string
 		value any
@@ -38,5 +37,5 @@ func capsLiteral(c *jinja2.Capabilities) jen.Code {
 		items = append(items, jen.Line().Id(f.name).Op(":").Lit(f.value))
 	}
 	items = append(items, jen.Line())
-	return jen.Qual(Jinja2Path, "Capabilities").Values(items...)
+	return jen.Qual(LlamacppPath, "Capabilities").Values(items...)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Jinja2Path is the import path of the runtime package generated code calls.
@@ -55,7 +56,7 @@ type Unit struct {
 	IR *ir.Template
 	// Caps are the template's llama.cpp capabilities (see llamaprobe.Capabilities), which
 	// package compiler computes.
-	Caps jinja2.Capabilities
+	Caps llamacpp.Capabilities
 	// Tokens, AddBOS and AddEOS are the model's special tokens and tokenizer settings
 	// (see compiler.Source).
 	Tokens         map[string]string

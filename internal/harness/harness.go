@@ -28,7 +28,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/codegen"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Request is a request to render: a template's name in the built package and an
@@ -242,10 +242,10 @@ func Run(bin string, reqs []Request, now time.Time, stderr io.Writer) ([]Result,
 
 // Entry is a template of a program Build or BuildCatalog made, as List returns it.
 type Entry struct {
-	Name         string              `json:"name"`
-	SHA256       string              `json:"sha256"`
-	Origin       string              `json:"origin"`
-	Capabilities jinja2.Capabilities `json:"capabilities"`
+	Name         string                `json:"name"`
+	SHA256       string                `json:"sha256"`
+	Origin       string                `json:"origin"`
+	Capabilities llamacpp.Capabilities `json:"capabilities"`
 }
 
 // List returns the templates of a program Build or BuildCatalog made, sorted by name.
@@ -280,6 +280,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
 	templates "PACKAGE"
 )
@@ -355,7 +356,7 @@ func list() {
 		Name         string              ` + "`json:\"name\"`" + `
 		SHA256       string              ` + "`json:\"sha256\"`" + `
 		Origin       string              ` + "`json:\"origin\"`" + `
-		Capabilities jinja2.Capabilities ` + "`json:\"capabilities\"`" + `
+		Capabilities llamacpp.Capabilities ` + "`json:\"capabilities\"`" + `
 	}
 	entries := []entry{}
 	for _, t := range templates.Registry.All() {

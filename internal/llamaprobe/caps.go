@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Capabilities computes what llama.cpp's llama-server (b10256) detects about a template
@@ -17,7 +18,7 @@ import (
 // template text; and the template's thinking support (the generic handler's reasoning
 // analysis, which renders the template on probe conversations); and the error, if any,
 // llama.cpp's own lexer and parser give when it loads the template (llamaLoadError).
-func Capabilities(t *ir.Template) jinja2.Capabilities {
+func Capabilities(t *ir.Template) llamacpp.Capabilities {
 	return CapabilitiesWithTokens(t, nil)
 }
 
@@ -25,7 +26,7 @@ func Capabilities(t *ir.Template) jinja2.Capabilities {
 // tokens (bos_token, eos_token...): llama.cpp's analysis renders the template with the
 // model's bos and eos tokens, which Capabilities takes to be llama_chat_driver's
 // defaults, <s> and </s>, with which ../shared/oracle renders a template given alone.
-func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) jinja2.Capabilities {
+func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) llamacpp.Capabilities {
 	tok := probeTokens{bos: "<s>", eos: "</s>"}
 	if b, ok := tokens["bos_token"]; ok {
 		tok.bos = b
@@ -188,8 +189,8 @@ const (
 )
 
 // probeCaps is jinja::caps_get (common/jinja/caps.cpp).
-func probeCaps(t *ir.Template) jinja2.Capabilities {
-	c := jinja2.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true}
+func probeCaps(t *ir.Template) llamacpp.Capabilities {
+	c := llamacpp.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true}
 
 	// typed content: one user message whose content is a string
 	r := runProbe(t, `[{"role": "user", "content": "content"}]`, `[]`, nil)

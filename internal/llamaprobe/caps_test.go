@@ -10,22 +10,22 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/testenv"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // capsColumns are the capabilities of testdata/llama_server/llama_caps.tsv, in its order.
 var capsColumns = []struct {
 	name string
-	get  func(*jinja2.Capabilities) bool
+	get  func(*llamacpp.Capabilities) bool
 }{
-	{"supports_system_role", func(c *jinja2.Capabilities) bool { return c.SystemRole }},
-	{"supports_string_content", func(c *jinja2.Capabilities) bool { return c.StringContent }},
-	{"supports_typed_content", func(c *jinja2.Capabilities) bool { return c.TypedContent }},
-	{"supports_tools", func(c *jinja2.Capabilities) bool { return c.Tools }},
-	{"supports_tool_calls", func(c *jinja2.Capabilities) bool { return c.ToolCalls }},
-	{"supports_parallel_tool_calls", func(c *jinja2.Capabilities) bool { return c.ParallelToolCalls }},
-	{"supports_object_arguments", func(c *jinja2.Capabilities) bool { return c.ObjectArguments }},
-	{"supports_preserve_reasoning", func(c *jinja2.Capabilities) bool { return c.PreserveReasoning }},
+	{"supports_system_role", func(c *llamacpp.Capabilities) bool { return c.SystemRole }},
+	{"supports_string_content", func(c *llamacpp.Capabilities) bool { return c.StringContent }},
+	{"supports_typed_content", func(c *llamacpp.Capabilities) bool { return c.TypedContent }},
+	{"supports_tools", func(c *llamacpp.Capabilities) bool { return c.Tools }},
+	{"supports_tool_calls", func(c *llamacpp.Capabilities) bool { return c.ToolCalls }},
+	{"supports_parallel_tool_calls", func(c *llamacpp.Capabilities) bool { return c.ParallelToolCalls }},
+	{"supports_object_arguments", func(c *llamacpp.Capabilities) bool { return c.ObjectArguments }},
+	{"supports_preserve_reasoning", func(c *llamacpp.Capabilities) bool { return c.PreserveReasoning }},
 }
 
 // The agreement with llama.cpp's own detection that the capability computation must

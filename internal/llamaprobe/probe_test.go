@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // TestProbeCapabilities checks the capabilities of small templates, each showing one rule
@@ -13,7 +13,7 @@ import (
 // own jinja::caps_get (testdata/llama_server/llama_jinja.cpp).
 func TestProbeCapabilities(t *testing.T) {
 	type caps struct{ system, str, typed, tools, calls, parallel, object bool }
-	get := func(c jinja2.Capabilities) caps {
+	get := func(c llamacpp.Capabilities) caps {
 		return caps{c.SystemRole, c.StringContent, c.TypedContent, c.Tools, c.ToolCalls, c.ParallelToolCalls, c.ObjectArguments}
 	}
 	tests := []struct {

@@ -11,7 +11,7 @@ import (
 // Expressions is the chat template expressions.jinja.
 var Expressions = &tmplgen.Template{
 	Aliases: []string{"6d5270cdfe7e15404fdf00fee5d834aec6c458ce086de0f26026202477b5a4ca", "f84c8f7b38da2cd827d00dea6622a4f1373d77d69a23e203eca7ab77a68d0878"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         false,
 		StringContent:      false,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Loops is the chat template loops.jinja.
 var Loops = &tmplgen.Template{
 	Aliases: []string{"7366873642593cabc022aff9d985fc799e791efd05057819592719f4ca60bdfb", "e6199caea8b3d97b52f4191ee11cd5048298385563caf0d81a6355f439e6984a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         false,
 		StringContent:      false,
 		TypedContent:       false,

@@ -11,7 +11,7 @@ import (
 // Macros is the chat template macros.jinja.
 var Macros = &tmplgen.Template{
 	Aliases: []string{"30b67a0dd63e8140c21f4a66053bc30f496b0311359d1d7224d128df9b541e98", "97eb208f1f3d9ecede3f2f506f92c61b9ea24581dc347d7e1fee6923fd14b70a"},
-	Caps: jinja2.Capabilities{
+	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      false,
 		TypedContent:       false,

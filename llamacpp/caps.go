@@ -1,4 +1,4 @@
-package jinja2
+package llamacpp
 
 // Capabilities are what llama.cpp's llama-server (b10257) finds out about a chat
 // template when it loads it: the capabilities its Jinja engine detects by rendering the
