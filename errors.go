@@ -3,8 +3,8 @@ package tmplgen
 import (
 	"errors"
 
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // ErrorKind classifies a failed render as Python names the exception Jinja2 raises

@@ -3,7 +3,7 @@ package tmplgen
 import (
 	"time"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // Input is what a chat template renders: the conversation and the variables

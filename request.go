@@ -3,7 +3,7 @@ package tmplgen
 import (
 	"fmt"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,

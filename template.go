@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/pystr"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Template is a compiled chat template, as the registry of generated renderers holds

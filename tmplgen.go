@@ -29,7 +29,7 @@
 package tmplgen
 
 import (
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -40,6 +40,10 @@ func SHA256(text string) string { return templatehash.SHA256(text) }
 // one from JSON (ParseJSON, ParseRequest) or from Go values (ValueOf, MessagesValue,
 // ToolsValue).
 type Value = jinja2.Value
+
+// ParseJSON decodes JSON into a Value as Python's json.loads does: objects keep the
+// order of their keys, integers stay ints of any size; an error is a *JSONError.
+func ParseJSON(data []byte) (Value, error) { return jinja2.ParseJSON(data) }
 
 // ValueOf converts an ordinary Go value (structs with json tags, slices, maps,
 // json.RawMessage...) into a Value, as encoding/json would serialise it.

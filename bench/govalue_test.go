@@ -6,7 +6,6 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // jsonSchema is a JSON Schema typed as Go programs commonly type it (the fields of
@@ -44,12 +43,12 @@ var toolsDefinedParams = [2]string{
 
 // toolsDefinedTyped is the tools_defined request as typed Go values, the parameters of
 // its tools given by params.
-func toolsDefinedTyped(params [2]any) ([]jinja2.Message, []jinja2.Tool) {
-	msgs := []jinja2.Message{
+func toolsDefinedTyped(params [2]any) ([]tmplgen.Message, []tmplgen.Tool) {
+	msgs := []tmplgen.Message{
 		{Role: "system", Content: "You are a helpful assistant."},
 		{Role: "user", Content: "What's the weather in Paris?"},
 	}
-	tools := []jinja2.Tool{
+	tools := []tmplgen.Tool{
 		{Name: "get_weather", Description: "Get the current weather in a city (°C by default)", Parameters: params[0]},
 		{Name: "search_docs", Description: "Search the knowledge base", Parameters: params[1]},
 	}
@@ -58,13 +57,13 @@ func toolsDefinedTyped(params [2]any) ([]jinja2.Message, []jinja2.Tool) {
 
 // typedInput builds an Input from typed messages and tools, with the oracle's defaults
 // (tokens).
-func typedInput(msgs []jinja2.Message, tools []jinja2.Tool, tokens map[string]string) (*tmplgen.Input, error) {
+func typedInput(msgs []tmplgen.Message, tools []tmplgen.Tool, tokens map[string]string) (*tmplgen.Input, error) {
 	in := &tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: tokens, Now: now}
 	var err error
-	if in.Messages, err = jinja2.MessagesValue(msgs); err != nil {
+	if in.Messages, err = tmplgen.MessagesValue(msgs); err != nil {
 		return nil, err
 	}
-	if in.Tools, err = jinja2.ToolsValue(tools); err != nil {
+	if in.Tools, err = tmplgen.ToolsValue(tools); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -72,9 +71,9 @@ func typedInput(msgs []jinja2.Message, tools []jinja2.Tool, tokens map[string]st
 
 // BenchmarkFromGo builds the Input of the Qwen3 tools_defined request, as
 // BenchmarkFromGo/from=F: from=json is tmplgen.ParseRequest of the request's JSON (the
-// bytes tmplgenInput parses); from=typed is jinja2.MessagesValue and jinja2.ToolsValue
+// bytes tmplgenInput parses); from=typed is tmplgen.MessagesValue and tmplgen.ToolsValue
 // of the same request as typed Go values made once, the tools' parameters given as
-// params=raw (json.RawMessage, parsed at each conversion), params=value (jinja2.Values
+// params=raw (json.RawMessage, parsed at each conversion), params=value (tmplgen.Values
 // parsed once: a fixed schema shared by every request) or params=struct (Go structs
 // converted by reflection, whose maps sort the properties: the prompt differs in their
 // order). Before timing, each typed input is checked: it renders the prompt of the JSON
@@ -116,7 +115,7 @@ func BenchmarkFromGo(b *testing.B) {
 	var rawParams, valueParams, structParams [2]any
 	for i, p := range toolsDefinedParams {
 		rawParams[i] = json.RawMessage(p)
-		if valueParams[i], err = jinja2.ParseJSON([]byte(p)); err != nil {
+		if valueParams[i], err = tmplgen.ParseJSON([]byte(p)); err != nil {
 			b.Fatal(err)
 		}
 		structParams[i] = toolsDefinedSchemas[i]
@@ -148,7 +147,7 @@ func BenchmarkFromGo(b *testing.B) {
 
 // checkStructParams checks that the parameters of the tools converted from
 // toolsDefinedSchemas are what ParseJSON reads from their json.Marshal.
-func checkStructParams(b *testing.B, tools jinja2.Value) {
+func checkStructParams(b *testing.B, tools tmplgen.Value) {
 	for i, tool := range tools.Items() {
 		fn, _ := tool.AsDict().GetStr("function")
 		got, _ := fn.AsDict().GetStr("parameters")
@@ -156,11 +155,11 @@ func checkStructParams(b *testing.B, tools jinja2.Value) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		want, err := jinja2.ParseJSON(text)
+		want, err := tmplgen.ParseJSON(text)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if g, w := string(jinja2.AppendJSON(nil, got)), string(jinja2.AppendJSON(nil, want)); g != w {
+		if g, w := got.Repr(), want.Repr(); g != w {
 			b.Fatalf("params=struct: tool %d has parameters\n%s\nwant\n%s", i, g, w)
 		}
 	}

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen"
 )
 
 // BenchmarkRequest decodes each oracle case's request (the bytes tmplgenInput parses)
-// as BenchmarkRequest/<case>/engine=E: engine=tmplgen is jinja2.ParseJSON, the
+// as BenchmarkRequest/<case>/engine=E: engine=tmplgen is tmplgen.ParseJSON, the
 // decoder ParseRequest reads requests with, and engine=encoding_json is encoding/json's
 // Unmarshal of the same bytes into an any, the reference it is measured against
 // (benchstat -col /engine compares them).
@@ -20,7 +20,7 @@ func BenchmarkRequest(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(cs.raw)))
 				for b.Loop() {
-					if _, err := jinja2.ParseJSON(cs.raw); err != nil {
+					if _, err := tmplgen.ParseJSON(cs.raw); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -27,8 +27,8 @@ import (
 	"sync"
 
 	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/pystr"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Vars returns the template variables llama-server's request handling defines for in,

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 

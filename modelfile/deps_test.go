@@ -17,7 +17,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, std, _ := strings.Cut(line, "\t")
 		switch {
-		case std == "true", path == "github.com/tmplgen/tmplgen/modelfile", path == "github.com/tmplgen/tmplgen/jinja2", path == "github.com/tmplgen/tmplgen/internal/pystr":
+		case std == "true", path == "github.com/tmplgen/tmplgen/modelfile", path == "github.com/tmplgen/tmplgen/internal/jinja2", path == "github.com/tmplgen/tmplgen/internal/pystr":
 		default:
 			t.Errorf("modelfile depends on %s, which is not in the standard library", path)
 		}

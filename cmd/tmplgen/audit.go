@@ -10,8 +10,8 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
-	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 

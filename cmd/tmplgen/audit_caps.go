@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // capsSection is the title of audit's section on what llama.cpp detects.

@@ -2,7 +2,7 @@ package codegen
 
 import (
 	"github.com/dave/jennifer/jen"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // capsLiteral is the llamacpp.Capabilities literal of a template's file: every field, one

@@ -22,9 +22,9 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/version"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Jinja2Path is the import path of the runtime package generated code calls.

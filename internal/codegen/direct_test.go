@@ -6,7 +6,7 @@ import (
 	"go/token"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // TestDirectFuncs checks the tables of direct calls against the runtime: every test and

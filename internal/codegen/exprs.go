@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Expressions: values, conditions, calls of filters, tests, methods and globals.

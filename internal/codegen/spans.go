@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // The position table. Generated code does not record where it is as it runs: the

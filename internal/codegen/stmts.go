@@ -109,7 +109,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Continue:
 		return append(g.dropCaptures(), jen.Continue())
 	case *ir.Fail:
-		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(s.Kind), jen.Lit(s.Msg)))
+		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(failKind(s.Kind)), jen.Lit(s.Msg)))
 	}
 	panic(fmt.Sprintf("codegen: unknown statement %T", s))
 }
@@ -805,4 +805,14 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 		code = append(code, jen.Id(g.varName(d.Var)).Op("=").Add(rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, false), wrapper)))
 	}
 	return code
+}
+
+// failKind returns the name of the jinja2 error kind of an ir.Fail: one of those
+// written here, so that package jinja2 declares it (internal/genfacade).
+func failKind(kind string) string {
+	switch kind {
+	case "RuntimeError", "TypeError":
+		return kind
+	}
+	panic("codegen: an ir.Fail of kind " + kind)
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/compiler"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // OracleNow is the clock the oracle's renderings were recorded with (strftime_now,

@@ -28,7 +28,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/codegen"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Request is a request to render: a template's name in the built package and an
@@ -279,8 +279,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
 	templates "PACKAGE"
 )
@@ -427,8 +427,8 @@ func catalogModule() (map[string][]byte, error) {
 }
 
 // runtimeModule returns the files, by slash-separated path, of a module with the module
-// path of tmplgen holding the source of packages tmplgen, jinja2, llamacpp,
-// internal/pystr, templatehash and llamaserver, and the rendering program (harnessMain,
+// path of tmplgen holding the source of packages tmplgen, jinja2, llamacpp (and their
+// implementations under internal/), internal/pystr, templatehash and llamaserver, and the rendering program (harnessMain,
 // in harnessMainDir) of the package of compiled templates at the import path pkg, which
 // the caller adds: the module builds without any download.
 func runtimeModule(pkg string) (map[string][]byte, error) {
@@ -436,7 +436,7 @@ func runtimeModule(pkg string) (map[string][]byte, error) {
 		"go.mod":                    []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
 		harnessMainDir + "/main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
 	}
-	for _, dir := range []string{".", "jinja2", "llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
+	for _, dir := range []string{".", "jinja2", "llamacpp", "internal/jinja2", "internal/llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
 		if err := addPackageSource(files, tmplgen.RuntimeSource, dir); err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/compiler"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // TestVersionGuard: generated code builds with a runtime whose range of versions
@@ -27,7 +27,7 @@ func TestVersionGuard(t *testing.T) {
 	if err := writeModule(dir, units); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "jinja2", "version.go")
+	path := filepath.Join(dir, "internal", "jinja2", "version.go")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -82,4 +82,4 @@ func TestVersionGuard(t *testing.T) {
 }
 
 // guardError is the compiler's error on a failing version guard: the file, the line.
-var guardError = regexp.MustCompile(`(?m)^(?:\./)?(checkpkg/\w+\.go):(\d+):\d+: constant -\d+ overflows jinja2\.EnforceVersion$`)
+var guardError = regexp.MustCompile(`(?m)^(?:\./)?(checkpkg/\w+\.go):(\d+):\d+: constant -\d+ overflows (?:jinja2|"github\.com/tmplgen/tmplgen/jinja2")\.EnforceVersion$`)

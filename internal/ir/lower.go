@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/syntax"
-	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Error is an error found while lowering: a construct Jinja2 accepts in the parser but

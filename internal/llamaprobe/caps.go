@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Capabilities computes what llama.cpp's llama-server (b10256) detects about a template

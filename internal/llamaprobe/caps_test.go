@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/testenv"
-	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // capsColumns are the capabilities of testdata/llama_server/llama_caps.tsv, in its order.

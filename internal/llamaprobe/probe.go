@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine

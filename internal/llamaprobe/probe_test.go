@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // TestProbeCapabilities checks the capabilities of small templates, each showing one rule

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // The reasoning analysis of llama.cpp's generic handler (chat-diff-analyzer.cpp

@@ -3,7 +3,7 @@
 package version
 
 import (
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"runtime/debug"
 	"strings"
 )

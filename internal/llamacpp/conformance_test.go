@@ -13,5 +13,5 @@ import (
 // package's functions, and compares with what llama.cpp's own chat code rendered, byte
 // for byte: .ci/run's engine-llama_server check.
 func TestEngineCases(t *testing.T) {
-	conformance.Run(t, []harness.Suite{conformance.EngineCases("..", harness.EngineLlamaServer)})
+	conformance.Run(t, []harness.Suite{conformance.EngineCases("../..", harness.EngineLlamaServer)})
 }

@@ -2,7 +2,7 @@
 
 package llamacpp
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import "github.com/tmplgen/tmplgen/internal/jinja2"
 
 // IsBoolean is jinja2.IsBoolean as llama.cpp's engine runs the test boolean.
 func IsBoolean(v jinja2.Value) bool {

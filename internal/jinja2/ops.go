@@ -543,12 +543,11 @@ func EqStr(a Value, s string) bool { return a.kind() == KindString && a.str() ==
 
 // InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
 func InStrs(item Value, strs ...string) bool {
-	if item.kind() != KindString {
-		return false
-	}
-	for _, s := range strs {
-		if item.str() == s {
-			return true
+	if item.kind() == KindString {
+		for _, s := range strs {
+			if item.str() == s {
+				return true
+			}
 		}
 	}
 	return false
@@ -627,13 +626,13 @@ func order(op string, a, b Value) int {
 func Lt(a, b Value) bool { return order("<", a, b) == -1 }
 
 // Le is Python's a <= b.
-func Le(a, b Value) bool { c := order("<=", a, b); return c == -1 || c == 0 }
+func Le(a, b Value) bool { return order("<=", a, b) <= 0 } // -1 or 0, not 1 or 2 (unordered)
 
 // Gt is Python's a > b.
 func Gt(a, b Value) bool { return order(">", a, b) == 1 }
 
 // Ge is Python's a >= b.
-func Ge(a, b Value) bool { c := order(">=", a, b); return c == 1 || c == 0 }
+func Ge(a, b Value) bool { return uint(order(">=", a, b)) <= 1 } // 0 or 1, not -1 or 2 (unordered)
 
 // In is Python's item in container.
 func In(item, container Value) bool {

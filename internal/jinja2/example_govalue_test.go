@@ -6,7 +6,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // A Go service renders a prompt from typed messages and tools, without JSON.

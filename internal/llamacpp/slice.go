@@ -1,6 +1,6 @@
 package llamacpp
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import "github.com/tmplgen/tmplgen/internal/jinja2"
 
 // llama.cpp's engine indexes and slices a str by bytes, not characters, and reads a
 // slice as its own slice() does (value.cpp), which differs from Python's for a negative

@@ -14,5 +14,5 @@ import (
 // By default it checks the corpus's llama.cpp/ folder; TMPLGEN_CONFORMANCE=full checks
 // every template, as .ci/run does.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.Suites(t, "..", harness.EngineTransformers))
+	conformance.Run(t, conformance.Suites(t, "../..", harness.EngineTransformers))
 }

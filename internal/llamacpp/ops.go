@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // llama.cpp's arithmetic and ordering (common/jinja/runtime.cpp binary_expression), the

@@ -430,7 +430,7 @@ func FuzzParseJSON(f *testing.F) {
 			f.Add([]byte(c.JSON))
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join("..", "..", "shared", "oracle", "cases.json")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "oracle", "cases.json")); err == nil {
 		var requests []json.RawMessage
 		if err := json.Unmarshal(b, &requests); err != nil {
 			f.Fatal(err)

@@ -1,16 +1,12 @@
-// Package jinja2 is what the Jinja2 render function of a template compiled by tmplgen
-// calls: values with Python semantics, the operators, filters, tests and methods Jinja2
+// Package jinja2 implements Python's and Jinja2's semantics for compiled templates:
+// values with Python semantics, the operators, filters, tests and methods Jinja2
 // templates use, loops, macros, the output Writer a render function writes into and
-// reads its variables from, and Run, which runs one. Package llamacpp, which a
-// template's llama.cpp twin calls, builds on its values.
+// reads its variables from, and Run, which runs one; the JSON decoder and the Go-value
+// converter that build values. Generated code calls it through package jinja2 (the
+// module's jinja2/, which declares the names generated code calls and nothing else);
+// packages tmplgen, llamacpp, llamaserver and modelfile build on it here.
 //
-// Programs import package tmplgen (the module's root) instead, which defines what a
-// service uses (Template, Registry, Input, Request, the errors); import jinja2 only from
-// generated code. Each generated file asserts that the runtime runs its version (see
-// EnforceVersion).
-//
-// It imports the standard library only, so a program that imports compiled renderers
-// takes on no other dependency.
+// It imports the standard library only.
 package jinja2
 
 import (

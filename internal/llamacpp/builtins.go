@@ -3,7 +3,7 @@ package llamacpp
 import (
 	"strings"
 
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // llama.cpp's filters, methods and tests (common/jinja/runtime.cpp filter_expression,

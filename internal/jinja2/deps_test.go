@@ -20,7 +20,11 @@ func TestStandardLibraryOnly(t *testing.T) {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src") + string(filepath.Separator)
-	for _, pkg := range []string{".", "..", "../llamacpp", "../internal/pystr", "../templatehash", "../llamaserver", "../modelfile"} {
+	own := map[string]bool{}
+	for _, p := range []string{"", "/jinja2", "/llamacpp", "/internal/jinja2", "/internal/llamacpp", "/internal/pystr", "/templatehash"} {
+		own["github.com/tmplgen/tmplgen"+p] = true
+	}
+	for _, pkg := range []string{".", "../..", "../../jinja2", "../../llamacpp", "../llamacpp", "../pystr", "../../templatehash", "../../llamaserver", "../../modelfile"} {
 		out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
@@ -35,7 +39,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 			if pkg == "." && strings.HasPrefix(f[0], "crypto/") {
 				t.Errorf("jinja2 depends on %s: it needs no cryptography (see package templatehash)", f[0])
 			}
-			if line == self || f[0] == "github.com/tmplgen/tmplgen" || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/internal/pystr" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
+			if line == self || own[f[0]] {
 				continue
 			}
 			if f[1] != "true" || !strings.HasPrefix(f[2], src) {

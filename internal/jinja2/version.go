@@ -31,6 +31,7 @@ const (
 // constant overflows: against a runtime whose MinVersion is above 1 (the file is too
 // old: generate it again) the first line fails to compile, and against one whose
 // MaxVersion is below 1 (the file needs a newer runtime: update tmplgen's module) the
-// second does, with "constant -1 overflows jinja2.EnforceVersion". This is how the
+// second does, with "constant -1 overflows jinja2.EnforceVersion" (the type named by
+// its import path). This is how the
 // code protoc-gen-go generates checks its runtime.
 type EnforceVersion uint
