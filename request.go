@@ -22,7 +22,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	}
 	d := v.AsDict()
 	if d == nil {
-		return nil, fmt.Errorf("request: want a JSON object, got %s", jsonTypeName(v))
+		return nil, fmt.Errorf("request: want a JSON object, got %s", jinja2.JSONTypeName(v))
 	}
 	r := &Request{Input: Input{
 		Tools:               jinja2.None(),
@@ -37,7 +37,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	}
 	for i, m := range msgs.Items() {
 		if m.Kind() != jinja2.KindDict {
-			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jsonTypeName(m))
+			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jinja2.JSONTypeName(m))
 		}
 	}
 	r.Messages = msgs
@@ -146,21 +146,4 @@ func parseContinuation(v Value) (Continuation, error) {
 		return ContinueReasoning, nil
 	}
 	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, jinja2.CompactJSON(v))
-}
-
-// jsonTypeName names a decoded JSON value's type.
-func jsonTypeName(v Value) string {
-	switch v.Kind() {
-	case jinja2.KindDict:
-		return "an object"
-	case jinja2.KindList:
-		return "an array"
-	case jinja2.KindString:
-		return "a string"
-	case jinja2.KindNone:
-		return "null"
-	case jinja2.KindBool:
-		return "a boolean"
-	}
-	return "a number"
 }

@@ -215,7 +215,7 @@ func hfObject(data []byte, what string) (*jinja2.Dict, error) {
 	}
 	top := v.AsDict()
 	if top == nil {
-		return nil, fmt.Errorf("%s: the top level is %s, want an object", what, jsonTypeName(v))
+		return nil, fmt.Errorf("%s: the top level is %s, want an object", what, jinja2.JSONTypeName(v))
 	}
 	return top, nil
 }
@@ -228,23 +228,6 @@ func hfText(v jinja2.Value) string { return strings.Clone(text(v)) }
 func text(v jinja2.Value) string {
 	s, _ := v.AsString()
 	return s
-}
-
-// jsonTypeName names a decoded JSON value's type.
-func jsonTypeName(v jinja2.Value) string {
-	switch v.Kind() {
-	case jinja2.KindDict:
-		return "an object"
-	case jinja2.KindList:
-		return "an array"
-	case jinja2.KindString:
-		return "a string"
-	case jinja2.KindNone:
-		return "null"
-	case jinja2.KindBool:
-		return "a boolean"
-	}
-	return "a number"
 }
 
 // hfTemplates decodes the chat_template field.
@@ -261,7 +244,7 @@ func hfTemplates(v jinja2.Value, what string) (string, map[string]string, error)
 			field := fmt.Sprintf("chat_template[%d]", i)
 			obj := item.AsDict()
 			if obj == nil {
-				return "", nil, fmt.Errorf("%s: %s is %s, want a {\"name\", \"template\"} object", what, field, jsonTypeName(item))
+				return "", nil, fmt.Errorf("%s: %s is %s, want a {\"name\", \"template\"} object", what, field, jinja2.JSONTypeName(item))
 			}
 			name, err := hfString(obj, "name", field, what)
 			if err != nil {
@@ -282,7 +265,7 @@ func hfTemplates(v jinja2.Value, what string) (string, map[string]string, error)
 		}
 		return main, named, nil
 	default:
-		return "", nil, fmt.Errorf("%s: chat_template is %s, want a string or a list of {\"name\", \"template\"} objects", what, jsonTypeName(v))
+		return "", nil, fmt.Errorf("%s: chat_template is %s, want a string or a list of {\"name\", \"template\"} objects", what, jinja2.JSONTypeName(v))
 	}
 }
 
@@ -293,7 +276,7 @@ func hfString(obj *jinja2.Dict, key, field, what string) (string, error) {
 		return "", fmt.Errorf("%s: %s has no %q", what, field, key)
 	}
 	if v.Kind() != jinja2.KindString {
-		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, jsonTypeName(v))
+		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, jinja2.JSONTypeName(v))
 	}
 	return hfText(v), nil
 }
@@ -313,7 +296,7 @@ func hfToken(top *jinja2.Dict, key, what string) (string, bool, error) {
 		s, err := hfString(v.AsDict(), "content", key, what)
 		return s, err == nil, err
 	default:
-		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, jsonTypeName(v))
+		return "", false, fmt.Errorf("%s: %s is %s, want a string, an AddedToken object or null", what, key, jinja2.JSONTypeName(v))
 	}
 }
 
@@ -345,7 +328,7 @@ func hfBool(top *jinja2.Dict, key, what string) (*bool, error) {
 	}
 	b, ok := v.AsBool()
 	if !ok {
-		return nil, fmt.Errorf("%s: %s is %s, want a boolean", what, key, jsonTypeName(v))
+		return nil, fmt.Errorf("%s: %s is %s, want a boolean", what, key, jinja2.JSONTypeName(v))
 	}
 	return &b, nil
 }

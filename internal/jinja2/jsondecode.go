@@ -715,3 +715,22 @@ func (d *decoder) digits(i int, where string) int {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// JSONTypeName names the JSON type of a value decoded from JSON ("an object", "an
+// array", "a string", "null", "a boolean", "a number"), for errors about a request's or
+// a model file's fields.
+func JSONTypeName(v Value) string {
+	switch v.kind() {
+	case KindDict:
+		return "an object"
+	case KindList:
+		return "an array"
+	case KindString:
+		return "a string"
+	case KindNone:
+		return "null"
+	case KindBool:
+		return "a boolean"
+	}
+	return "a number"
+}
