@@ -63,7 +63,7 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 	if in.ContinueFinalMessage != ContinueNone {
 		return t.appendContinued(dst, in)
 	}
-	return t.appendRender(dst, in, t.Func)
+	return t.appendRender(dst, in, in, t.Func)
 }
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
@@ -164,7 +164,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged, t.Func)
+	out, err := t.appendRender(dst, &tagged, &tagged, t.Func)
 	if err != nil {
 		return dst, err
 	}
@@ -189,25 +189,17 @@ func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input) (
 	if fn == nil {
 		fn = t.Func
 	}
-	return t.run(vars, in).append(dst, fn)
+	return t.appendRender(dst, in, vars, fn)
 }
 
-// appendRender runs the compiled function fn (Func or LlamaFunc) on in as it is.
-func (t *Template) appendRender(dst []byte, in *Input, fn func(*jinja2.Writer)) ([]byte, error) {
-	return t.run(in, in).append(dst, fn)
-}
-
-// run is a render of t with the variables vars, and in's clock and limits.
-func (t *Template) run(vars jinja2.Variables, in *Input) run {
-	return run{Vars: vars, Now: in.Now, Limits: jinja2.Limits(in.Limits), File: t.File, Spans: t.Spans}
-}
-
-// run is a jinja2.Run whose failures are this package's errors.
-type run jinja2.Run
-
-// append runs fn, appending its output to dst; a failure is an *Error or *RaiseError.
-func (r run) append(dst []byte, fn func(*jinja2.Writer)) ([]byte, error) {
-	out, err := (*jinja2.Run)(&r).Append(dst, fn)
+// appendRender runs the compiled function fn (Func or LlamaFunc) on the variables vars
+// (in, or llama-server's) with in's clock and limits; a failure is an *Error or
+// *RaiseError.
+func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer)) ([]byte, error) {
+	// field by field: a composite literal is built in a temporary and copied
+	var r jinja2.Run
+	r.Vars, r.Now, r.Limits, r.File, r.Spans = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans
+	out, err := r.Append(dst, fn)
 	if err != nil {
 		return dst, renderError(err)
 	}

@@ -682,3 +682,42 @@ func WriteJSON(w *Writer, v Value, args []Value, kwargs []Kwarg) { impl.WriteJSO
 
 // WriteStr is w.WriteStr(v).
 func WriteStr(w *Writer, v Value) { impl.WriteStr(w, v) }
+
+// methodBodies refers to the methods of this package's types that generated code
+// calls, so that their bodies are in this package's export data: Go inlines a method
+// only where its body is in the export data of a package the caller imports, and
+// generated code cannot import the implementation, an internal package. It is never
+// called.
+func methodBodies(xLoop *Loop, xValue Value, xWriter *Writer) {
+	_ = xLoop.Value
+	_ = xLoop.Start
+	_ = xLoop.StartReversed
+	_ = xLoop.Next
+	_ = xLoop.Item
+	_ = xLoop.Index
+	_ = xLoop.Index0
+	_ = xLoop.First
+	_ = xLoop.Last
+	_ = xLoop.Length
+	_ = xLoop.Cycle
+	_ = xValue.Attr
+	_ = xValue.Item
+	_ = xValue.ItemStr
+	_ = xValue.ItemInt
+	_ = xValue.Slice
+	_ = xValue.IsMissing
+	_ = xValue.IsUndefined
+	_ = xValue.IsNone
+	_ = xValue.Truthy
+	_ = xWriter.WriteJSON
+	_ = xWriter.Count
+	_ = xWriter.Lookup
+	_ = xWriter.WriteString
+	_ = xWriter.Write
+	_ = xWriter.Capture
+	_ = xWriter.Mark
+	_ = xWriter.Cut
+	_ = xWriter.Drop
+	_ = xWriter.WriteAdd
+	_ = xWriter.WriteStr
+}

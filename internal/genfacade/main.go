@@ -133,9 +133,17 @@ type decl struct {
 	file *sourceFile
 }
 
-// implPackage is the implementation's exported declarations, by name.
+// implPackage is the implementation's exported declarations, by name, and the exported
+// methods of its types, by the type's name.
 type implPackage struct {
-	decls map[string]*decl
+	decls   map[string]*decl
+	methods map[string][]method
+}
+
+// method is an exported method of one of the implementation's types.
+type method struct {
+	name    string
+	pointer bool // the receiver is a pointer
 }
 
 // parsePackage reads the exported package-level declarations of the package in dir.
@@ -144,13 +152,23 @@ func parsePackage(dir string) (*implPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &implPackage{decls: map[string]*decl{}}
+	p := &implPackage{decls: map[string]*decl{}, methods: map[string][]method{}}
 	for _, f := range files {
 		for _, d := range f.file.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil && d.Name.IsExported() {
 					p.decls[d.Name.Name] = &decl{kind: "func", doc: d.Doc, fn: d, file: f}
+				}
+				if d.Recv != nil && d.Name.IsExported() {
+					recv := d.Recv.List[0].Type
+					star, pointer := recv.(*ast.StarExpr)
+					if pointer {
+						recv = star.X
+					}
+					if id, ok := recv.(*ast.Ident); ok {
+						p.methods[id.Name] = append(p.methods[id.Name], method{d.Name.Name, pointer})
+					}
 				}
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
@@ -229,11 +247,59 @@ func facade(pkgName, importPath string, p *implPackage, names map[string]bool) (
 	}
 	b.Write(vars.Bytes())
 	b.Write(funcs.Bytes())
+	writeMethodBodies(&b, selected, p, names)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting the facade: %w\n%s", err, b.Bytes())
 	}
 	return src, nil
+}
+
+// writeMethodBodies writes a function that takes the method values of the methods of
+// the facade's types that generated code calls. Go inlines a method only where its body
+// is in the export data of a package the caller imports; generated code cannot import
+// the implementation (it is internal), and a package's export data holds the bodies of
+// the functions and methods its own functions refer to: this one makes the facade's
+// export data hold them, so that w.WriteString in generated code is inlined as it would
+// be with the implementation imported.
+func writeMethodBodies(b *bytes.Buffer, selected []string, p *implPackage, names map[string]bool) {
+	var params, values []string
+	for _, typ := range selected {
+		if p.decls[typ].kind != "type" {
+			continue
+		}
+		param := "x" + typ
+		added := false
+		for _, m := range p.methods[typ] {
+			if names[m.name] {
+				values = append(values, param+"."+m.name)
+				added = true
+			}
+		}
+		if added {
+			ptr := ""
+			for _, m := range p.methods[typ] {
+				if m.pointer {
+					ptr = "*"
+				}
+			}
+			params = append(params, param+" "+ptr+typ)
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	b.WriteString(`// methodBodies refers to the methods of this package's types that generated code
+// calls, so that their bodies are in this package's export data: Go inlines a method
+// only where its body is in the export data of a package the caller imports, and
+// generated code cannot import the implementation, an internal package. It is never
+// called.
+`)
+	fmt.Fprintf(b, "func methodBodies(%s) {\n", strings.Join(params, ", "))
+	for _, v := range values {
+		fmt.Fprintf(b, "\t_ = %s\n", v)
+	}
+	b.WriteString("}\n")
 }
 
 // writeDoc writes the doc comment of a declaration: the implementation's, or a line

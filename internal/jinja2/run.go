@@ -37,8 +37,11 @@ type Run struct {
 // output to dst. A failed render returns dst and an *Error or *RaiseError that says
 // where in the template it failed.
 func (r *Run) Append(dst []byte, fn func(*Writer)) (out []byte, err error) {
-	w := writerPool.Get().(*Writer)
-	*w = Writer{limits: r.Limits.withDefaults(), vars: r.Vars, now: r.Now}
+	w := writerPool.Get().(*Writer) // all zero (see below)
+	// field by field: a composite literal assigned to *w costs a copy of the whole
+	// Writer, pointers and all
+	w.limits = r.Limits.withDefaults()
+	w.vars, w.now = r.Vars, r.Now
 	w.setBuffer(dst)
 	defer func() {
 		if p := recover(); p != nil {
