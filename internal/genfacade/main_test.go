@@ -115,3 +115,19 @@ func declares(t *testing.T, dir, name string) bool {
 	obj := file.Scope.Lookup(name)
 	return obj != nil && obj.Kind == ast.Fun
 }
+
+// TestMethodsInlined: in generated code (the codegen goldens, which import the facades
+// only), the methods of the implementation's types are inlined: w.WriteString, the most
+// frequent call of a render, is (see methodBodies).
+func TestMethodsInlined(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the goldens: not with -short")
+	}
+	out, err := exec.Command("go", "build", "-gcflags=-m", "../codegen/internal/golden").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	if !bytes.Contains(out, []byte("inlining call to jinja2.(*Writer).WriteString")) {
+		t.Errorf("generated code does not inline w.WriteString:\n%s", out)
+	}
+}
