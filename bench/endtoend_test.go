@@ -8,7 +8,7 @@ import (
 // BenchmarkEndToEnd measures what a service pays per request, from the request's bytes
 // to the prompt's, for every catalog template and oracle case, as
 // BenchmarkEndToEnd/<template>/<case>/<engine>: tmplgen decodes the request
-// (runtime.ParseRequest) and renders it into a reused buffer; encoding_json is
+// (tmplgen.ParseRequest) and renders it into a reused buffer; encoding_json is
 // encoding/json decoding the same bytes into any, alone (the bar: a request costs less
 // end to end with tmplgen than decoding it with encoding/json); each peer decodes the
 // request with encoding/json keeping key order (as its users must, for tojson and dict

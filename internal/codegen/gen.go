@@ -143,7 +143,7 @@ func (g *gen) direct(name string) *jen.Statement {
 // function of the same name.
 func llama(name string) *jen.Statement { return jen.Qual(LlamacppPath, name) }
 
-// valueType is runtime.Value.
+// valueType is jinja2.Value.
 func valueType() *jen.Statement { return rt("Value") }
 
 func (g *gen) root() []jen.Code {

@@ -79,12 +79,12 @@ type Tool struct {
 // nil), as Message describes. With ToolsValue it fills an Input without going through
 // JSON:
 //
-//	in := runtime.Input{AddGenerationPrompt: true, SpecialTokens: tokens}
+//	in := tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: tokens}
 //	var err error
-//	if in.Messages, err = runtime.MessagesValue(msgs); err != nil {
+//	if in.Messages, err = tmplgen.MessagesValue(msgs); err != nil {
 //		return err
 //	}
-//	if in.Tools, err = runtime.ToolsValue(tools); err != nil {
+//	if in.Tools, err = tmplgen.ToolsValue(tools); err != nil {
 //		return err
 //	}
 //	prompt, err := tmpl.Render(&in)
