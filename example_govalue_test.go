@@ -1,4 +1,4 @@
-package jinja2_test
+package tmplgen_test
 
 import (
 	"encoding/json"
@@ -6,32 +6,32 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // A Go service renders a prompt from typed messages and tools, without JSON.
 func Example_fromGoValues() {
 	tmpl, _ := generated.ByName("Qwen-Qwen3-0.6B")
-	msgs := []jinja2.Message{
+	msgs := []tmplgen.Message{
 		{Role: "system", Content: "You are terse."},
 		{Role: "user", Content: "Weather in Paris?"},
-		{Role: "assistant", ToolCalls: []jinja2.ToolCall{
+		{Role: "assistant", ToolCalls: []tmplgen.ToolCall{
 			{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris"}`)},
 		}},
 		{Role: "tool", ToolCallID: "call_1", Content: "21°C"},
 	}
-	tools := []jinja2.Tool{{
+	tools := []tmplgen.Tool{{
 		Name:        "get_weather",
 		Description: "Current weather",
 		Parameters:  json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string"}}}`),
 	}}
 
-	in := tmplgen.Input{AddGenerationPrompt: true, Kwargs: map[string]jinja2.Value{"enable_thinking": jinja2.Bool(false)}}
+	thinking, _ := tmplgen.ValueOf(false)
+	in := tmplgen.Input{AddGenerationPrompt: true, Kwargs: map[string]tmplgen.Value{"enable_thinking": thinking}}
 	var err error
-	if in.Messages, err = jinja2.MessagesValue(msgs); err != nil {
+	if in.Messages, err = tmplgen.MessagesValue(msgs); err != nil {
 		panic(err)
 	}
-	if in.Tools, err = jinja2.ToolsValue(tools); err != nil {
+	if in.Tools, err = tmplgen.ToolsValue(tools); err != nil {
 		panic(err)
 	}
 	prompt, err := tmpl.Render(&in)
@@ -80,7 +80,7 @@ func ExampleValueOf() {
 		Score   float64  `json:"score,omitempty"`
 		private int
 	}
-	docs, err := jinja2.ValueOf([]Document{
+	docs, err := tmplgen.ValueOf([]Document{
 		{Title: "Paris", Text: "Capital of France.", Score: 0.9},
 		{Title: "Lyon", Text: "Gastronomy.", Tags: []string{"food"}},
 	})
@@ -90,10 +90,10 @@ func ExampleValueOf() {
 	fmt.Println(docs.Repr())
 
 	// Maps have no order: their keys come sorted, as encoding/json sorts them.
-	kwargs, _ := jinja2.ValueOf(map[string]any{"enable_thinking": false, "custom": 10})
+	kwargs, _ := tmplgen.ValueOf(map[string]any{"enable_thinking": false, "custom": 10})
 	fmt.Println(kwargs.Repr())
 
-	_, err = jinja2.ValueOf(map[string]any{"messages": []any{Document{}, map[string]any{"content": make(chan int)}}})
+	_, err = tmplgen.ValueOf(map[string]any{"messages": []any{Document{}, map[string]any{"content": make(chan int)}}})
 	fmt.Println(err)
 	// Output:
 	// [{'title': 'Paris', 'text': 'Capital of France.', 'score': 0.9}, {'title': 'Lyon', 'text': 'Gastronomy.', 'tags': ['food']}]
@@ -104,7 +104,7 @@ func ExampleValueOf() {
 // Arguments come as OpenAI's API sends them, a JSON string kept as a str, or as the
 // object.
 func ExampleToolCall() {
-	msgs, err := jinja2.MessagesValue([]jinja2.Message{{Role: "assistant", ToolCalls: []jinja2.ToolCall{
+	msgs, err := tmplgen.MessagesValue([]tmplgen.Message{{Role: "assistant", ToolCalls: []tmplgen.ToolCall{
 		{ID: "1", Name: "f", Arguments: `{"b": 1, "a": 2}`},
 		{ID: "2", Name: "f", Arguments: json.RawMessage(`{"b": 1, "a": 2}`)},
 		{ID: "3", Name: "f", Arguments: map[string]int{"b": 1, "a": 2}},
