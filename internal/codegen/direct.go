@@ -131,7 +131,7 @@ var directMethods = map[string]map[int]string{
 }
 
 // llamaDirect reports whether name is the name package llamacpp's function fn applies
-// (llamacpp/direct.go): the name fn is named after, such as "length" for FilterLength,
+// (internal/llamacpp/direct.go): the name fn is named after, such as "length" for FilterLength,
 // and not another name Jinja2 gives the same test or filter ("count"), which llama.cpp
 // may not have.
 func llamaDirect(name, fn string) bool {

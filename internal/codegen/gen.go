@@ -130,7 +130,7 @@ func rt(name string) *jen.Statement { return jen.Qual(Jinja2Path, name) }
 // direct is the function name of the render function's package: jinja2's, or
 // llamacpp's in the llama.cpp render function, which has a function of the same name
 // for each of jinja2's that a template's test, filter, method or loop calls directly
-// (llamacpp/direct.go).
+// (internal/llamacpp/direct.go).
 func (g *gen) direct(name string) *jen.Statement {
 	if g.llama {
 		g.variants++
