@@ -270,6 +270,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
@@ -374,4 +375,4 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM1 = "if,set,{{ }},for|0DGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKQIAAGIEAGEACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"
+const spansMiniMaxM1 = "if,set,{{ }},for|0DGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"

@@ -789,12 +789,15 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
+	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
+	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
+	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	buildDeveloperMessage(developerMessage)
@@ -852,6 +855,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
+	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
@@ -866,6 +870,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
@@ -891,6 +896,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(thinkBeginToken, reasoningContent, thinkEndToken))
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
@@ -906,6 +912,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -943,6 +950,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 						llamacpp.WriteAdd(w, nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
+					// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
+					// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
@@ -964,6 +973,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
@@ -975,6 +985,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("tool")))
 			}
 			w.WriteString("\n<response>")
@@ -1015,21 +1026,25 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			visibleText(llamacpp.Attr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
+		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
@@ -1047,4 +1062,4 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM3 = "set,macro,if,for,{{ }}|uEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE4DSACKsDCAEE0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGGGJIKACAIECCAIGEGAIIACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGCEJIGAGAAEkLCAGM2KCIEGECIIIAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAISIREEEEIIMAGAIGGGJEEACIIG0DEJEGCCIIGkCEAGGICIEGACIAGAEpBIEACAAEkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGCEJIEiEEAEGGCAEEACIIGKEJEECCIIKgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEECCIIGWGJEGECAIIACAIECCAIKgBKREEECAIISCAEEACIICMCAEEIEAEGAEAI4BAjPJAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE6DSACKuDCAEG0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGAGJIEACAIEACAIEAGAIEACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGAEJIEAGAAGyKCAGMkKCIEGACIIEAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAIOIREEAEIIIAGAIGGGJEEACIIG2DEJEGACIIGmCEAGGICIEGACIAGAEpBIEACAAGkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGAEJIC4DEAEGGCAEEACIIGIEJEEACIIIgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeGKZEEACIIEQGJEGACAIEACAIEACAIIcKREEACAIESCAEEACIICMCAEEIEAEGAEAI"
+const spansMiniMaxM3 = "set,macro,if,for,{{ }}|uEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE4DSACKsDCAEE0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGGGJIKACAIECCAIGEGAIIACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGCEJIGAGAAEkLCAGM2KCIEGECIIIAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAISIREEEEIIMAGAIGGGJEEACIIG0DEJEGCCIIGkCEAGGICIEGACIAGAEpBIEACAAEkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGCEJIEiEEAEGGCAEEACIIGKEJEECCIIKgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEECCIIGWGJEGECAIIACAIECCAIKgBKREEECAIISCAEEACIICMCAEEIEAEGAEAI4BAjPJAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE6DSACKuDCAEG0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAIAGJIEACAIGACAIGAGAIEACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIIAEJIEAGAAGmLCAGM4KCIEIACIIEAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAIQIREGAEIIIAGAIGGGJEEACIIG8DEJEIACIIGqCEAGGICIEGACIAGAEpBIEACAAGkBCAGWACAIEECAIIACAIKAEAIGAGYIESCAEIACIAIAEAAKAGJAIAEJICgEEAEGGCAEEACIIGKEJEGACIIIgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEGACIIEUGJEIACAIEACAIGACAIIeKREGACAIESCAEEACIICMCAEEIEAEGAEAI"

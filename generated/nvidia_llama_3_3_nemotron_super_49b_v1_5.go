@@ -294,6 +294,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = jinja2.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
+	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
@@ -351,6 +352,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(startHeader, userToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -369,6 +371,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
+			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			llamacpp.Write(w, content)
@@ -420,6 +423,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			if (i == 0) || jinja2.Ne(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(startHeader, toolToken, endHeader))
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
@@ -442,6 +446,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
+		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 		llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
@@ -452,4 +457,4 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 
 // spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|oEACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDE0BAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECG+FAWGKyFA+BEGAAqCCEAA8CCEAAsBCCiFAcEGQAwCEGAAwCAIAAgFAGAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCsBAeEGIAmCEECAuECIAAoFCEIAuBCMIAwFEGAAiGCKOAkDEEAAgCCEEAmDE"
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|oEACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDE0BAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGkGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCKQAkDEGAAgCCEEAmDE"

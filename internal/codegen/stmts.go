@@ -205,9 +205,11 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
+	var shape []jen.Code // the comment saying why the llama.cpp function writes x otherwise
 	if b, ok := x.(*ir.Binary); ok && g.llama {
 		if c, ok := ir.LlamaConcat(b); ok {
-			x = c // llama.cpp reads a + b ~ c as (a + b) ~ c
+			x = c
+			shape = append(shape, jen.Comment("llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c"))
 		}
 	}
 	switch x := x.(type) {
@@ -233,11 +235,12 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		write := "Write"
 		if g.llama {
 			if _, first := strConst(x.Items[0]); !first {
-				break // llama.cpp's ~ checks its first two operands
+				shape = append(shape, jen.Comment("llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written"))
+				break
 			}
 			write = "WriteStr" // llama.cpp's ~ joins what follows a str as its + does
 		}
-		var code []jen.Code
+		code := shape
 		for _, op := range x.Items {
 			code = append(code, g.writeOperand(op, write))
 		}
@@ -248,7 +251,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 			return []jen.Code{g.callMacroFunc(c)}
 		}
 	}
-	return []jen.Code{g.writeOperand(x, "Write")}
+	return append(shape, g.writeOperand(x, "Write"))
 }
 
 // writeOperand writes one operand of an output: a str literal as it is, x | tojson
