@@ -158,11 +158,7 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		case "select", "selectattr", "reject", "rejectattr", "map":
 			return llamaFilter(id, v, args, kwargs)
 		case "join":
-			for _, it := range v.Items() {
-				if it.Kind() != jinja2.KindString && it.Kind() != jinja2.KindInt && it.Kind() != jinja2.KindFloat {
-					jinja2.Throw(EngineError, "join() can only join arrays of strings or numerics")
-				}
-			}
+			return llamaJoin(v, args, kwargs)
 		case "append", "pop":
 			return llamaListMethod(v, id, args, kwargs)
 		}
@@ -282,4 +278,70 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		llamaArg(jinja2.KindString, v)
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
+}
+
+// llamaJoin is llama.cpp's join(d, attribute) of a list: the attribute (a key of the
+// dict items, an index of the list items) is taken from each item first, and then the
+// item must be a str or a number, joined in its string form (llamaString).
+func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if n := 1 + len(args) + len(kwargs); n > 3 {
+		jinja2.Throw(EngineError, "Function 'join' expected between 1 and 3 arguments, got %d", n)
+	}
+	// the keyword argument, else the positional one at its place (as get_kwarg_or_pos)
+	arg := func(name string, pos int) jinja2.Value {
+		if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
+			return kwargs[i].Value
+		}
+		if pos < len(args) {
+			return args[pos]
+		}
+		return jinja2.Undefined(name)
+	}
+	delim, attribute := arg("d", 0), arg("attribute", 1)
+	attrInt := attribute.Kind() == jinja2.KindInt
+	if attribute.Kind() != jinja2.KindUndefined && attribute.Kind() != jinja2.KindString && !attrInt {
+		jinja2.Throw(EngineError, "join() attribute must be string or integer")
+	}
+	sep := ""
+	if delim.Kind() != jinja2.KindUndefined {
+		sep = llamaString(delim)
+	}
+	var b strings.Builder
+	for i, item := range v.Items() {
+		if attribute.Kind() != jinja2.KindUndefined {
+			switch {
+			case attrInt && (item.Kind() == jinja2.KindList || item.Kind() == jinja2.KindTuple):
+				item = llamaAt(item, attribute)
+			case !attrInt && item.Kind() == jinja2.KindDict:
+				key, _ := attribute.AsString()
+				v, ok := item.AsDict().GetStr(key)
+				if !ok {
+					jinja2.Throw(EngineError, "Key '%s' not found in value of type Object", key)
+				}
+				item = v
+			}
+		}
+		if k := item.Kind(); k != jinja2.KindString && k != jinja2.KindInt && k != jinja2.KindFloat {
+			jinja2.Throw(EngineError, "join() can only join arrays of strings or numerics")
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(llamaString(item))
+	}
+	return jinja2.Str(b.String())
+}
+
+// llamaAt is llama.cpp's at(index) of a list: a negative index counts from the end, and
+// one out of range is an error.
+func llamaAt(list, index jinja2.Value) jinja2.Value {
+	items := list.Items()
+	i, _ := index.AsInt()
+	if i < 0 {
+		i += int64(len(items))
+	}
+	if i < 0 || i >= int64(len(items)) {
+		jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, len(items))
+	}
+	return items[i]
 }
