@@ -57,6 +57,9 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 	for k, i := range picked {
 		out[k] = items[i]
 	}
+	if v.Kind() == jinja2.KindTuple {
+		return jinja2.NewTuple(out...) // a tuple's slice is a tuple
+	}
 	return jinja2.NewList(out...)
 }
 
