@@ -478,6 +478,9 @@ func FuzzParseJSON(f *testing.F) {
 // text and one chunk of cells), whichever order its keys come in: with the messages
 // last, the outer containers close when few bytes are left.
 func TestParseJSONAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates: the count is not the decoder's")
+	}
 	for _, text := range []string{
 		`{"messages": [{"role": "user", "content": "Hello!"}], "add_generation_prompt": true, "bos_token": "<s>"}`,
 		`{"add_generation_prompt": true, "bos_token": "<s>", "messages": [{"content": "Hello!", "role": "user"}]}`,
