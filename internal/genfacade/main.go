@@ -25,6 +25,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -268,21 +269,17 @@ func writeMethodBodies(b *bytes.Buffer, selected []string, p *implPackage, names
 		if p.decls[typ].kind != "type" {
 			continue
 		}
-		param := "x" + typ
-		added := false
+		param, ptr, called := "x"+typ, "", 0
 		for _, m := range p.methods[typ] {
+			if m.pointer {
+				ptr = "*" // a method of *T: the parameter is a *T, which has T's methods too
+			}
 			if names[m.name] {
 				values = append(values, param+"."+m.name)
-				added = true
+				called++
 			}
 		}
-		if added {
-			ptr := ""
-			for _, m := range p.methods[typ] {
-				if m.pointer {
-					ptr = "*"
-				}
-			}
+		if called > 0 {
 			params = append(params, param+" "+ptr+typ)
 		}
 	}
@@ -323,48 +320,31 @@ func writeFunc(b *bytes.Buffer, name string, d *decl, p *implPackage, names map[
 	if ft.TypeParams != nil {
 		return fmt.Errorf("%s is generic: the facade writes no generic function", name)
 	}
-	var params, args []string
-	variadic := false
-	for i, field := range ft.Params.List {
-		typ := qualify(d.file, field.Type, p, names, imports)
-		if _, ok := field.Type.(*ast.Ellipsis); ok {
-			variadic = true
-		}
-		if len(field.Names) == 0 {
-			n := fmt.Sprintf("p%d", i)
-			params = append(params, n+" "+typ)
-			args = append(args, n)
-			continue
-		}
-		var ns []string
-		for _, n := range field.Names {
-			id := n.Name
-			if id == "_" {
-				id = fmt.Sprintf("p%d", len(args))
-			}
-			ns = append(ns, id)
-			args = append(args, id)
-		}
-		params = append(params, strings.Join(ns, ", ")+" "+typ)
-	}
-	if variadic {
-		args[len(args)-1] += "..."
-	}
-	results := ""
-	if ft.Results != nil {
-		var rs []string
-		for _, field := range ft.Results.List {
-			typ := qualify(d.file, field.Type, p, names, imports)
-			if len(field.Names) == 0 {
-				rs = append(rs, typ)
-				continue
-			}
+	// fields writes a parameter or result list as the source has it, its types
+	// qualified, and returns its names
+	fields := func(list *ast.FieldList) (decls, ids []string) {
+		for _, field := range list.List {
 			var ns []string
 			for _, n := range field.Names {
 				ns = append(ns, n.Name)
 			}
-			rs = append(rs, strings.Join(ns, ", ")+" "+typ)
+			decls = append(decls, strings.TrimSpace(strings.Join(ns, ", ")+" "+qualify(d.file, field.Type, p, names, imports)))
+			ids = append(ids, ns...)
 		}
+		return decls, ids
+	}
+	params, args := fields(ft.Params)
+	for _, field := range ft.Params.List {
+		if len(field.Names) == 0 || slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return n.Name == "_" }) {
+			return fmt.Errorf("%s has an unnamed parameter: the facade passes its parameters by name", name)
+		}
+		if _, ok := field.Type.(*ast.Ellipsis); ok {
+			args[len(args)-1] += "..."
+		}
+	}
+	results := ""
+	if ft.Results != nil {
+		rs, _ := fields(ft.Results)
 		results = " (" + strings.Join(rs, ", ") + ")"
 	}
 	writeDoc(b, d.doc, name, "calls")
@@ -382,10 +362,7 @@ func writeFunc(b *bytes.Buffer, name string, d *decl, p *implPackage, names map[
 // as impl.T; another package's as the file names it (its import joining imports).
 func qualify(f *sourceFile, t ast.Expr, p *implPackage, names map[string]bool, imports map[string]string) string {
 	src := f.text(t)
-	var edits []struct {
-		at   int
-		text string
-	}
+	var at []int // where "impl." goes, as offsets in src
 	start := f.fset.Position(t.Pos()).Offset
 	ast.Inspect(t, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -405,16 +382,13 @@ func qualify(f *sourceFile, t ast.Expr, p *implPackage, names map[string]bool, i
 			return false
 		case *ast.Ident:
 			if d, ok := p.decls[n.Name]; ok && d.kind == "type" && !names[n.Name] {
-				edits = append(edits, struct {
-					at   int
-					text string
-				}{f.fset.Position(n.Pos()).Offset - start, "impl."})
+				at = append(at, f.fset.Position(n.Pos()).Offset-start)
 			}
 		}
 		return true
 	})
-	for i := len(edits) - 1; i >= 0; i-- {
-		src = src[:edits[i].at] + edits[i].text + src[edits[i].at:]
+	for i := len(at) - 1; i >= 0; i-- {
+		src = src[:at[i]] + "impl." + src[at[i]:]
 	}
 	return src
 }

@@ -568,9 +568,17 @@ func pyStrip(s string, chars Value, name string, left, right bool) string {
 	return s
 }
 
-// runeRange converts optional start and end arguments to byte offsets in s, with
+// runeRange converts the optional start and end arguments of str.find, str.count,
+// str.startswith and str.endswith (args[1] and args[2]) to byte offsets in s, with
 // Python's slice clamping by character position.
-func runeRange(s string, start, end Value) (int, int) {
+func runeRange(s string, args []Value) (int, int) {
+	start, end := Missing(), Missing()
+	if len(args) > 1 {
+		start = args[1]
+	}
+	if len(args) > 2 {
+		end = args[2]
+	}
 	if (!given(start) || start.kind() == KindNone) && (!given(end) || end.kind() == KindNone) {
 		return 0, len(s) // the whole string, without counting its characters
 	}
@@ -619,14 +627,7 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	if len(args) < 1 || len(args) > 3 {
 		throw(TypeError, "%s() takes at least 1 argument (%d given)", name, len(args))
 	}
-	start, end := Missing(), Missing()
-	if len(args) > 1 {
-		start = args[1]
-	}
-	if len(args) > 2 {
-		end = args[2]
-	}
-	lo, hi := runeRange(r.str(), start, end)
+	lo, hi := runeRange(r.str(), args)
 	if lo < 0 {
 		return Bool(false)
 	}
@@ -697,14 +698,7 @@ func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise boo
 	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
-	start, end := Missing(), Missing()
-	if len(args) > 1 {
-		start = args[1]
-	}
-	if len(args) > 2 {
-		end = args[2]
-	}
-	lo, hi := runeRange(r.str(), start, end)
+	lo, hi := runeRange(r.str(), args)
 	i := -1
 	if lo >= 0 {
 		if last {
@@ -729,14 +723,7 @@ func strCount(r Value, args []Value, kwargs []Kwarg) Value {
 	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
-	start, end := Missing(), Missing()
-	if len(args) > 1 {
-		start = args[1]
-	}
-	if len(args) > 2 {
-		end = args[2]
-	}
-	lo, hi := runeRange(r.str(), start, end)
+	lo, hi := runeRange(r.str(), args)
 	if lo < 0 {
 		return Int(0)
 	}

@@ -287,17 +287,8 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	if n := 1 + len(args) + len(kwargs); n > 3 {
 		jinja2.Throw(EngineError, "Function 'join' expected between 1 and 3 arguments, got %d", n)
 	}
-	// the keyword argument, else the positional one at its place (as get_kwarg_or_pos)
-	arg := func(name string, pos int) jinja2.Value {
-		if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
-			return kwargs[i].Value
-		}
-		if pos < len(args) {
-			return args[pos]
-		}
-		return jinja2.Undefined(name)
-	}
-	delim, attribute := arg("d", 0), arg("attribute", 1)
+	delim, _ := kwargOrPos(args, kwargs, "d", 0)
+	attribute, _ := kwargOrPos(args, kwargs, "attribute", 1)
 	attrInt := attribute.Kind() == jinja2.KindInt
 	if attribute.Kind() != jinja2.KindUndefined && attribute.Kind() != jinja2.KindString && !attrInt {
 		jinja2.Throw(EngineError, "join() attribute must be string or integer")
@@ -311,7 +302,8 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 		if attribute.Kind() != jinja2.KindUndefined {
 			switch {
 			case attrInt && (item.Kind() == jinja2.KindList || item.Kind() == jinja2.KindTuple):
-				item = llamaAt(item, attribute)
+				i, _ := attribute.AsInt()
+				item = item.Items()[llamaIndex(i, len(item.Items()))]
 			case !attrInt && item.Kind() == jinja2.KindDict:
 				key, _ := attribute.AsString()
 				v, ok := item.AsDict().GetStr(key)
@@ -332,16 +324,27 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	return jinja2.Str(b.String())
 }
 
-// llamaAt is llama.cpp's at(index) of a list: a negative index counts from the end, and
-// one out of range is an error.
-func llamaAt(list, index jinja2.Value) jinja2.Value {
-	items := list.Items()
-	i, _ := index.AsInt()
+// llamaIndex is llama.cpp's index i into an array of n items (its at): a negative index
+// counts from the end, and one out of range is an error.
+func llamaIndex(i int64, n int) int64 {
 	if i < 0 {
-		i += int64(len(items))
+		i += int64(n)
 	}
-	if i < 0 || i >= int64(len(items)) {
-		jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, len(items))
+	if i < 0 || i >= int64(n) {
+		jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, n)
 	}
-	return items[i]
+	return i
+}
+
+// kwargOrPos is llama.cpp's get_kwarg_or_pos: the keyword argument name, else the
+// positional argument pos (counted after the value a filter is applied to); false when
+// the call has neither.
+func kwargOrPos(args []jinja2.Value, kwargs []jinja2.Kwarg, name string, pos int) (jinja2.Value, bool) {
+	if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
+		return kwargs[i].Value, true
+	}
+	if pos < len(args) {
+		return args[pos], true
+	}
+	return jinja2.Value{}, false
 }

@@ -331,12 +331,7 @@ func llamaListMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs
 			}
 			i = n
 		}
-		if i < 0 {
-			i += int64(len(items))
-		}
-		if i < 0 || i >= int64(len(items)) {
-			jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, len(items))
-		}
+		i = llamaIndex(i, len(items))
 		v := items[i]
 		recv.DeleteItem(int(i))
 		return v

@@ -74,22 +74,11 @@ func llamaSplit(s string) jinja2.Value {
 func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	indent := -1
 	var seps jinja2.Value
-	arg := func(name string, pos int) (jinja2.Value, bool) {
-		for _, kw := range kwargs {
-			if kw.Name == name {
-				return kw.Value, true
-			}
-		}
-		if pos < len(args) {
-			return args[pos], true
-		}
-		return jinja2.Value{}, false
-	}
-	if n, ok := arg("indent", 1); ok && n.Kind() == jinja2.KindInt {
+	if n, ok := kwargOrPos(args, kwargs, "indent", 1); ok && n.Kind() == jinja2.KindInt {
 		i, _ := n.AsInt()
 		indent = int(i)
 	}
-	if s, ok := arg("separators", 2); ok {
+	if s, ok := kwargOrPos(args, kwargs, "separators", 2); ok {
 		seps = s
 	}
 	itemSep, keySep := ", ", ": "
@@ -107,7 +96,7 @@ func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 	var b strings.Builder
 	writeLlamaJSON(&b, v, 0, indent, itemSep, keySep)
 	jinja2.CheckSize(b.Len())
-	if a, ok := arg("ensure_ascii", 0); ok && a.Truthy() {
+	if a, ok := kwargOrPos(args, kwargs, "ensure_ascii", 0); ok && a.Truthy() {
 		return jinja2.Str(llamaEnsureASCII(b.String()))
 	}
 	return jinja2.Str(b.String())
