@@ -12,25 +12,14 @@ import (
 var Apertus8B_Instruct = &tmplgen.Template{
 	Aliases: []string{"63f6263c88486e3b4dab3a154fc2e84bf1db33e88ba24dcf6b50f4b3d20fc87e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "Apertus-8B-Instruct.jinja",
 	Func:      renderApertus8B_Instruct,
@@ -49,21 +38,11 @@ const (
 
 // renderApertus8B_Instruct renders Apertus-8B-Instruct.jinja.
 func renderApertus8B_Instruct(w *jinja2.Writer) {
-	bosToken := w.Lookup("bos_token")
-	var systemToken jinja2.Value
-	var endSystemToken jinja2.Value
-	var developerToken jinja2.Value
-	var endDeveloperToken jinja2.Value
-	var userToken jinja2.Value
-	var endUserToken jinja2.Value
-	var assistantToken jinja2.Value
-	var endAssistantToken jinja2.Value
-	var innerToken jinja2.Value
-	var outerToken jinja2.Value
-	var toolCallsToken jinja2.Value
-	var endToolCallsToken jinja2.Value
-	messages := w.Lookup("messages")
+	var systemToken, endSystemToken, developerToken, endDeveloperToken, userToken, endUserToken jinja2.Value
+	var assistantToken, endAssistantToken, innerToken, outerToken, toolCallsToken, endToolCallsToken jinja2.Value
 	var loopMessages jinja2.Value
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -72,8 +51,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
 		paramSpec = jinja2.Param(paramSpec, "param_spec")
 		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType jinja2.Value
-		var hasObjectVariants jinja2.Value
+		var innerType, hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := jinja2.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
@@ -422,8 +400,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	jinja2.Write(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
-		var parts jinja2.Value
-		var blocks jinja2.Value
+		var parts, blocks jinja2.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -689,21 +666,11 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 // it is renderApertus8B_Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderApertus8B_InstructLlama(w *jinja2.Writer) {
-	bosToken := w.Lookup("bos_token")
-	var systemToken jinja2.Value
-	var endSystemToken jinja2.Value
-	var developerToken jinja2.Value
-	var endDeveloperToken jinja2.Value
-	var userToken jinja2.Value
-	var endUserToken jinja2.Value
-	var assistantToken jinja2.Value
-	var endAssistantToken jinja2.Value
-	var innerToken jinja2.Value
-	var outerToken jinja2.Value
-	var toolCallsToken jinja2.Value
-	var endToolCallsToken jinja2.Value
-	messages := w.Lookup("messages")
+	var systemToken, endSystemToken, developerToken, endDeveloperToken, userToken, endUserToken jinja2.Value
+	var assistantToken, endAssistantToken, innerToken, outerToken, toolCallsToken, endToolCallsToken jinja2.Value
 	var loopMessages jinja2.Value
+	bosToken := w.Lookup("bos_token")
+	messages := w.Lookup("messages")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -712,8 +679,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
 		paramSpec = jinja2.Param(paramSpec, "param_spec")
 		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType jinja2.Value
-		var hasObjectVariants jinja2.Value
+		var innerType, hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := llamacpp.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
@@ -1064,8 +1030,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var parts jinja2.Value
-	var blocks jinja2.Value
+	var parts, blocks jinja2.Value
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := llamacpp.Attr(message, "role")
@@ -1331,4 +1296,4 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 
 // spansApertus8B_Instruct is the position table of Apertus-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApertus8B_Instruct = "macro,if,set,{{ }},for|uEiLCCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIKACIGEMCACQIIAGMECACesFahBAGkFCIIIGCIGKECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGE4PEAIIuPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEoMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGgCEJCEACIGEwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG2BkLrUJAO0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCEACGkCCACKyBEIIMACIGEKCACOIIAGMECACeuFahBAGmFCIIIECIGIECAGIkECACMwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGG6PEAIIwPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEqMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGiCEJCEACIGGwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG"
+const spansApertus8B_Instruct = "macro,if,set,{{ }},for|kDgLCCAMyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIKACIGEMCACQIIAGMECACesFahBAGkFCIIIGCIGKECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGE2PEAIGuPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEoMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGgCEJCEACIGEwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIGiBiLrUJAM0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCEACGkCCACKyBEIIMACIGEKCACOIIAGMECACeuFahBAGmFCIIIECIGIECAGIkECACMwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGG4PEAIGwPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEqMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGiCEJCEACIGGwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG"

@@ -12,25 +12,18 @@ import (
 var Apriel1_6_15bThinkerFixed = &tmplgen.Template{
 	Aliases: []string{"db5602523321d7578f7a833bb40d1e1e71b14f32132fd64e79af0697122eed15", "86bc625842f60e1a5a8a3a9fc0dd3c9775db0ba31c12cde65e239f37959116d1"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<|begin_assistant|>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<|begin_assistant|>\n",
-		ReasoningEnd:       "\n[BEGIN FINAL RESPONSE]\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<|begin_assistant|>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<|begin_assistant|>\n",
+		ReasoningEnd:      "\n[BEGIN FINAL RESPONSE]\n",
 	},
 	File:      "Apriel-1.6-15b-Thinker-fixed.jinja",
 	Func:      renderApriel1_6_15bThinkerFixed,
@@ -50,16 +43,13 @@ const (
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
 func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 	trainingPromptInput := w.Lookup("training_prompt")
+	var availableToolString, addToolId, addThoughts, reasoningAsstTurnStart jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
-	var availableToolString jinja2.Value
-	var addToolId jinja2.Value
-	var addThoughts jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	eosToken := w.Lookup("eos_token")
 	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
-	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
 	messages = jinja2.Or(messages, func() jinja2.Value {
 		return jinja2.NewList()
@@ -122,16 +112,9 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var sysContent jinja2.Value
-		var systemMessage jinja2.Value
+		var sysContent, systemMessage, asstContent, asstText, toolCalls, toolContent, toolMessage, msgContent jinja2.Value
 		addToolId2 := addToolId
-		var asstContent jinja2.Value
-		var asstText jinja2.Value
-		var toolCalls jinja2.Value
 		trainingPrompt := trainingPromptInput
-		var toolContent jinja2.Value
-		var toolMessage jinja2.Value
-		var msgContent jinja2.Value
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -321,16 +304,13 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	trainingPromptInput := w.Lookup("training_prompt")
+	var availableToolString, addToolId, addThoughts, reasoningAsstTurnStart jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
-	var availableToolString jinja2.Value
-	var addToolId jinja2.Value
-	var addThoughts jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	eosToken := w.Lookup("eos_token")
 	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
-	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
 	messages = jinja2.Or(messages, func() jinja2.Value {
 		return jinja2.NewList()
@@ -391,16 +371,9 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var sysContent jinja2.Value
-	var systemMessage jinja2.Value
+	var sysContent, systemMessage, asstContent, asstText, toolCalls, toolContent, toolMessage, msgContent jinja2.Value
 	addToolId2 := addToolId
-	var asstContent jinja2.Value
-	var asstText jinja2.Value
-	var toolCalls jinja2.Value
 	trainingPrompt := trainingPromptInput
-	var toolContent jinja2.Value
-	var toolMessage jinja2.Value
-	var msgContent jinja2.Value
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -590,4 +563,4 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 
 // spansApriel1_6_15bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|gEEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGIkMMREc6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGsBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGKkMMREc6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"
+const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|sDEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGI2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGmBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGK2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"

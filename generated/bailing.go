@@ -12,25 +12,10 @@ import (
 var Bailing = &tmplgen.Template{
 	Aliases: []string{"4e6eef15bc342b27fc757469439d4cd50c5986f3c0f02097a91a37de5540b73e", "61c882938e8b43dd6b0f990d4f322a3fdc643bc6356bd8cb8e237b47f17aeafe"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "bailing.jinja",
 	Func:      renderBailing,
@@ -96,4 +81,4 @@ func renderBailingLlama(w *jinja2.Writer) {
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|sDeUCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailing = "for,set,{{ }}|uCeUCAGKCACOGCAEeeFAAGKCACOGCAE"

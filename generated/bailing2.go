@@ -12,25 +12,10 @@ import (
 var Bailing2 = &tmplgen.Template{
 	Aliases: []string{"b95e4b55a68ae1a283400f4ff6835b873fba83bd7833e38f1f6ece11b38111ac", "9bdb9a04be093fd7c3cdb0c6f4e190cdef47138e7776218d6cb9348202293366"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "bailing2.jinja",
 	Func:      renderBailing2,
@@ -106,4 +91,4 @@ func renderBailing2Llama(w *jinja2.Writer) {
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|sDEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"
+const spansBailing2 = "if,for,set,{{ }}|uCEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"

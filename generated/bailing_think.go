@@ -12,25 +12,10 @@ import (
 var BailingThink = &tmplgen.Template{
 	Aliases: []string{"3d2eb6c7cea708030c68dcb9101757bfbef60e771d61758cff3b78a0edc7bf28", "9d3c0e9774b23d169edbbf31ef266cfa764d14a5e4695cfa6925abc49ecacf78"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "bailing-think.jinja",
 	Func:      renderBailingThink,
@@ -96,4 +81,4 @@ func renderBailingThinkLlama(w *jinja2.Writer) {
 
 // spansBailingThink is the position table of bailing-think.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailingThink = "for,set,{{ }}|sDeWCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailingThink = "for,set,{{ }}|uCeWCAGKCACOGCAEeeFAAGKCACOGCAE"

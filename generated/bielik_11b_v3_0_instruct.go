@@ -12,25 +12,19 @@ import (
 var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>\n",
-		ReasoningEnd:       "\n</think>\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>\n",
+		ReasoningEnd:      "\n</think>\n",
 	},
 	File:      "Bielik-11B-v3.0-Instruct.jinja",
 	Func:      renderBielik11B_V3_0Instruct,
@@ -49,10 +43,9 @@ const (
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
 func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
+	var systemMessage, loopStartIndex jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopStartIndex jinja2.Value
 	tools := w.Lookup("tools")
 	enableThinking := w.Lookup("enable_thinking")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -106,9 +99,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, jinja2.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
-		var content jinja2.Value
-		var reasoningContent jinja2.Value
-		var reasoningParts jinja2.Value
+		var content, reasoningContent, reasoningParts jinja2.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -194,10 +185,9 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 // it is renderBielik11B_V3_0Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
+	var systemMessage, loopStartIndex jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopStartIndex jinja2.Value
 	tools := w.Lookup("tools")
 	enableThinking := w.Lookup("enable_thinking")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -249,9 +239,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var reasoningContent jinja2.Value
-	var reasoningParts jinja2.Value
+	var content, reasoningContent, reasoningParts jinja2.Value
 	items := llamacpp.Iterate(w, llamacpp.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
@@ -338,4 +326,4 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 
 // spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|4DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM4EUJGOoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICkBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO4EUJGOoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|qDACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"

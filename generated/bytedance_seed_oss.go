@@ -12,25 +12,19 @@ import (
 var ByteDanceSeedOSS = &tmplgen.Template{
 	Aliases: []string{"b0da4367e9708086e0c2636b94540fa3a9653a266e7c85b5937521c64d3c4fed"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<seed:think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<seed:think>",
-		ReasoningEnd:       "</seed:think>\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<seed:think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<seed:think>",
+		ReasoningEnd:      "</seed:think>\n",
 	},
 	File:      "ByteDance-Seed-OSS.jinja",
 	Func:      renderByteDanceSeedOSS,
@@ -49,19 +43,11 @@ const (
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
 func renderByteDanceSeedOSS(w *jinja2.Writer) {
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var budgetBeginToken jinja2.Value
-	var budgetEndToken jinja2.Value
+	var bosToken, eosToken, toolcallBeginToken, toolcallEndToken, thinkBeginToken, thinkEndToken jinja2.Value
+	var budgetBeginToken, budgetEndToken, budgetReflectionsV05, loopMessages jinja2.Value
 	thinkingBudget := w.Lookup("thinking_budget")
-	var budgetReflectionsV05 jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	useJsonTooldef := w.Lookup("use_json_tooldef")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -401,19 +387,11 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 // it is renderByteDanceSeedOSS with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var budgetBeginToken jinja2.Value
-	var budgetEndToken jinja2.Value
+	var bosToken, eosToken, toolcallBeginToken, toolcallEndToken, thinkBeginToken, thinkEndToken jinja2.Value
+	var budgetBeginToken, budgetEndToken, budgetReflectionsV05, loopMessages jinja2.Value
 	thinkingBudget := w.Lookup("thinking_budget")
-	var budgetReflectionsV05 jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	useJsonTooldef := w.Lookup("use_json_tooldef")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -758,4 +736,4 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|qEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI0BAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAGSCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIoGGACGAGAII4FEAEQCIIIIeCJEMCCQIGAAaIEEAwBCMCGzCIGiCGACOwBEAEMCEEIGCAYIGMCZCQGCAIQwBKFCMgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII8FIAEE2FCACGAIAIEOCACGGCAIMMEACGECAIKqCEAEEICACGAAuCAGICvCIMmBCACIcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"
+const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|uDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAIkBAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAGSCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIoGGACGAGAII4FEAEQCIIIIeCJEMCCQIGAAaIEEAwBCMCGzCIGiCGACOwBEAEMCEEIGCAYIGMCZCQGCAIQwBKFCMgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII8FIAEE2FCACGAIAIEOCACGGCAIMMEACGECAIKqCEAEEICACGAAuCAGICvCIMmBCACIcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"

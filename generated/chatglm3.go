@@ -12,25 +12,10 @@ import (
 var Chatglm3 = &tmplgen.Template{
 	Aliases: []string{"ee82df2f5bf187fa919bb45662e271c9a41bcabec3b59c1aa73f4dc39b2300e2", "fbd0078e17cd17ee12878596503b76c9a8f041bd05ef1b712c931df45abec3b0"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "chatglm3.jinja",
 	Func:      renderChatglm3,
@@ -81,4 +66,4 @@ func renderChatglm3Llama(w *jinja2.Writer) {
 
 // spansChatglm3 is the position table of chatglm3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm3 = "for,{{ }}|uDOSCAEGCACeODAAEGCAC"
+const spansChatglm3 = "for,{{ }}|wCOSCAEGCACeODAAEGCAC"

@@ -12,25 +12,10 @@ import (
 var Chatglm4 = &tmplgen.Template{
 	Aliases: []string{"cb55c2f4ad8f4b865f4d801c3c3bd11c1e0e4db009e064d6d4b8855e3bff4d12", "4cbc9dda265a8bd6adad3bff0975d71b493d1d3ad78ad3cf8109645aa96c4b77"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "chatglm4.jinja",
 	Func:      renderChatglm4,
@@ -81,4 +66,4 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|uDOSCAEGCACeODAAEGCAC"
+const spansChatglm4 = "for,{{ }}|wCOSCAEGCACeODAAEGCAC"

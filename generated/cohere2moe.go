@@ -12,25 +12,16 @@ import (
 var Cohere2MoE = &tmplgen.Template{
 	Aliases: []string{"1e3e6422ec9189b947f409a84b3aab39472a272bc48b85a9d61b30c20e815df1"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "cohere2moe",
-		Thinking:           true,
-		ThinkingStartTag:   "<|START_THINKING|>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "cohere2moe",
+		Thinking:          true,
+		ThinkingStartTag:  "<|START_THINKING|>",
 	},
 	File:      "Cohere2MoE.jinja",
 	Func:      renderCohere2MoE,
@@ -49,20 +40,16 @@ const (
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
 func renderCohere2MoE(w *jinja2.Writer) {
+	var groundingEnabled, toolsOrDocsExist, renderToolsSection, renderGrounding jinja2.Value
+	var renderPlatformInstructionOverride, hasDeveloperInstruction, renderDeveloperInstruction, jsonObject jinja2.Value
+	var jsonSchema, jsonMode, renderedPlatformTurnChunk jinja2.Value
 	platformInstructionOverride := w.Lookup("platform_instruction_override")
 	reasoning := w.Lookup("reasoning")
 	reasoningEffort := w.Lookup("reasoning_effort")
 	grounding := w.Lookup("grounding")
-	var groundingEnabled jinja2.Value
 	tools := w.Lookup("tools")
 	documents := w.Lookup("documents")
-	var toolsOrDocsExist jinja2.Value
-	var renderToolsSection jinja2.Value
-	var renderGrounding jinja2.Value
-	var renderPlatformInstructionOverride jinja2.Value
 	developerInstruction := w.Lookup("developer_instruction")
-	var hasDeveloperInstruction jinja2.Value
-	var renderDeveloperInstruction jinja2.Value
 	convertFirstSystemMsg := w.Lookup("convert_first_system_msg")
 	skipThinking := w.Lookup("skip_thinking")
 	bosToken := w.Lookup("bos_token")
@@ -70,11 +57,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	initialInstructionMessage := w.Lookup("initial_instruction_message")
 	responseFormat := w.Lookup("response_format")
-	var jsonObject jinja2.Value
-	var jsonSchema jinja2.Value
-	var jsonMode jinja2.Value
 	regenToolCallIds := w.Lookup("regen_tool_call_ids")
-	var renderedPlatformTurnChunk jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
@@ -165,8 +148,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter jinja2.Value
-		var toolCallIdSeen jinja2.Value
+		var counter, toolCallIdSeen jinja2.Value
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
@@ -637,20 +619,16 @@ func renderCohere2MoE(w *jinja2.Writer) {
 func renderCohere2MoELlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var groundingEnabled, toolsOrDocsExist, renderToolsSection, renderGrounding jinja2.Value
+	var renderPlatformInstructionOverride, hasDeveloperInstruction, renderDeveloperInstruction, jsonObject jinja2.Value
+	var jsonSchema, jsonMode, renderedPlatformTurnChunk jinja2.Value
 	platformInstructionOverride := w.Lookup("platform_instruction_override")
 	reasoning := w.Lookup("reasoning")
 	reasoningEffort := w.Lookup("reasoning_effort")
 	grounding := w.Lookup("grounding")
-	var groundingEnabled jinja2.Value
 	tools := w.Lookup("tools")
 	documents := w.Lookup("documents")
-	var toolsOrDocsExist jinja2.Value
-	var renderToolsSection jinja2.Value
-	var renderGrounding jinja2.Value
-	var renderPlatformInstructionOverride jinja2.Value
 	developerInstruction := w.Lookup("developer_instruction")
-	var hasDeveloperInstruction jinja2.Value
-	var renderDeveloperInstruction jinja2.Value
 	convertFirstSystemMsg := w.Lookup("convert_first_system_msg")
 	skipThinking := w.Lookup("skip_thinking")
 	bosToken := w.Lookup("bos_token")
@@ -658,11 +636,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	initialInstructionMessage := w.Lookup("initial_instruction_message")
 	responseFormat := w.Lookup("response_format")
-	var jsonObject jinja2.Value
-	var jsonSchema jinja2.Value
-	var jsonMode jinja2.Value
 	regenToolCallIds := w.Lookup("regen_tool_call_ids")
-	var renderedPlatformTurnChunk jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
@@ -754,8 +728,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter jinja2.Value
-		var toolCallIdSeen jinja2.Value
+		var counter, toolCallIdSeen jinja2.Value
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
@@ -1223,4 +1196,4 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 
 // spansCohere2MoE is the position table of Cohere2MoE.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohere2MoE = "if,set,{{ }},macro,for|gFKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEgCCAGIGEwCAKsBMxCIKMCACQCEaEGAAoBEEEAoBAOuCQrDGMgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQsBQlEGOcCAAGACACEACAECQCIAGACJEIAEAEIiEGAGI4DCIAGCCUEEuDCNAICCMEKAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG+CGAAEGCAAKqCMAAESCAAGKEIAQmBKJIKECcEICAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEImHEvCIKACICE2GCAAGCCmCEEsGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEuFCnIAI8DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM4BG1BIKQEUAEAA8BEIAAgCEIEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCUSQHAGKAwEA2CKtQrFAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEiCCAGIGEwCAMsBMxCIKMCACQCEaEGAAoBEEEAoBAOuCQrDGMgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQuBQlEGQcCAAGACACEACAECQCIAGACJEIAEAEIgEGAGI2DCIAGCCUEEsDCNAICCMEKAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG8CGAAEGCAAKoCMAAESCAAGKEIAQkBKJIKCCcEGCAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEKoHEvCIKACICE4GCAAGCCmCEEuGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEwFCnIAI6DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM2BG1BIKQEUAEAA8BEIAAgCEICAyCEGCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCWSQHAGKAwEA"
+const spansCohere2MoE = "if,set,{{ }},macro,for|+DKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEgCCAGIGEwCAKsBMxCIKMCACQCEaEGAAoBEEEAoBAOsCQrDGKgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQsBQlEGOcCAAGACACEACAECQCIAGACJEIAEAEIiEGAGI4DCIAGCCUEEuDCNAICCMEKAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG+CGAAEGCAAKqCMAAESCAAGKEIAQmBKJIKECcEICAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEImHEvCIKACICE2GCAAGCCmCEEsGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEuFCnIAI8DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM4BG1BIKQEUAEAA8BEIAAgCEIEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCUSQHAGKAwEAmCKtQrFAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEiCCAGIGEwCAMsBMxCIKMCACQCEaEGAAoBEEEAoBAOsCQrDGKgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQuBQlEGQcCAAGACACEACAECQCIAGACJEIAEAEIgEGAGI2DCIAGCCUEEsDCNAICCMEKAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG8CGAAEGCAAKoCMAAESCAAGKEIAQkBKJIKCCcEGCAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEKoHEvCIKACICE4GCAAGCCmCEEuGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEwFCnIAI6DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM2BG1BIKQEUAEAA8BEIAAgCEICAyCEGCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCWSQHAGKAwEA"

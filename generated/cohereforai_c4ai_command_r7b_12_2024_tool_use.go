@@ -12,25 +12,18 @@ import (
 var CohereForAI_C4aiCommandR7b12_2024ToolUse = &tmplgen.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<|START_THINKING|>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tools_only",
-		ReasoningStart:     "<|START_THINKING|>",
-		ReasoningEnd:       "<|END_THINKING|>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<|START_THINKING|>",
+		ReasoningMode:     "tools_only",
+		ReasoningStart:    "<|START_THINKING|>",
+		ReasoningEnd:      "<|END_THINKING|>",
 	},
 	File:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
 	Func:      renderCohereForAI_C4aiCommandR7b12_2024ToolUse,
@@ -83,8 +76,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter jinja2.Value
-		var toolCallIdSeen jinja2.Value
+		var counter, toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
 		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
@@ -321,8 +313,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter jinja2.Value
-		var toolCallIdSeen jinja2.Value
+		var counter, toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
 		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
@@ -521,4 +512,4 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 
 // spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|4DACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGOgCQ/CCMACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGOgCQ/CCMACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"
+const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|qDACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"

@@ -12,25 +12,14 @@ import (
 var CohereForAI_C4aiCommandR_PlusToolUse = &tmplgen.Template{
 	Aliases: []string{"31698458a8393030f1b4dc9cde361ed97129cf2dbdb1e2fd902e75d5737ebbcb", "658919e2d822e7b300e76b1304ffe60f409b0e3f300f4fec2a88aa474774eafc"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
 	Func:      renderCohereForAI_C4aiCommandR_PlusToolUse,
@@ -49,10 +38,9 @@ const (
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
 func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
+	var loopMessages, systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var systemMessage jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
@@ -397,10 +385,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 // it is renderCohereForAI_C4aiCommandR_PlusToolUse with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
+	var loopMessages, systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var systemMessage jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
@@ -753,4 +740,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|2D+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEgB+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW6EUNAGyECAIIECIEIEGAGKuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEgCCAEKyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ6FOZAGyFCAIIECEEIIGAEGACECGEGcGI6BChBIQECEEIAGAGEaCAEEICEGQEEAGOAKJGEqCCAEM6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|+C+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW6EUNAGyECAIIECIEIEGAGKuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEgCCAEKyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ6FOZAGyFCAIIECEEIIGAEGACECGEGcGI6BChBIQECEEIAGAGEaCAEEICEGQEEAGOAKJGEqCCAEM6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"

@@ -12,25 +12,10 @@ import (
 var CommandR = &tmplgen.Template{
 	Aliases: []string{"dfd507dfa0887a57c7fc7bf98a79496553046e166f3a491e111a067e7d7daac0", "0a0e5dc7539c198dfaf58840b3d0c9e1149d8f9a52caac938be397f70cba93fc"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "command-r.jinja",
 	Func:      renderCommandR,
@@ -49,8 +34,7 @@ const (
 
 // renderCommandR renders command-r.jinja.
 func renderCommandR(w *jinja2.Writer) {
-	var cSpace jinja2.Value
-	var roleTokens jinja2.Value
+	var cSpace, roleTokens jinja2.Value
 	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
@@ -75,8 +59,7 @@ func renderCommandR(w *jinja2.Writer) {
 // it is renderCommandR with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderCommandRLlama(w *jinja2.Writer) {
-	var cSpace jinja2.Value
-	var roleTokens jinja2.Value
+	var cSpace, roleTokens jinja2.Value
 	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
@@ -99,4 +82,4 @@ func renderCommandRLlama(w *jinja2.Writer) {
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|wDAYCAEACAAEWCACEOCAEGGCAGiBAJAAEACAAEWCACEOCAEGGCAG"
+const spansCommandR = "set,for,if,{{ }}|wCAYCAEACAAEWCACEOCAEGGCAGgBAJAAEACAAEWCACEOCAEGGCAG"

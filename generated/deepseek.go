@@ -12,25 +12,10 @@ import (
 var Deepseek = &tmplgen.Template{
 	Aliases: []string{"b27511be0de989a325b2cadee6789e010aa6a28d4534fd1f845ec6589cd2acbb", "73fdf4f8ebf256c972c4f6f45694e7147034b95228877fdd50a1c8436d289371"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "deepseek.jinja",
 	Func:      renderDeepseek,
@@ -105,4 +90,4 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 
 // spansDeepseek is the position table of deepseek.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek = "for,if,{{ }}|sDoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek = "for,if,{{ }}|uCoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -12,25 +12,10 @@ import (
 var Deepseek3 = &tmplgen.Template{
 	Aliases: []string{"4df273ad88bd622429a68fa8a37feaf0e68119f1f83abe3f2225b6090e832731", "8c9ceea4b02fe5a041d102fdaf103eca783670ab097fc3fd533df4d938eff30b"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "deepseek3.jinja",
 	Func:      renderDeepseek3,
@@ -103,4 +88,4 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek3 = "for,if,{{ }}|sDmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"
+const spansDeepseek3 = "for,if,{{ }}|uCmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"

@@ -12,25 +12,17 @@ import (
 var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.1.jinja",
 	Func:      renderDeepseekAiDeepSeekV3_1,
@@ -397,4 +389,4 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|0DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|kDGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"

@@ -12,25 +12,15 @@ import (
 var DeepseekAiDeepSeekV3_2 = &tmplgen.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "deepseek_v3_2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "deepseek_v3_2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "deepseek-ai-DeepSeek-V3.2.jinja",
 	Func:      renderDeepseekAiDeepSeekV3_2,
@@ -49,14 +39,10 @@ const (
 
 // renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
 func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	bosToken := w.Lookup("bos_token")
@@ -157,11 +143,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser jinja2.Value
-		var outerIndex jinja2.Value
-		var callOrder jinja2.Value
-		var assistantMsg jinja2.Value
-		var toolCallCount jinja2.Value
+		var isAfterLastUser, outerIndex, callOrder, assistantMsg, toolCallCount jinja2.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -239,8 +221,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
-					var func2 jinja2.Value
-					var args jinja2.Value
+					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -376,14 +357,10 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 // it is renderDeepseekAiDeepSeekV3_2 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	bosToken := w.Lookup("bos_token")
@@ -482,11 +459,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var isAfterLastUser jinja2.Value
-	var outerIndex jinja2.Value
-	var callOrder jinja2.Value
-	var assistantMsg jinja2.Value
-	var toolCallCount jinja2.Value
+	var isAfterLastUser, outerIndex, callOrder, assistantMsg, toolCallCount jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -567,8 +540,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var func2 jinja2.Value
-				var args jinja2.Value
+				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
@@ -704,4 +676,4 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_2 is the position table of deepseek-ai-DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_2 = "if,set,for,{{ }}|gEGCCAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCGyLCAES+KCEAGGCEGKACACEACACCoKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGkEEFAGECEGIqDCAEIACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAGwBGzINAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCI2LCAESiLCEAGGCEGKACACEACACCsKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGoEEFAGECEGKsDCAEIACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAG"
+const spansDeepseekAiDeepSeekV3_2 = "if,set,for,{{ }}|kDGCCAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCGoLCAEK8KCEAGGCEGKACACEACACCmKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGiEEFAGECEGIoDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAGoBGzINAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCIsLCAEKgLCEAGGCEGKACACEACACCqKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGmEEFAGECEGKqDCAEGACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACK4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAG"

@@ -12,25 +12,17 @@ import (
 var DeepseekAiDeepSeekV4 = &tmplgen.Template{
 	Aliases: []string{"313deb2d67ac7ace83315fb00933a5adf37e8149abf7cf157fbd2cac21881018", "f8b442fab67e75b3aa468334b5cdda671003b852ffd71f23cb23377d31d9c7be"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "deepseek_v3_2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    true,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "deepseek_v3_2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		SortToolResults:   true,
 	},
 	File:      "deepseek-ai-DeepSeek-V4.jinja",
 	Func:      renderDeepseekAiDeepSeekV4,
@@ -49,18 +41,12 @@ const (
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
 func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, reasoningEffortMax, responseFormatTemplate jinja2.Value
+	var hasTools, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
 	dropThinking := w.Lookup("drop_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var reasoningEffortMax jinja2.Value
-	var responseFormatTemplate jinja2.Value
-	var hasTools jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	responseFormat := w.Lookup("response_format")
@@ -199,8 +185,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser jinja2.Value
-		var keepReasoning jinja2.Value
+		var isAfterLastUser, keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
@@ -283,8 +268,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
-					var func2 jinja2.Value
-					var args jinja2.Value
+					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -367,18 +351,12 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 // it is renderDeepseekAiDeepSeekV4 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, reasoningEffortMax, responseFormatTemplate jinja2.Value
+	var hasTools, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
 	dropThinking := w.Lookup("drop_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var reasoningEffortMax jinja2.Value
-	var responseFormatTemplate jinja2.Value
-	var hasTools jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	responseFormat := w.Lookup("response_format")
@@ -515,8 +493,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var isAfterLastUser jinja2.Value
-	var keepReasoning jinja2.Value
+	var isAfterLastUser, keepReasoning jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -602,8 +579,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var func2 jinja2.Value
-				var args jinja2.Value
+				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
@@ -686,4 +662,4 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|sEGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuJGJEMgJCEAGOCEAMAIECGEEFGGiICEAGOCFAMAIECGIEFGKgHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGsEEFAGECEGIyDCAEIACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG2BGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKyJGJEMkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEIACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"
+const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|wDGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIqJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAGqBGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKuJGJEKiJCEAGOCEAMAIECGEEFGGkICEAGOCFAMAIECGIEFGKiHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGuEEFAGECEGKyDCAEGACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"

@@ -12,25 +12,17 @@ import (
 var DeepseekAiDeepSeekV4Flash0731 = &tmplgen.Template{
 	Aliases: []string{"b0af9573ce0335281bbd2276dba762357126443f7834876dbcb7f167e163ca4e", "8b6f730567ea3e0a994ce80ac79c18a4d49716e821fd13ad7a2c061b712e3520"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "deepseek_v3_2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    true,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "deepseek_v3_2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		SortToolResults:   true,
 	},
 	File:      "deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
 	Func:      renderDeepseekAiDeepSeekV4Flash0731,
@@ -49,19 +41,12 @@ const (
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
 func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, reasoningEffortHigh, reasoningEffortMax jinja2.Value
+	var responseFormatTemplate, hasTools, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
 	dropThinking := w.Lookup("drop_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var reasoningEffortHigh jinja2.Value
-	var reasoningEffortMax jinja2.Value
-	var responseFormatTemplate jinja2.Value
-	var hasTools jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	responseFormat := w.Lookup("response_format")
@@ -206,8 +191,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser jinja2.Value
-		var keepReasoning jinja2.Value
+		var isAfterLastUser, keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
@@ -290,8 +274,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
-					var func2 jinja2.Value
-					var args jinja2.Value
+					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -374,19 +357,12 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 // it is renderDeepseekAiDeepSeekV4Flash0731 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
+	var dsmlToken, thinkingStartToken, thinkingEndToken, reasoningEffortHigh, reasoningEffortMax jinja2.Value
+	var responseFormatTemplate, hasTools, toolsHeader, toolsFooter jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinking := w.Lookup("thinking")
 	enableThinking := w.Lookup("enable_thinking")
 	dropThinking := w.Lookup("drop_thinking")
-	var dsmlToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var reasoningEffortHigh jinja2.Value
-	var reasoningEffortMax jinja2.Value
-	var responseFormatTemplate jinja2.Value
-	var hasTools jinja2.Value
-	var toolsHeader jinja2.Value
-	var toolsFooter jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	responseFormat := w.Lookup("response_format")
@@ -529,8 +505,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var isAfterLastUser jinja2.Value
-	var keepReasoning jinja2.Value
+	var isAfterLastUser, keepReasoning jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -616,8 +591,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var func2 jinja2.Value
-				var args jinja2.Value
+				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStr(tool, "function")
@@ -700,4 +674,4 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV4Flash0731 = "if,set,for,{{ }}|uEGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuJGJEMgJCEAGOCEAMAIECGEEFGGiICEAGOCFAMAIECGIEFGKgHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGsEEFAGECEGIyDCAEIACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG4BGzIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKyJGJEMkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEIACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"
+const spansDeepseekAiDeepSeekV4Flash0731 = "if,set,for,{{ }}|wDGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIqJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAGqBGzIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKuJGJEKiJCEAGOCEAMAIECGEEFGGkICEAGOCFAMAIECGIEFGKiHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGuEEFAGECEGKyDCAEGACECEICAGMACACEGCAAEACECI6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"

@@ -12,25 +12,14 @@ import (
 var DeepSeekV3_2 = &tmplgen.Template{
 	Aliases: []string{"32e1b11ec922ebf3c5440764e14858930e697522f0763a44bfd2ea10a0d844a1", "b7916484dd3e224d6e263ec558cf342576750dc405307ce397f5843312be27a9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         false,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "deepseek_v3_2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "deepseek_v3_2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "DeepSeek-V3.2.jinja",
 	Func:      renderDeepSeekV3_2,
@@ -49,18 +38,12 @@ const (
 
 // renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
 func renderDeepSeekV3_2(w *jinja2.Writer) {
+	var bosToken, eosToken, thinkingStartToken, thinkingEndToken, dsmlToken, hasSystem, firstIsDeveloper jinja2.Value
+	var startIdx jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var dsmlToken jinja2.Value
 	tools := w.Lookup("tools")
 	messages := w.Lookup("messages")
-	var hasSystem jinja2.Value
-	var firstIsDeveloper jinja2.Value
-	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
 	addGenerationPrompt = jinja2.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
@@ -276,9 +259,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, jinja2.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
-		var msgIndex jinja2.Value
-		var toolCallOrder jinja2.Value
-		var assistantMsg jinja2.Value
+		var msgIndex, toolCallOrder, assistantMsg jinja2.Value
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = jinja2.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
@@ -428,18 +409,12 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var bosToken, eosToken, thinkingStartToken, thinkingEndToken, dsmlToken, hasSystem, firstIsDeveloper jinja2.Value
+	var startIdx jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var thinkingStartToken jinja2.Value
-	var thinkingEndToken jinja2.Value
-	var dsmlToken jinja2.Value
 	tools := w.Lookup("tools")
 	messages := w.Lookup("messages")
-	var hasSystem jinja2.Value
-	var firstIsDeveloper jinja2.Value
-	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
 	addGenerationPrompt = llamacpp.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
@@ -655,9 +630,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var msgIndex jinja2.Value
-	var toolCallOrder jinja2.Value
-	var assistantMsg jinja2.Value
+	var msgIndex, toolCallOrder, assistantMsg jinja2.Value
 	items2 := llamacpp.Iterate(w, llamacpp.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
@@ -806,4 +779,4 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 
 // spansDeepSeekV3_2 is the position table of DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepSeekV3_2 = "set,if,for,macro,{{ }}|iEAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK0CKdGIACAAEmCCACEgCEEEKGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAMqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAIwBAnOJAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK4CKdGIACAAEqCCACGiCEEEMGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAOqICAEOACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAI"
+const spansDeepSeekV3_2 = "set,if,for,macro,{{ }}|gDAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK0CKdGIACAAEmCCACEgCEEEKGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAMmICAEKACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAIkBAnOJAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK4CKdGIACAAEqCCACGiCEEEMGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAOmICAEKACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAI"

@@ -12,25 +12,10 @@ import (
 var Exaone3 = &tmplgen.Template{
 	Aliases: []string{"dd26650e2cf828230f07d11aac47382b5825bedc8ffc6989a17fddfaa8cf0e29", "e3919603eb3c1957350eaab3d848a4a7964d72d8979490b523a4068805a9906a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "exaone3.jinja",
 	Func:      renderExaone3,
@@ -122,4 +107,4 @@ func renderExaone3Llama(w *jinja2.Writer) {
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|uDAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansExaone3 = "set,for,if,{{ }}|wCAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

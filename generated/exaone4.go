@@ -12,25 +12,10 @@ import (
 var Exaone4 = &tmplgen.Template{
 	Aliases: []string{"e7da58f7dc648981b2278dfc3df836e421cc867d1989d398c87ca0ca92e0b506", "ad142ea3e9619a0dc7395a8f904f8d4aeb1388c230470724cf95c48d62bf6989"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "exaone4.jinja",
 	Func:      renderExaone4,
@@ -134,4 +119,4 @@ func renderExaone4Llama(w *jinja2.Writer) {
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|uDAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"
+const spansExaone4 = "set,for,if,{{ }}|wCAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"

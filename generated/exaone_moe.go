@@ -12,25 +12,10 @@ import (
 var ExaoneMoe = &tmplgen.Template{
 	Aliases: []string{"edb3bb930b6c6825ce1803df1beb46657b8ee6675236ff00973edd160369f031", "8551de5a4a51f8638f44cfdab9b1fd43d790acde37f62fd06dffc8132f26c487"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "exaone-moe.jinja",
 	Func:      renderExaoneMoe,
@@ -95,4 +80,4 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|uDAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"
+const spansExaoneMoe = "set,for,if,{{ }}|wCAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"

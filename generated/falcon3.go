@@ -12,25 +12,10 @@ import (
 var Falcon3 = &tmplgen.Template{
 	Aliases: []string{"872ce261c15c2bc00d0ac187f727f70d95dc2b3c4532f682c5f878e2f249ba1e", "b6504020e2a5f17554d303b603b6d4d0880f4ff6ef2ee31e539495b77ce5fb1a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "falcon3.jinja",
 	Func:      renderFalcon3,
@@ -81,4 +66,4 @@ func renderFalcon3Llama(w *jinja2.Writer) {
 
 // spansFalcon3 is the position table of falcon3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFalcon3 = "for,{{ }}|sDQOCAEICACeQDAAEICAC"
+const spansFalcon3 = "for,{{ }}|uCQOCAEICACeQDAAEICAC"

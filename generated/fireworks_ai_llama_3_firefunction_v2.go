@@ -12,25 +12,13 @@ import (
 var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	Aliases: []string{"a59c5dd621388c668256b87e0157abaa3e28a9506ae401d33d1bf9720ab72386", "5f259f602c593bdc4ee6f461bd3d6ebb30f7001cc2826d763e6d4a46656cd4d6"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "fireworks-ai-llama-3-firefunction-v2.jinja",
 	Func:      renderFireworksAiLlama3FirefunctionV2,
@@ -50,9 +38,8 @@ const (
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
 func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 	bosTokenInput := w.Lookup("bos_token")
+	var loopMessages, messageRoles jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var messageRoles jinja2.Value
 	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
 	functions := w.Lookup("functions")
 	datetime := w.Lookup("datetime")
@@ -84,9 +71,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		var messageRolesString jinja2.Value
-		var msgContent jinja2.Value
-		var systemPrompt jinja2.Value
+		var messageRolesString, msgContent, systemPrompt jinja2.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
 		nsRole = jinja2.FilterLower(jinja2.ItemStr(message, "role"))
@@ -145,9 +130,8 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	bosTokenInput := w.Lookup("bos_token")
+	var loopMessages, messageRoles jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var messageRoles jinja2.Value
 	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
 	functions := w.Lookup("functions")
 	datetime := w.Lookup("datetime")
@@ -177,9 +161,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var messageRolesString jinja2.Value
-	var msgContent jinja2.Value
-	var systemPrompt jinja2.Value
+	var messageRolesString, msgContent, systemPrompt jinja2.Value
 	bosToken := bosTokenInput
 	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
@@ -238,4 +220,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|4DACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGkBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIQACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|+CACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

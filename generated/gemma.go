@@ -12,25 +12,10 @@ import (
 var Gemma = &tmplgen.Template{
 	Aliases: []string{"1362931a72202b0bd86d0c7e3c73d97d502b580185d241be8847f1f8462419ed", "4bd5f5f440ba528fdc4b84cfcf2cb77023f32cd937fcb0c393d3ce7f7f7b7d7a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "gemma.jinja",
 	Func:      renderGemma,
@@ -136,4 +121,4 @@ func renderGemmaLlama(w *jinja2.Writer) {
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|uDAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|wCAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"

@@ -14,23 +14,14 @@ var Gemma4 = &tmplgen.Template{
 	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
-		TypedContent:       false,
 		Tools:              true,
 		ToolCalls:          true,
 		ParallelToolCalls:  true,
 		ObjectArguments:    true,
-		PreserveReasoning:  false,
 		Handler:            "gemma4",
 		Thinking:           true,
 		ThinkingStartTag:   "<|channel>thought",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
 		MergeToolResponses: true,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
 	},
 	File:      "gemma4.jinja",
 	Func:      renderGemma4,
@@ -49,10 +40,10 @@ const (
 
 // renderGemma4 renders gemma4.jinja.
 func renderGemma4(w *jinja2.Writer) {
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -61,8 +52,7 @@ func renderGemma4(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -72,8 +62,7 @@ func renderGemma4(w *jinja2.Writer) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma jinja2.Value
-			var nsItems jinja2.Value
+			var addComma, nsItems jinja2.Value
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
@@ -261,8 +250,7 @@ func renderGemma4(w *jinja2.Writer) {
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -684,10 +672,10 @@ func renderGemma4(w *jinja2.Writer) {
 func renderGemma4Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -696,8 +684,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -705,8 +692,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var addComma jinja2.Value
-		var nsItems jinja2.Value
+		var addComma, nsItems jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
@@ -899,8 +885,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1325,4 +1310,4 @@ func renderGemma4Llama(w *jinja2.Writer) {
 
 // spansGemma4 is the position table of gemma4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma4 = "macro,set,for,if,{{ }}|6DuMCCAMACICEACACE4LCAEOACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCK0KOREGAAACEACICEKCACOECIII8CEIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqB0MtQJAMACICEACACI6LCAEOACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCM8KOREGAAACEACICEKCACOECIIIgDEIGIuCCIEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"
+const spansGemma4 = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCK0KOREGAAACEACICEKCACOECIII8CEIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqBwMtQJAKACICEACACI4LCAEMACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCM8KOREGAAACEACICEKCACOECIIIgDEIGIuCCIEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"

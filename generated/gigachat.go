@@ -12,25 +12,9 @@ import (
 var Gigachat = &tmplgen.Template{
 	Aliases: []string{"589d95fda0ce709f87eb0e179e6c51984c916efdd1ad24ea94b10455ee46f24b", "73727695041c232db25b6614754037fb2a3bcd5fe22befc1d2e7413248586997"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "gigachat_v3",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "gigachat_v3",
 	},
 	File:      "gigachat.jinja",
 	Func:      renderGigachat,
@@ -111,4 +95,4 @@ func renderGigachatLlama(w *jinja2.Writer) {
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|uDsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"
+const spansGigachat = "for,if,{{ }}|uCsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"

@@ -12,25 +12,13 @@ import (
 var GigaChat3_1_10B_A1_8B = &tmplgen.Template{
 	Aliases: []string{"647cbcc7daceaa2b62f3bbc18f768d65e96a7529ffc44ff3f43a4845112c074a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  false,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:      true,
+		StringContent:   true,
+		Tools:           true,
+		ToolCalls:       true,
+		ObjectArguments: true,
+		Handler:         "generic",
+		ReasoningMode:   "none",
 	},
 	File:      "GigaChat3.1-10B-A1.8B.jinja",
 	Func:      renderGigaChat3_1_10B_A1_8B,
@@ -50,12 +38,12 @@ const (
 // renderGigaChat3_1_10B_A1_8B renders GigaChat3.1-10B-A1.8B.jinja.
 func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	var toolsContent jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
-	var toolsContent jinja2.Value
 	// GigaChat3.1-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
@@ -63,14 +51,8 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONAL_JSON_KEYS jinja2.Value
-		var ty jinja2.Value
-		var props jinja2.Value
-		var required jinja2.Value
-		var hasAdditionalProps jinja2.Value
-		var additionalPropsType jinja2.Value
-		var additionalTypeStr jinja2.Value
-		var ns jinja2.Value
+		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+		var additionalTypeStr, ns jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
@@ -104,8 +86,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				val := values[i]
-				var typeStr jinja2.Value
-				var default2 jinja2.Value
+				var typeStr, default2 jinja2.Value
 				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if jinja2.In(jinja2.Str("description"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
@@ -236,12 +217,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
-			var nsTool jinja2.Value
-			var mainBody jinja2.Value
-			var params jinja2.Value
-			var paramType jinja2.Value
-			var returnParams jinja2.Value
-			var returnType jinja2.Value
+			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := jinja2.Attr(tool, "function")
 			if toolFunction.Truthy() {
@@ -428,12 +404,12 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	var toolsContent jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
-	var toolsContent jinja2.Value
 	// GigaChat3.1-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
@@ -441,14 +417,8 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
-		var ADDITIONAL_JSON_KEYS jinja2.Value
-		var ty jinja2.Value
-		var props jinja2.Value
-		var required jinja2.Value
-		var hasAdditionalProps jinja2.Value
-		var additionalPropsType jinja2.Value
-		var additionalTypeStr jinja2.Value
-		var ns jinja2.Value
+		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+		var additionalTypeStr, ns jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
@@ -480,8 +450,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var typeStr jinja2.Value
-			var default2 jinja2.Value
+			var typeStr, default2 jinja2.Value
 			for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(props, "items", nil, nil)) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
@@ -619,12 +588,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var nsTool jinja2.Value
-		var mainBody jinja2.Value
-		var params jinja2.Value
-		var paramType jinja2.Value
-		var returnParams jinja2.Value
-		var returnType jinja2.Value
+		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := llamacpp.Attr(tool, "function")
@@ -807,4 +771,4 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 
 // spansGigaChat3_1_10B_A1_8B is the position table of GigaChat3.1-10B-A1.8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_1_10B_A1_8B = "macro,set,if,for,{{ }}|4DyKMCAeACCCEACACEqJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCI+DIFGOSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaoFeHAKACCCEsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIGoBIJGKQGIEGACIIIAIAIGIKJEECCIIoB8K1URAeACCCEACACE0JGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCMkEIFGOSECEEMCCGEGCCEEACCIMkBMHGKYCCEESCCEEACCIMAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIaqFeHAKACCCGsEEAGQICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIImBIJGKOGIEEACIIIAIAIGIKJEECCII"
+const spansGigaChat3_1_10B_A1_8B = "macro,set,if,for,{{ }}|gDkKMCASACCCEACACEoJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCI8DIFGMSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIa+EeHAKACCCEiEEAGGICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIGoBIJGKQGIEGACIIIAIAIGIKJEECCIIoBuK1URASACCCEACACEyJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCMiEIFGMSECEEMCCGEGCCEEACCIMkBMHGKYCCEESCCEEACCIMAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIagFeHAKACCCGiEEAGGICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAIICIEGACICGAGJCEGCHEEACCCGIGEIOgCIJAOGCIEEACICGEGJCIGCAEEACICGAGJIEMEAEGECIIKAGJIGAQJCEEQACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIImBIJGKOGIEEACIIIAIAIGIKJEECCII"

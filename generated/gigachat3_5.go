@@ -12,25 +12,14 @@ import (
 var GigaChat3_5 = &tmplgen.Template{
 	Aliases: []string{"c65f2bf344341a122bb54d0305d232483c0885af2f0d8eac16d9a41e098f4364"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>\n\n",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Handler:          "generic",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
+		ReasoningMode:    "tag_based",
+		ReasoningStart:   "<think>",
+		ReasoningEnd:     "</think>\n\n",
 	},
 	File:      "GigaChat3.5.jinja",
 	Func:      renderGigaChat3_5,
@@ -51,12 +40,11 @@ const (
 func renderGigaChat3_5(w *jinja2.Writer) {
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	eosTokenInput := w.Lookup("eos_token")
-	var DEVSYSTEM jinja2.Value
+	var DEVSYSTEM, FUNCTION_NAMES, devsystemContent jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
 	tools := w.Lookup("tools")
 	ns := w.Lookup("ns")
 	FUNCTION_DESCRIPTIONS := w.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTION_NAMES jinja2.Value
 	reasoning := w.Lookup("reasoning")
 	useDevsystem := w.Lookup("use_devsystem")
 	useSuggester := w.Lookup("use_suggester")
@@ -65,7 +53,6 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
 	defaultDevsystem := w.Lookup("default_devsystem")
-	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
@@ -82,21 +69,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		if refNs.IsMissing() {
 			refNs = jinja2.None()
 		}
-		var root jinja2.Value
-		var rns jinja2.Value
-		var ADDITIONAL_JSON_KEYS jinja2.Value
-		var refstr jinja2.Value
-		var segs jinja2.Value
-		var nsP jinja2.Value
-		var rns2 jinja2.Value
-		var nsb jinja2.Value
-		var nsu jinja2.Value
-		var tyRaw jinja2.Value
-		var ty jinja2.Value
-		var c jinja2.Value
-		var ns jinja2.Value
-		var required jinja2.Value
-		var nst jinja2.Value
+		var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
 		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
 		if jinja2.IsNone(schemaRoot) {
@@ -236,9 +209,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			for _, tname := range jinja2.Iterate(w, jinja2.Attr(schema, "type")) {
-				var frag jinja2.Value
-				var subO jinja2.Value
-				var subA jinja2.Value
+				var frag, subO, subA jinja2.Value
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -445,8 +416,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
-					var typeStr jinja2.Value
-					var default2 jinja2.Value
+					var typeStr, default2 jinja2.Value
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if jinja2.In(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
@@ -692,12 +662,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
-			var nsTool jinja2.Value
-			var mainBody jinja2.Value
-			var params jinja2.Value
-			var paramType jinja2.Value
-			var returnParams jinja2.Value
-			var returnType jinja2.Value
+			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
@@ -768,11 +733,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
 		jsonObj = jinja2.Param(jsonObj, "json_obj")
 		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
-		var ns jinja2.Value
-		var keySet jinja2.Value
-		var properties jinja2.Value
-		var nsNewObj jinja2.Value
-		var itemSchema jinja2.Value
+		var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
@@ -817,8 +778,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				propSchema := values[i]
-				var item jinja2.Value
-				var alignedItem jinja2.Value
+				var item, alignedItem jinja2.Value
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
 				if jinja2.In(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
@@ -911,8 +871,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
 	renderExamples := func(functions jinja2.Value) {
 		functions = jinja2.Param(functions, "functions")
-		var nsPrompt jinja2.Value
-		var indent jinja2.Value
+		var nsPrompt, indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
@@ -930,8 +889,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				if jinja2.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
-						var params jinja2.Value
-						var call jinja2.Value
+						var params, call jinja2.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := jinja2.Attr(function, "parameters")
 						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.Attr(functionParameters, "properties")) {
@@ -978,9 +936,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		if addMessageSepToken.IsMissing() {
 			addMessageSepToken = jinja2.Bool(true)
 		}
-		var messageContent jinja2.Value
-		var nsEmbedResult jinja2.Value
-		var messageFinalContent jinja2.Value
+		var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
@@ -1006,8 +962,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			items := jinja2.IterateReversed(w, jinja2.Attr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
-				var tokenized jinja2.Value
-				var placeholder jinja2.Value
+				var tokenized, placeholder jinja2.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
 				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return jinja2.Item(addTokens, jinja2.Attr(f, "type"))
@@ -1051,9 +1006,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message jinja2.Value) {
 		message = jinja2.Param(message, "message")
-		var functionIds jinja2.Value
-		var nsCurrentTools jinja2.Value
-		var content jinja2.Value
+		var functionIds, nsCurrentTools, content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if jinja2.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
@@ -1115,9 +1068,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
 	renderGcmlInvoke := func(call jinja2.Value) {
 		call = jinja2.Param(call, "call")
-		var inner jinja2.Value
-		var args jinja2.Value
-		var nsParams jinja2.Value
+		var inner, args, nsParams jinja2.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
@@ -1183,9 +1134,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	renderFunctionResponse := func(name, item jinja2.Value) {
 		name = jinja2.Param(name, "name")
 		item = jinja2.Param(item, "item")
-		var nsStrip jinja2.Value
-		var nsBody jinja2.Value
-		var body jinja2.Value
+		var nsStrip, nsBody, body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if jinja2.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
@@ -1237,8 +1186,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	renderFunctionResponses := func(content, names jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		names = jinja2.Param(names, "names")
-		var items jinja2.Value
-		var nsResp jinja2.Value
+		var items, nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 		if (jinja2.IsIterable(content) && !jinja2.IsString(content)) && !jinja2.IsMapping(content) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
@@ -1420,14 +1368,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		var frBody jinja2.Value
-		var nextIsFr jinja2.Value
-		var name jinja2.Value
-		var gcmlBlock jinja2.Value
-		var compositeContent jinja2.Value
-		var lastEffectiveIdx jinja2.Value
+		var frBody, nextIsFr, name, gcmlBlock, compositeContent, lastEffectiveIdx, isFinalAssistant jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
-		var isFinalAssistant jinja2.Value
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
 		if jinja2.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
@@ -1769,12 +1711,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	llamacpp.OwnVariables(w)
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	eosTokenInput := w.Lookup("eos_token")
-	var DEVSYSTEM jinja2.Value
+	var DEVSYSTEM, FUNCTION_NAMES, devsystemContent jinja2.Value
 	addTokens := jinja2.Undefined("add_tokens")
 	tools := w.Lookup("tools")
 	ns := w.Lookup("ns")
 	FUNCTION_DESCRIPTIONS := w.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTION_NAMES jinja2.Value
 	reasoning := w.Lookup("reasoning")
 	useDevsystem := w.Lookup("use_devsystem")
 	useSuggester := w.Lookup("use_suggester")
@@ -1783,7 +1724,6 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
 	defaultDevsystem := w.Lookup("default_devsystem")
-	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
@@ -1800,21 +1740,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		if refNs.IsMissing() {
 			refNs = jinja2.None()
 		}
-		var root jinja2.Value
-		var rns jinja2.Value
-		var ADDITIONAL_JSON_KEYS jinja2.Value
-		var refstr jinja2.Value
-		var segs jinja2.Value
-		var nsP jinja2.Value
-		var rns2 jinja2.Value
-		var nsb jinja2.Value
-		var nsu jinja2.Value
-		var tyRaw jinja2.Value
-		var ty jinja2.Value
-		var c jinja2.Value
-		var ns jinja2.Value
-		var required jinja2.Value
-		var nst jinja2.Value
+		var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
 		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
 		if llamacpp.IsNone(schemaRoot) {
@@ -1958,9 +1884,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var frag jinja2.Value
-			var subO jinja2.Value
-			var subA jinja2.Value
+			var frag, subO, subA jinja2.Value
 			for _, tname := range llamacpp.Iterate(w, llamacpp.Attr(schema, "type")) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
@@ -2166,8 +2090,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var typeStr jinja2.Value
-				var default2 jinja2.Value
+				var typeStr, default2 jinja2.Value
 				for _, item := range llamacpp.Iterate(w, llamacpp.Attr(ns, "pairs")) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
@@ -2420,12 +2343,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var nsTool jinja2.Value
-		var mainBody jinja2.Value
-		var params jinja2.Value
-		var paramType jinja2.Value
-		var returnParams jinja2.Value
-		var returnType jinja2.Value
+		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
@@ -2497,11 +2415,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
 		jsonObj = jinja2.Param(jsonObj, "json_obj")
 		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
-		var ns jinja2.Value
-		var keySet jinja2.Value
-		var properties jinja2.Value
-		var nsNewObj jinja2.Value
-		var itemSchema jinja2.Value
+		var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
@@ -2544,8 +2458,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var item jinja2.Value
-			var alignedItem jinja2.Value
+			var item, alignedItem jinja2.Value
 			for _, item2 := range llamacpp.Iterate(w, llamacpp.CallMethod(properties, "items", nil, nil)) {
 				vals := jinja2.Unpack(item2, 2)
 				key := vals[0]
@@ -2642,8 +2555,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
 	renderExamples := func(functions jinja2.Value) {
 		functions = jinja2.Param(functions, "functions")
-		var nsPrompt jinja2.Value
-		var indent jinja2.Value
+		var nsPrompt, indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
@@ -2661,8 +2573,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				if llamacpp.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-					var params jinja2.Value
-					var call jinja2.Value
+					var params, call jinja2.Value
 					for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := llamacpp.Attr(function, "parameters")
@@ -2710,9 +2621,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		if addMessageSepToken.IsMissing() {
 			addMessageSepToken = jinja2.Bool(true)
 		}
-		var messageContent jinja2.Value
-		var nsEmbedResult jinja2.Value
-		var messageFinalContent jinja2.Value
+		var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
@@ -2736,8 +2645,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var tokenized jinja2.Value
-			var placeholder jinja2.Value
+			var tokenized, placeholder jinja2.Value
 			items := llamacpp.IterateReversed(w, llamacpp.Attr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
@@ -2784,9 +2692,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message jinja2.Value) {
 		message = jinja2.Param(message, "message")
-		var functionIds jinja2.Value
-		var nsCurrentTools jinja2.Value
-		var content jinja2.Value
+		var functionIds, nsCurrentTools, content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if llamacpp.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
@@ -2849,9 +2755,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
 	renderGcmlInvoke := func(call jinja2.Value) {
 		call = jinja2.Param(call, "call")
-		var inner jinja2.Value
-		var args jinja2.Value
-		var nsParams jinja2.Value
+		var inner, args, nsParams jinja2.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
@@ -2918,9 +2822,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	renderFunctionResponse := func(name, item jinja2.Value) {
 		name = jinja2.Param(name, "name")
 		item = jinja2.Param(item, "item")
-		var nsStrip jinja2.Value
-		var nsBody jinja2.Value
-		var body jinja2.Value
+		var nsStrip, nsBody, body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if llamacpp.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
@@ -2973,8 +2875,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	renderFunctionResponses := func(content, names jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		names = jinja2.Param(names, "names")
-		var items jinja2.Value
-		var nsResp jinja2.Value
+		var items, nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 		if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
@@ -3153,14 +3054,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var frBody jinja2.Value
-	var nextIsFr jinja2.Value
-	var name jinja2.Value
-	var gcmlBlock jinja2.Value
-	var compositeContent jinja2.Value
-	var lastEffectiveIdx jinja2.Value
+	var frBody, nextIsFr, name, gcmlBlock, compositeContent, lastEffectiveIdx, isFinalAssistant jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	var isFinalAssistant jinja2.Value
 	eosToken := eosTokenInput
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
@@ -3505,4 +3400,4 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 
 // spansGigaChat3_5 is the position table of GigaChat3.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_5 = "macro,if,set,for,{{ }}|sEumBGCAgCOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEEkjBGACEgjBIICGACHEEiDCACG8CEICMAGHEEACAEEuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQyfOCCGACHEEUCAGGECCEIAAAEEACAEGAEDICueEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICqdEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICmcGGCGACHEE8GCAGKoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMiUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIKwSKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICkRGGCIAGHEEQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEEkEEAGOSCCCEMCCGEGCCCEACCIKmBKHGWOCCCEACCIIAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECU8EiBNAKACCEEgEEAGQACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIG+IMDAUACIEEkIEACEECIIG6HEACGECAIGuHEACGWCACEAAAEEACIEIAAAEEAEAEEwGGJCGICAEMACAEE+BEAGOsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREEQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIK+CMZAKACIEEACAEEmCCACEAAAEEACIEE4BCAGEyBEICGqBCIGIUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG6EGJAYGCICEACIEGKGJEOGCACEACIEGqCGJCEACIEE0BCIGMICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWwCKJAMGCICEACIIGAGJEEAEAEEgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ6CMRAMACIEEICACGACIEGAEJEEGCACEACIIGEGJIImBCACEACIEEUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIIoDMJAOsCCICEACIEEWCAGKKCICEAAAEEACIEIAGREEQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOoCIJAMWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIiBKAGEICICGACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEGqVIAGawTEICEAEIECqTGACGACAICiTOACGGCACEACIIE0SKJCGACAICsSIACGACAICkSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMgQOZCGACAIGYIACESCICEACIIIEEAIK6OWRCGGCAEKAEAEESCAEWACAEE4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICmKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEI4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGwBEJCEECIEIACAEEAGAEEWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIAIAIEOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI+BinB5mCZAgCOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEE4jBGACE0jBIICGACHEEkDCACG+CEICMAGHEEACAEGuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQkgBOCCGACHEGUCAGGECCEIAAAEEACAEGAEDIC+eEGCGACHEGUCAGGECCEIAAAEEACAEGAEDIC4dEGCGACHEGUCAGGECCEIAAAEEACAEGAEDICycGGCGACHEG8GCAGKoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMsUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIK6SKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICuRGGCIAGHEGQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEGqEEAGOSCCCEMCCGEGCCCEACCIMqBKHGWSCCCEACCIMAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECU+EiBNAKACCEGgEEAGQACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIGiJMDAUACIEEoIEACEECIIG+HEACGECAIGyHEACGWCACEAAAEEACIEIAAAEEAEAEE0GGJCGICAEMACAEI+BEAGOsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREEQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIKgDMZAKACIEEACAEEoCCACEAAAEEACIEE6BCAGE0BEICIqBCIGIUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG8EGJAYGCICEACIEGKGJEOGCACEACIEGsCGJCEACIEG0BCIGMICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWyCKJAMGCICEACIIGAGJEEAEAEGgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ8CMRAMACIEEICACGACIEGAEJEEGCACEACIIGEGJIIoBCACEACIEGUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIIqDMJAOuCCICEACIEGWCAGKKCICEAAAEEACIEIAGREEQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOoCIJAMWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIgBKAGEGCICEACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEI2VIAGa8TEICEAEIEC2TGACGACAICuTOACGGCACEACIIEgTKJCGACAIC4SIACGACAICwSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMsQOZCGACAIGYIACESCICEACIIIEEAIKmPWRCGGCAEKAEAEESCAEWACAEG4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICwKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEK4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGyBEJCEECIEIACAEEAGAEGWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIGIAIKOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI"
+const spansGigaChat3_5 = "macro,if,set,for,{{ }}|yDslBGCAkBOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEE+iBGACE6iBIICGACHEEiDCACG8CEICMAGHEEACAEEuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQsfOCCGACHEEUCAGGECCEIAAAEEACAEGAEDICoeEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICkdEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICgcGGCGACHEE4GCAGGoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMgUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIKuSKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICiRGGCIAGHEEQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEEiEEAGMSCCCEMCCGEGCCCEACCIKmBKHGWOCCCEACCIIAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECUyEiBNAKACCEE2DEAGGACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIG0IMDAMACIEEiIEACEECIIG4HEACGECAIGsHEACGWCACEAAAEEACIEIAAAEEAEAEEuGGJCGICAEMACAEE8BEAGMsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREEQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIK6CMZAIACIEEACAEEkCCACEAAAEEACIEE2BCAGEwBEICGoBCIGGUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG0EGJAUGCICEACIEGKGJEOGCACEACIEGoCGJCEACIEEyBCIGKICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWsCKJAIGCICEACIIGAGJEEAEAEEgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ2CMRAIACIEEICACGACIEGAEJEEGCACEACIIGEGJIImBCACEACIEEUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIIkDMJAKsCCICEACIEEWCAGKKCICEAAAEEACIEIAGREEQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOmCIJAKWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIiBKAGEICICGACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEG+UIAGOwTEICEAEIECqTGACGACAICiTOACGGCACEACIIE0SKJCGACAICsSIACGACAICkSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMgQOZCGACAIGYIACESCICEACIIIEEAIK6OWRCGGCAEKAEAEESCAEWACAEE4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICmKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEI4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGwBEJCEECIEIACAEEAGAEEWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIAIAIEOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI6BgmB5mCZAkBOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEEyjBGACEujBIICGACHEEkDCACG+CEICMAGHEEACAEGuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQ+fOCCGACHEGUCAGGECCEIAAAEEACAEGAEDIC4eEGCGACHEGUCAGGECCEIAAAEEACAEGAEDICydEGCGACHEGUCAGGECCEIAAAEEACAEGAEDICscGGCGACHEG4GCAGGoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMqUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIK4SKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICsRGGCIAGHEGQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEGoEEAGMSCCCEMCCGEGCCCEACCIMqBKHGWSCCCEACCIMAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECU0EiBNAKACCEG2DEAGGACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIG4IMDAMACIEEmIEACEECIIG8HEACGECAIGwHEACGWCACEAAAEEACIEIAAAEEAEAEEyGGJCGICAEMACAEI8BEAGMsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREEQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIK8CMZAIACIEEACAEEmCCACEAAAEEACIEE4BCAGEyBEICIoBCIGGUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG2EGJAUGCICEACIEGKGJEOGCACEACIEGqCGJCEACIEGyBCIGKICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWuCKJAIGCICEACIIGAGJEEAEAEGgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ4CMRAIACIEEICACGACIEGAEJEEGCACEACIIGEGJIIoBCACEACIEGUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIImDMJAKuCCICEACIEGWCAGKKCICEAAAEEACIEIAGREEQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOmCIJAKWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIgBKAGEGCICEACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEIqVIAGO8TEICEAEIEC2TGACGACAICuTOACGGCACEACIIEgTKJCGACAIC4SIACGACAICwSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMsQOZCGACAIGYIACESCICEACIIIEEAIKmPWRCGGCAEKAEAEESCAEWACAEG4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICwKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEK4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGyBEJCEECIEIACAEEAGAEGWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIGIAIKOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI"

@@ -12,25 +12,18 @@ import (
 var Glm4_5 = &tmplgen.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>\n",
 	},
 	File:      "glm_4_5.jinja",
 	Func:      renderGlm4_5,
@@ -108,13 +101,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
-		var userContent jinja2.Value
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
-		var parts jinja2.Value
-		var beforeFirstClose jinja2.Value
-		var innerParts jinja2.Value
-		var extractedReasoning jinja2.Value
+		var userContent, reasoningContent, content, parts, beforeFirstClose, innerParts, extractedReasoning jinja2.Value
 		var afterLastClose jinja2.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := jinja2.Attr(m, "role")
@@ -340,13 +327,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var userContent jinja2.Value
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
-	var parts jinja2.Value
-	var beforeFirstClose jinja2.Value
-	var innerParts jinja2.Value
-	var extractedReasoning jinja2.Value
+	var userContent, reasoningContent, content, parts, beforeFirstClose, innerParts, extractedReasoning jinja2.Value
 	var afterLastClose jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
@@ -518,4 +499,4 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 
 // spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlm4_5 = "if,for,{{ }},macro,set|0DSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIIiKGRCYoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIKmKGRCYsJCAAIECAIIACAEEICAEKuICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIiDEAAI4CCACGQCAAGACIIIAEAIGCEJEG2BCAAIeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGlm4_5 = "if,for,{{ }},macro,set|mDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2JGRCMoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK6JGRCMsJCAAIECAIIACAEEICAEKuICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIiDEAAI4CCACGQCAAGACIIIAEAIGCEJEG2BCAAIeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

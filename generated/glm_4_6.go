@@ -12,25 +12,18 @@ import (
 var GLM4_6 = &tmplgen.Template{
 	Aliases: []string{"e5435142af633e74102a951ce8e51e37c2541d1036f80752a37d359a7383c4eb", "e6e2ddfb13f8aef529a869e362f74743725c0919b8675139b93c0cb1623796c8"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>\n",
 	},
 	File:      "GLM-4.6.jinja",
 	Func:      renderGLM4_6,
@@ -108,8 +101,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
+		var reasoningContent, content jinja2.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := jinja2.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
@@ -320,8 +312,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
+	var reasoningContent, content jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
@@ -478,4 +469,4 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 
 // spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_6 = "if,for,{{ }},macro,set|0DSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII6IGRCMsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK+IGRCMwICAAIACAEEMCAEO2HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI+CEAAI0CCACGICAAGACIIGEEJEIECAIIKCAAGCCIEKgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGLM4_6 = "if,for,{{ }},macro,set|mDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII4IGRCKsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK8IGRCKwICAAIACAEEMCAEO2HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI+CEAAI0CCACGICAAGACIIGEEJEIECAIIKCAAGCCIEKgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"

@@ -12,25 +12,19 @@ import (
 var GLM4_7Flash = &tmplgen.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "GLM-4.7-Flash.jinja",
 	Func:      renderGLM4_7Flash,
@@ -109,8 +103,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
+		var reasoningContent, content jinja2.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
 		mRole := jinja2.Attr(m, "role")
@@ -304,8 +297,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
+	var reasoningContent, content jinja2.Value
 	clearThinking := clearThinkingInput
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
@@ -444,4 +436,4 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},macro,set|2DSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2HGRCOmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK6HGRCOqHCAAIAAmCECgHC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGqCEAAIgCCACGICAAGACIIGCEJEGACAIGgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"
+const spansGLM4_7Flash = "if,for,{{ }},macro,set|qDSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII0HGRCMmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK4HGRCMqHCAAIAAmCECgHC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGqCEAAIgCCACGICAAGACIIGCEJEGACAIGgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"

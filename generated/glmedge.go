@@ -12,25 +12,10 @@ import (
 var Glmedge = &tmplgen.Template{
 	Aliases: []string{"e726435b79668ef96728279eaf17bf2d81a2357e352cae4907aca83dc08a3448", "1e15a51aafe8897ed963c8cbbbb2f1e4ccbba896be05980921a1c5bc74f69420"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "glmedge.jinja",
 	Func:      renderGlmedge,
@@ -79,4 +64,4 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 
 // spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlmedge = "for,{{ }}|sDOQCAEGCACcODAAEGCAC"
+const spansGlmedge = "for,{{ }}|uCOQCAEGCACcODAAEGCAC"

@@ -12,25 +12,15 @@ import (
 var GoogleGemma4_31B_It = &tmplgen.Template{
 	Aliases: []string{"a727194b8fd2c1099758afb584f88e44b938f8211a6a261759a83b6418a370c8", "1d35a24a2a63cc600c0cab43628a6df4cd3318e959b03307cf5f9f7e29ecf783"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "gemma4",
-		Thinking:           true,
-		ThinkingStartTag:   "<|channel>thought",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "gemma4",
+		Thinking:          true,
+		ThinkingStartTag:  "<|channel>thought",
 	},
 	File:      "google-gemma-4-31B-it.jinja",
 	Func:      renderGoogleGemma4_31B_It,
@@ -49,10 +39,10 @@ const (
 
 // renderGoogleGemma4_31B_It renders google-gemma-4-31B-it.jinja.
 func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -61,8 +51,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -72,8 +61,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma jinja2.Value
-			var nsItems jinja2.Value
+			var addComma, nsItems jinja2.Value
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
@@ -296,8 +284,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -584,9 +571,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		var role jinja2.Value
-		var continueSameModelTurn jinja2.Value
-		var thinkingText jinja2.Value
+		var role, continueSameModelTurn, thinkingText jinja2.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
 		if !jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
@@ -709,8 +694,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.FilterLength(loopMessages))) {
-					var follow jinja2.Value
-					var toolBody jinja2.Value
+					var follow, toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, k), "role"), "tool") {
@@ -845,10 +829,10 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -857,8 +841,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -866,8 +849,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var addComma jinja2.Value
-		var nsItems jinja2.Value
+		var addComma, nsItems jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
@@ -1095,8 +1077,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1385,9 +1366,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var role jinja2.Value
-	var continueSameModelTurn jinja2.Value
-	var thinkingText jinja2.Value
+	var role, continueSameModelTurn, thinkingText jinja2.Value
 	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
@@ -1515,8 +1494,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var follow jinja2.Value
-				var toolBody jinja2.Value
+				var follow, toolBody jinja2.Value
 				for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
@@ -1648,4 +1626,4 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma4_31B_It is the position table of google-gemma-4-31B-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma4_31B_It = "macro,set,for,if,{{ }}|6D0OCCAMACICEACACE+NCAEOACICEqNCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGqGEJGGaCIGGOCIGKAAiCCIAC5BIEoFETGGgFCAGGOCIGKAAiCCIAEjCCEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCIIgBEAGGOCAGKAAiCCIGEjCIMyBGJGGOCIGKAAiCCIYEjCEKCCSIGECLGQOKZGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGwCGJAKkCEIGEECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAKRCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKAORCEMCAEEGCIGEACICIoPKREO4OCIGEAAACEACACEICACMCEACGcCAGEWCIEEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIIKEIJCIKCAGEECIIK8CGIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGAGJCEyECAGESEIEEACIIEACACEAAACEACACE6DEJGGAEACEuDCAEIkDCIGCiDCIGGACACIAEACEAEACEMCAEEGCIGEACICIAIRCEqBCAGEACIICkBCAGGACACEMCAEEGCIGEACICIAGRIIAEAIGAEJCEAAACEACACKkDKZGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGOSMZGEMCIGGEEIGsB6OtVRAMACICEACACIgOCAEOACICEsNCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGsGEJGGaCIGGOCIGKAAiCCIAC5BIEqFETGGiFCAGGOCIGKAAiCCIAEjCCGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCIIgBEAGGOCAGKAAiCCIGEjCIMyBGJGGOCIGKAAiCCIYEjCEKCCSIGECLGQOKZGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIG0CGJAKoCEIGEECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAKRCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKAORCEMCAEEGCIGEACICKuPKREO+OCIGEAAACEACACEICACMCEACGcCAGEWCIEEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIIKEIJCIKCAGEECIIKgDGIGIuCCIEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGAGJCE0ECAGESEIEEACIIEACACEAAACEACACE8DEJGGAEACGuDCAEIkDCIGCiDCIGGACACIAEACEAEACEMCAEEGCIGEACICIAIRCEqBCAGEACIICkBCAGGACACEMCAEEGCIGEACICIAGRIIAEAIGAEJCEAAACEACACKkDKZGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGOSMZGEMCIGGEEIG"
+const spansGoogleGemma4_31B_It = "macro,set,for,if,{{ }}|mDwOCCAKACICEACACE8NCAEMACICEqNCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGqGEJGGaCIGGOCIGKAAiCCIAC5BIEoFETGGgFCAGGOCIGKAAiCCIAEjCCEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCIIgBEAGGOCAGKAAiCCIGEjCIMyBGJGGOCIGKAAiCCIYEjCEKCCSIGECLGQOKZGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGwCGJAKkCEIGEECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAKRCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKAORCEMCAEEGCIGEACICIiPKREK2OCIGEAAACEACACEICACMCEACGcCAGEWCIEEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIIKEIJCIKCAGEECIIK8CGIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGAGJCEwECAGESEIEEACIIEACACEAAACEACACE4DEJGGAEACEsDCAEGkDCIGCiDCIGGACACIAEACEAEACEMCAEEGCIGEACICIAIRCEqBCAGEACIICkBCAGGACACEMCAEEGCIGEACICIAGRIIAEAIGAEJCEAAACEACACKkDKZGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGOSMZGEMCIGGEEIGsB2OtVRAKACICEACACI+NCAEMACICEsNCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGsGEJGGaCIGGOCIGKAAiCCIAC5BIEqFETGGiFCAGGOCIGKAAiCCIAEjCCGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCIIgBEAGGOCAGKAAiCCIGEjCIMyBGJGGOCIGKAAiCCIYEjCEKCCSIGECLGQOKZGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIG0CGJAKoCEIGEECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAKRCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKAORCEMCAEEGCIGEACICKoPKREK8OCIGEAAACEACACEICACMCEACGcCAGEWCIEEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIIKEIJCIKCAGEECIIKgDGIGIuCCIEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGAGJCEyECAGESEIEEACIIEACACEAAACEACACE6DEJGGAEACGsDCAEGkDCIGCiDCIGGACACIAEACEAEACEMCAEEGCIGEACICIAIRCEqBCAGEACIICkBCAGGACACEMCAEEGCIGEACICIAGRIIAEAIGAEJCEAAACEACACKkDKZGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGOSMZGEMCIGGEEIG"

@@ -14,23 +14,14 @@ var GoogleGemma4_31B_ItInterleaved = &tmplgen.Template{
 	Caps: llamacpp.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
-		TypedContent:       false,
 		Tools:              true,
 		ToolCalls:          true,
 		ParallelToolCalls:  true,
 		ObjectArguments:    true,
-		PreserveReasoning:  false,
 		Handler:            "gemma4",
 		Thinking:           true,
 		ThinkingStartTag:   "<|channel>thought",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
 		MergeToolResponses: true,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
 	},
 	File:      "google-gemma-4-31B-it-interleaved.jinja",
 	Func:      renderGoogleGemma4_31B_ItInterleaved,
@@ -49,10 +40,10 @@ const (
 
 // renderGoogleGemma4_31B_ItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
 func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -61,8 +52,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -72,8 +62,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma jinja2.Value
-			var nsItems jinja2.Value
+			var addComma, nsItems jinja2.Value
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
@@ -261,8 +250,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -709,10 +697,10 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var loopMessages jinja2.Value
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")
 	tools := w.Lookup("tools")
@@ -721,8 +709,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	var formatParameters func(jinja2.Value, jinja2.Value)
 	formatParameters = func(properties, required jinja2.Value) {
 		properties = jinja2.Param(properties, "properties")
-		var standardKeys jinja2.Value
-		var ns jinja2.Value
+		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -730,8 +717,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var addComma jinja2.Value
-		var nsItems jinja2.Value
+		var addComma, nsItems jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
@@ -924,8 +910,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
 	formatFunctionDeclaration := func(toolData jinja2.Value) {
 		toolData = jinja2.Param(toolData, "tool_data")
-		var params jinja2.Value
-		var responseDeclaration jinja2.Value
+		var params, responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1375,4 +1360,4 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma4_31B_ItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma4_31B_ItInterleaved = "macro,set,for,if,{{ }}|6DuMCCAMACICEACACE4LCAEOACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICIuLKREKKCICOKCIGEECAIKAAACEAGACEsDEIGGMEIGICEEIIsCGFEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqB0MtRJAMACICEACACI6LCAEOACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM8EItBAMECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICK2LKREKKCICOKCIGEECAIKAAACEAGACEwDEIGGMEIGICEEIKuCGFEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"
+const spansGoogleGemma4_31B_ItInterleaved = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICIuLKREKKCICOKCIGEECAIKAAACEAGACEsDEIGGMEIGICEEIIsCGFEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqBwMtRJAKACICEACACI4LCAEMACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICK2LKREKKCICOKCIGEECAIKAAACEAGACEwDEIGGMEIGICEEIKuCGFEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"

@@ -12,25 +12,10 @@ import (
 var GptOss = &tmplgen.Template{
 	Aliases: []string{"2874feb3fb7c63e92ff5d60f5b94c2139c4a2362f4802a037b65804c4f69e1aa", "7972a5e6ab20ece663745e943dd821f89958dfde462e1035362dc92b6a21e953"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "gpt-oss.jinja",
 	Func:      renderGptOss,
@@ -92,4 +77,4 @@ func renderGptOssLlama(w *jinja2.Writer) {
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|sDcYCAEICACMICACeaFAAEGCACKICAC"
+const spansGptOss = "for,{{ }}|uCcYCAEICACMICACeaFAAEGCACKICAC"

@@ -12,25 +12,10 @@ import (
 var Granite = &tmplgen.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "granite.jinja",
 	Func:      renderGranite,
@@ -90,4 +75,4 @@ func renderGraniteLlama(w *jinja2.Writer) {
 
 // spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite = "for,{{ }},if|sDaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"
+const spansGranite = "for,{{ }},if|uCaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"

@@ -12,25 +12,10 @@ import (
 var Grok2 = &tmplgen.Template{
 	Aliases: []string{"07a0d4b1a43c57969568b2c2c75bb39a9cace670d2b2e3e418d13abc887df5f3", "277c9b76b903f9e06f09aa1c9b4b4287cb3cab19ff981c9abd800db047b882a6"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "grok-2.jinja",
 	Func:      renderGrok2,
@@ -115,4 +100,4 @@ func renderGrok2Llama(w *jinja2.Writer) {
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|uDAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansGrok2 = "set,for,if,{{ }}|wCAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -12,25 +12,14 @@ import (
 var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Handler:          "generic",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
+		ReasoningMode:    "tag_based",
+		ReasoningStart:   "<think>",
+		ReasoningEnd:     "</think>",
 	},
 	File:      "HuggingFaceTB-SmolLM3-3B.jinja",
 	Func:      renderHuggingFaceTB_SmolLM3_3B,
@@ -49,10 +38,9 @@ const (
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
 func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
+	var reasoningMode, systemMessage jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
-	var reasoningMode jinja2.Value
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	customInstructions := w.Lookup("custom_instructions")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
@@ -171,10 +159,9 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 // it is renderHuggingFaceTB_SmolLM3_3B with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
+	var reasoningMode, systemMessage jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
-	var reasoningMode jinja2.Value
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	customInstructions := w.Lookup("custom_instructions")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
@@ -292,4 +279,4 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 
 // spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|2DGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIEiBGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIE"
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|+CGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIEgBGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIE"

@@ -12,25 +12,10 @@ import (
 var HunyuanDense = &tmplgen.Template{
 	Aliases: []string{"5906524ca24197c30b83ee129947a65644ef40900e19dfbe4e859e3576cb8b9a", "c372db7089bc912e15e104f19b2b481be933b054613651cf5dae69d66764081e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "hunyuan-dense.jinja",
 	Func:      renderHunyuanDense,
@@ -105,4 +90,4 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanDense = "for,if,{{ }}|sDoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"
+const spansHunyuanDense = "for,if,{{ }}|uCoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"

@@ -12,25 +12,10 @@ import (
 var HunyuanMoe = &tmplgen.Template{
 	Aliases: []string{"7b3001cec901be0367142574a03f2a19183f5b5da70443c83422f44b2044fb84", "c7e5ab595dcb5f5167502f41263a5649c8dc123dfeac47b08196936c8ce5e758"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "hunyuan-moe.jinja",
 	Func:      renderHunyuanMoe,
@@ -103,4 +88,4 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|sDmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"
+const spansHunyuanMoe = "for,if,{{ }}|uCmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"

@@ -12,25 +12,15 @@ import (
 var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Tools:            true,
+		Handler:          "generic",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
+		ReasoningMode:    "tag_based",
+		ReasoningStart:   "<think>",
+		ReasoningEnd:     "</think>",
 	},
 	File:      "ibm-granite-granite-3.3-2B-Instruct.jinja",
 	Func:      renderIbmGraniteGranite3_3_2B_Instruct,
@@ -50,11 +40,10 @@ const (
 // renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
 func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	var systemMessage, loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	availableTools := w.Lookup("available_tools")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
 	documents := w.Lookup("documents")
 	thinking := w.Lookup("thinking")
 	controls := w.Lookup("controls")
@@ -162,11 +151,10 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
+	var systemMessage, loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	availableTools := w.Lookup("available_tools")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
 	documents := w.Lookup("documents")
 	thinking := w.Lookup("thinking")
 	controls := w.Lookup("controls")
@@ -272,4 +260,4 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|8DGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEsBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|mDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"

@@ -12,25 +12,14 @@ import (
 var IbmGraniteGranite4_0 = &tmplgen.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "ibm-granite-granite-4.0.jinja",
 	Func:      renderIbmGraniteGranite4_0,
@@ -49,11 +38,8 @@ const (
 
 // renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
 func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
-	var toolsSystemMessagePrefix jinja2.Value
-	var toolsSystemMessageSuffix jinja2.Value
-	var documentsSystemMessagePrefix jinja2.Value
-	var documentsSystemMessageSuffix jinja2.Value
-	var g4DefaultSystemMessage jinja2.Value
+	var toolsSystemMessagePrefix, toolsSystemMessageSuffix, documentsSystemMessagePrefix jinja2.Value
+	var documentsSystemMessageSuffix, g4DefaultSystemMessage jinja2.Value
 	availableTools := w.Lookup("available_tools")
 	tools := w.Lookup("tools")
 	documents := w.Lookup("documents")
@@ -280,11 +266,8 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 // it is renderIbmGraniteGranite4_0 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
-	var toolsSystemMessagePrefix jinja2.Value
-	var toolsSystemMessageSuffix jinja2.Value
-	var documentsSystemMessagePrefix jinja2.Value
-	var documentsSystemMessageSuffix jinja2.Value
-	var g4DefaultSystemMessage jinja2.Value
+	var toolsSystemMessagePrefix, toolsSystemMessageSuffix, documentsSystemMessagePrefix jinja2.Value
+	var documentsSystemMessageSuffix, g4DefaultSystemMessage jinja2.Value
 	availableTools := w.Lookup("available_tools")
 	tools := w.Lookup("tools")
 	documents := w.Lookup("documents")
@@ -509,4 +492,4 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite4_0 is the position table of ibm-granite-granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|+DACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCoBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"
+const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|iDACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCiBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"

@@ -12,25 +12,14 @@ import (
 var IbmGraniteGranite4_1 = &tmplgen.Template{
 	Aliases: []string{"25299405f4110a2b2393660f15fd7b27fe8df1b9443b21e875ef763450ad650f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "ibm-granite-granite-4.1.jinja",
 	Func:      renderIbmGraniteGranite4_1,
@@ -49,9 +38,7 @@ const (
 
 // renderIbmGraniteGranite4_1 renders ibm-granite-granite-4.1.jinja.
 func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
-	var toolsSystemMessagePrefix jinja2.Value
-	var toolsSystemMessageSuffix jinja2.Value
-	var documentsSystemMessagePrefix jinja2.Value
+	var toolsSystemMessagePrefix, toolsSystemMessageSuffix, documentsSystemMessagePrefix jinja2.Value
 	var documentsSystemMessageSuffix jinja2.Value
 	availableTools := w.Lookup("available_tools")
 	tools := w.Lookup("tools")
@@ -270,9 +257,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 // it is renderIbmGraniteGranite4_1 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
-	var toolsSystemMessagePrefix jinja2.Value
-	var toolsSystemMessageSuffix jinja2.Value
-	var documentsSystemMessagePrefix jinja2.Value
+	var toolsSystemMessagePrefix, toolsSystemMessageSuffix, documentsSystemMessagePrefix jinja2.Value
 	var documentsSystemMessageSuffix jinja2.Value
 	availableTools := w.Lookup("available_tools")
 	tools := w.Lookup("tools")
@@ -489,4 +474,4 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite4_1 is the position table of ibm-granite-granite-4.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite4_1 = "set,if,for,{{ }}|8DACCAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCmBA/GAAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"
+const spansIbmGraniteGranite4_1 = "set,if,for,{{ }}|iDACCAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCiBA/GAAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"

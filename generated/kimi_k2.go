@@ -12,25 +12,10 @@ import (
 var KimiK2 = &tmplgen.Template{
 	Aliases: []string{"e3ea652054b18a07f8a67c5cceb7243a04b0cacebcc55956b5c6b7b1274b3cae", "f1c918b2ad38220689e34a4684dac1c34bd339c021a06f858e618f3e7d35550e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "kimi-k2.jinja",
 	Func:      renderKimiK2,
@@ -79,4 +64,4 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 
 // spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2 = "set,for,{{ }}|uDAWCAEIMACEACAEYAPAAEIMACEACAE"
+const spansKimiK2 = "set,for,{{ }}|wCAWCAEIMACEACAEYAPAAEIMACEACAE"

@@ -12,25 +12,15 @@ import (
 var KimiK2Instruct = &tmplgen.Template{
 	Aliases: []string{"93333a621d56fc77be110ac50ec41dd6cab37956a0f0bcd3f12b91b49f073b79", "02e91795d2270374161c7063c9b1d084bb8cb3fb04b1ae977cf0e2953bdbbf92"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "kimi_k2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "kimi_k2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "Kimi-K2-Instruct.jinja",
 	Func:      renderKimiK2Instruct,
@@ -92,8 +82,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var roleName jinja2.Value
-		var toolCallId jinja2.Value
+		var roleName, toolCallId jinja2.Value
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
@@ -231,8 +220,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var roleName jinja2.Value
-	var toolCallId jinja2.Value
+	var roleName, toolCallId jinja2.Value
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -330,4 +318,4 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "macro,set,if,{{ }},for|wDuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGIwFExCIMECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIqDGfEECCEGGyBCAIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJEeuBzDAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGK0FExCIMECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIuDGfEGCCEGIyBCAIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJE"
+const spansKimiK2Instruct = "macro,set,if,{{ }},for|8CuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGIuFExCIKECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIqDGfEECCEGGyBCAIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJEeuBzDAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGKyFExCIKECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIuDGfEGCCEGIyBCAIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJE"

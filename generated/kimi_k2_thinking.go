@@ -12,25 +12,15 @@ import (
 var KimiK2Thinking = &tmplgen.Template{
 	Aliases: []string{"c8d126dde34237eb032b9156433fadf1f38ede79ea176da1822f71db23b50a72", "4027d478e682204ecc53bb42cd60402338dcac3c9312c32335865fcaf59cb1e8"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "kimi_k2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "kimi_k2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "Kimi-K2-Thinking.jinja",
 	Func:      renderKimiK2Thinking,
@@ -49,9 +39,8 @@ const (
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
 func renderKimiK2Thinking(w *jinja2.Writer) {
+	var histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
-	var histMsgs jinja2.Value
-	var suffixMsgs jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
@@ -211,8 +200,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
 	for _, message := range jinja2.Iterate(w, suffixMsgs) {
-		var rc jinja2.Value
-		var toolCallId jinja2.Value
+		var rc, toolCallId jinja2.Value
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		setRoles(message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
@@ -267,9 +255,8 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
-	var histMsgs jinja2.Value
-	var suffixMsgs jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
@@ -431,8 +418,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var rc jinja2.Value
-	var toolCallId2 jinja2.Value
+	var rc, toolCallId2 jinja2.Value
 	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		setRoles(message)
@@ -484,4 +470,4 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Thinking = "macro,set,if,{{ }},for|0DuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE8BEAAIyBEEIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEIsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGK4CKJIIACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJEiBuBzGAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE+BEAAKyBEEIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEKsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGM4CKJIIACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJE"
+const spansKimiK2Thinking = "macro,set,if,{{ }},for|+CuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE8BEAAIyBEEIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEIsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGK2CKJIGACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJEgBuBzGAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE+BEAAKyBEEIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEKsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGM2CKJIGACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJE"

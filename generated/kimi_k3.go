@@ -12,25 +12,19 @@ import (
 var KimiK3 = &tmplgen.Template{
 	Aliases: []string{"e5a9fd2dd2441210aef7ab8614f3f79658981b42f0e50615bc617188bb0e7e19", "b0455d8179210d377508beff47a1dcedf4a646b6b57935da7cc498ddcf87aeb9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<|sep|>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<|sep|>",
-		ReasoningEnd:       "<|close|>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<|sep|>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<|sep|>",
+		ReasoningEnd:      "<|close|>",
 	},
 	File:      "Kimi-K3.jinja",
 	Func:      renderKimiK3,
@@ -49,16 +43,14 @@ const (
 
 // renderKimiK3 renders Kimi-K3.jinja.
 func renderKimiK3(w *jinja2.Writer) {
+	var state, schemaWrapper, responseFormatType jinja2.Value
 	thinking := w.Lookup("thinking")
 	thinkingEffort := w.Lookup("thinking_effort")
-	var state jinja2.Value
 	tools := w.Lookup("tools")
 	messages := w.Lookup("messages")
 	toolChoice := w.Lookup("tool_choice")
 	responseSchema := w.Lookup("response_schema")
 	responseFormat := w.Lookup("response_format")
-	var schemaWrapper jinja2.Value
-	var responseFormatType jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
@@ -294,8 +286,7 @@ func renderKimiK3(w *jinja2.Writer) {
 	renderAssistant := func(message, state jinja2.Value) {
 		message = jinja2.Param(message, "message")
 		state = jinja2.Param(state, "state")
-		var reasoningContent jinja2.Value
-		var toolCalls jinja2.Value
+		var reasoningContent, toolCalls jinja2.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
@@ -328,9 +319,7 @@ func renderKimiK3(w *jinja2.Writer) {
 			items := jinja2.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
-				var fn jinja2.Value
-				var arguments jinja2.Value
-				var jsonBlock jinja2.Value
+				var fn, arguments, jsonBlock jinja2.Value
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !jinja2.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
@@ -407,9 +396,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		if resolvedName.IsMissing() {
 			resolvedName = jinja2.None()
 		}
-		var toolName jinja2.Value
-		var fallbackCall jinja2.Value
-		var fallbackFn jinja2.Value
+		var toolName, fallbackCall, fallbackFn jinja2.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
@@ -714,16 +701,14 @@ func renderKimiK3(w *jinja2.Writer) {
 func renderKimiK3Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var state, schemaWrapper, responseFormatType jinja2.Value
 	thinking := w.Lookup("thinking")
 	thinkingEffort := w.Lookup("thinking_effort")
-	var state jinja2.Value
 	tools := w.Lookup("tools")
 	messages := w.Lookup("messages")
 	toolChoice := w.Lookup("tool_choice")
 	responseSchema := w.Lookup("response_schema")
 	responseFormat := w.Lookup("response_format")
-	var schemaWrapper jinja2.Value
-	var responseFormatType jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
@@ -961,8 +946,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	renderAssistant := func(message, state jinja2.Value) {
 		message = jinja2.Param(message, "message")
 		state = jinja2.Param(state, "state")
-		var reasoningContent jinja2.Value
-		var toolCalls jinja2.Value
+		var reasoningContent, toolCalls jinja2.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
@@ -993,9 +977,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			openTag(jinja2.Str("tools"), jinja2.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var fn jinja2.Value
-			var arguments jinja2.Value
-			var jsonBlock jinja2.Value
+			var fn, arguments, jsonBlock jinja2.Value
 			items := llamacpp.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
@@ -1076,9 +1058,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		if resolvedName.IsMissing() {
 			resolvedName = jinja2.None()
 		}
-		var toolName jinja2.Value
-		var fallbackCall jinja2.Value
-		var fallbackFn jinja2.Value
+		var toolName, fallbackCall, fallbackFn jinja2.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
@@ -1385,4 +1365,4 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 
 // spansKimiK3 is the position table of Kimi-K3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK3 = "macro,{{ }},for,if,set|iEICCAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACI8CIAAIyCGAGGgBEAEKECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACI4GIAAMcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE6ECAGEACICEsECAEOGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEqCCAGEACICEACACEACACC8BCAGGcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIoDIJAUAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICGkJMJEK4ICIGEyICIGEACICCsICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEsHEAGGACACCkHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEkGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE0EEAGGCCAIG4BCAEGECIGIACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIqCE1BGEACIIEyBCAEGqBCIGEACIIEKCAIOSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACICuBIjUJAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACIgDIAAI2CGAGIiBEAEMECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACI8GIAAMcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE+ECAGEACICGuECAEOGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEsCCAGEACICEACACEACACC+BCAGIcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIoDIJAUAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICIuJMJEKiJCIGE8ICIGEACICC2ICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACE2HEAGGACACCuHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEuGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE+EEAGGCCAII8BCAEIGCIGKACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIuCE1BGEACIIG0BCAEGsBCIGEACIIEKCAIQSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACIC"
+const spansKimiK3 = "macro,{{ }},for,if,set|yDICCAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACI8CIAAIyCGAGGgBEAEKECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACIyGIAAKcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE2ECAGEACICEoECAEKGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEqCCAGEACICEACACEACACC8BCAGGcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIkDIJAQAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICGkJMJEK4ICIGEyICIGEACICCsICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEsHEAGGACACCkHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEkGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE0EEAGGCCAIG4BCAEGECIGIACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIqCE1BGEACIIEyBCAEGqBCIGEACIIEKCAIOSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACICqBIjUJAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACIgDIAAI2CGAGIiBEAEMECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACI2GIAAKcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE6ECAGEACICGqECAEKGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEsCCAGEACICEACACEACACC+BCAGIcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIkDIJAQAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICIuJMJEKiJCIGE8ICIGEACICC2ICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACE2HEAGGACACCuHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEuGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE+EEAGGCCAII8BCAEIGCIGKACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIuCE1BGEACIIG0BCAEGsBCIGEACIIEKCAIQSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACIC"

@@ -12,25 +12,15 @@ import (
 var LFM2_5_8B_A1B = &tmplgen.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "lfm2_5",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "lfm2_5",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "LFM2.5-8B-A1B.jinja",
 	Func:      renderLFM2_5_8B_A1B,
@@ -124,9 +114,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		for _, toolCall := range jinja2.Iterate(w, toolCalls) {
-			var funcName jinja2.Value
-			var funcArgs jinja2.Value
-			var argsNs jinja2.Value
+			var funcName, funcArgs, argsNs jinja2.Value
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			toolCallFunction := jinja2.ItemStr(toolCall, "function")
 			funcName = jinja2.ItemStr(toolCallFunction, "name")
@@ -230,10 +218,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
-				var cfmTag jinja2.Value
-				var hasCfm jinja2.Value
-				var content jinja2.Value
-				var truncLen jinja2.Value
+				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := jinja2.Attr(message, "thinking")
 				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
@@ -384,9 +369,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var funcName jinja2.Value
-		var funcArgs jinja2.Value
-		var argsNs jinja2.Value
+		var funcName, funcArgs, argsNs jinja2.Value
 		for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
@@ -490,10 +473,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
-				var cfmTag jinja2.Value
-				var hasCfm jinja2.Value
-				var content jinja2.Value
-				var truncLen jinja2.Value
+				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := llamacpp.Attr(message, "thinking")
 				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
@@ -565,4 +545,4 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_5_8B_A1B is the position table of LFM2.5-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5_8B_A1B = "{{ }},set,macro,if,for,with|0DACCAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIsCIREIACICE2BCAIKCCICGACACEACACEUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI8EGRIIGCIAKoECAGEyDAAKMMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZGiBAhHAAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIuCIREIACICG2BCAIKACICEACACEACACGUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI6EGRIIECIAIoECAGEyDAAKMMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZG"
+const spansLFM2_5_8B_A1B = "{{ }},set,macro,if,for,with|gDACCAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIoCIREIACICEyBCAIGCCICGACACEACACEUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI2EGRIIGCIAKiECAGEsDAAKGMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZGiBAhHAAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIqCIREIACICGyBCAIGACICEACACEACACGUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI0EGRIIECIAIiECAGEsDAAKGMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZG"

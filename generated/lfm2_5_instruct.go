@@ -12,25 +12,12 @@ import (
 var LFM2_5Instruct = &tmplgen.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "lfm2_5",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Tools:            true,
+		Handler:          "lfm2_5",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
 	},
 	File:      "LFM2.5-Instruct.jinja",
 	Func:      renderLFM2_5Instruct,
@@ -49,9 +36,9 @@ const (
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
 func renderLFM2_5Instruct(w *jinja2.Writer) {
+	var ns jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	keepPastThinking := w.Lookup("keep_past_thinking")
-	var ns jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -170,9 +157,9 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var ns jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	keepPastThinking := w.Lookup("keep_past_thinking")
-	var ns jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -287,4 +274,4 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 
 // spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5Instruct = "{{ }},set,if,for|2DACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI0BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJEkBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICKyBGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJE"
+const spansLFM2_5Instruct = "{{ }},set,if,for|8CACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI0BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJEkBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICKyBGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJE"

@@ -12,25 +12,12 @@ import (
 var LFM2_8B_A1B = &tmplgen.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "lfm2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Tools:            true,
+		Handler:          "lfm2",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
 	},
 	File:      "LFM2-8B-A1B.jinja",
 	Func:      renderLFM2_8B_A1B,
@@ -219,4 +206,4 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_8B_A1B = "{{ }},set,if,for|yDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"
+const spansLFM2_8B_A1B = "{{ }},set,if,for|4CACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"

@@ -12,25 +12,10 @@ import (
 var Llama2 = &tmplgen.Template{
 	Aliases: []string{"072f7ba6f4ae71647a650a3f8917c25cf4e690503d564168568ba8cce70fb998", "529a34c784c04653465aed5ba9b9f929078712dfce9ebf5fb1efe6f979360425"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "llama2.jinja",
 	Func:      renderLlama2,
@@ -117,4 +102,4 @@ func renderLlama2Llama(w *jinja2.Writer) {
 
 // spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2 = "set,for,if,{{ }}|sDCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansLlama2 = "set,for,if,{{ }}|uCCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -12,25 +12,10 @@ import (
 var Llama2SysBos = &tmplgen.Template{
 	Aliases: []string{"4b687672be44e411726ed5df721e9a4ed360ceae096ed92bad5747a0f45260fd", "203ce1bacf9edf1e76ecb32832bf9b98d36cb5490c1eb17996ec9acde85fc20c"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "llama2-sys-bos.jinja",
 	Func:      renderLlama2SysBos,
@@ -121,4 +106,4 @@ func renderLlama2SysBosLlama(w *jinja2.Writer) {
 
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysBos = "set,for,if,{{ }}|sDCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysBos = "set,for,if,{{ }}|uCCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -12,25 +12,10 @@ import (
 var Llama2SysStrip = &tmplgen.Template{
 	Aliases: []string{"5a994eb69dc95d8e6628a200f689d76fa7655dcaa97c140dada8ebe5e8db9a55", "2674893fe876eac0eb6fe4b4540c6f27643d0c50756cd4219490e4db5d324a7f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "llama2-sys-strip.jinja",
 	Func:      renderLlama2SysStrip,
@@ -134,4 +119,4 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysStrip = "set,for,if,{{ }}|uDAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysStrip = "set,for,if,{{ }}|wCAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -12,25 +12,10 @@ import (
 var Llama3 = &tmplgen.Template{
 	Aliases: []string{"3596d5832beb34a612c1304eb23713c334b5769e9c0e9acb89c6b29c9eea24da", "a3f921534a39c7a2fe84e8fece55506b667f3b28d5f5b840b020ae6c1cb40731"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "llama3.jinja",
 	Func:      renderLlama3,
@@ -87,4 +72,4 @@ func renderLlama3Llama(w *jinja2.Writer) {
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|uDAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama3 = "set,for,{{ }}|wCAUCAEQCACEICAEgBAFAAEQCACEICAE"

@@ -12,25 +12,10 @@ import (
 var Llama4 = &tmplgen.Template{
 	Aliases: []string{"acbdc80da6b6f355b687654cfeb9c2a24760b05774b168d7e045d84568856b40", "ab9716b7c1e2f7aef4a48c5088a5524be62b87a43b458ae5a2e7b3d134aaae19"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "llama4.jinja",
 	Func:      renderLlama4,
@@ -87,4 +72,4 @@ func renderLlama4Llama(w *jinja2.Writer) {
 
 // spansLlama4 is the position table of llama4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama4 = "set,for,{{ }}|uDAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama4 = "set,for,{{ }}|wCAUCAEQCACEICAEgBAFAAEQCACEICAE"

@@ -12,25 +12,18 @@ import (
 var LlamaCppDeepseekR1 = &tmplgen.Template{
 	Aliases: []string{"909de9c54ae221b290b0fbcc6abbc65f5bb5bb2cdad0c61f27646ef8566e4fe0", "e0d5e227f0aedba8bc36d9173d4f814b6b9bc8bafa3e50d53fa0071567f90102"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "llama-cpp-deepseek-r1.jinja",
 	Func:      renderLlamaCppDeepseekR1,
@@ -116,8 +109,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
-				var toolName jinja2.Value
-				var toolArgs jinja2.Value
+				var toolName, toolArgs jinja2.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -257,8 +249,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var toolName jinja2.Value
-			var toolArgs jinja2.Value
+			var toolName, toolArgs jinja2.Value
 			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
@@ -329,4 +320,4 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|yDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEmFCAEGICIAGACIGGKEJAEECIGKmCEJAGAEICE6BCAEIMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGkFCAEGGCIAEACIGGKEJAEECIGKmCEJAGAEICG4BCAEIMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|kDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEkFCAEGICIAGACIGGKEJAEECIGKkCEJAGAEICE4BCAEGMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGiFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAEICG2BCAEGMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"

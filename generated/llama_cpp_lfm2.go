@@ -12,25 +12,15 @@ import (
 var LlamaCppLfm2 = &tmplgen.Template{
 	Aliases: []string{"24db98154181738d18225a9038f0e5750b528f0f9a122bf26791327cd9b01d91", "dc6b7b5a750e8e8feb1dd8f6d7c4704f1311eb8cfc995ae9d540b965295f78ec"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "lfm2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "lfm2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "llama-cpp-lfm2.jinja",
 	Func:      renderLlamaCppLfm2,
@@ -306,4 +296,4 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppLfm2 = "{{ }},set,if,for|yDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"
+const spansLlamaCppLfm2 = "{{ }},set,if,for|+CACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"

@@ -12,25 +12,14 @@ import (
 var LlamaCppRwkvWorld = &tmplgen.Template{
 	Aliases: []string{"c270e54ff5e5ac354a3715e2edfc30db45ed0268b7184246d561453e99e99840"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "\n</think>",
-		LoadError:          "",
+		SystemRole:       true,
+		StringContent:    true,
+		Handler:          "generic",
+		Thinking:         true,
+		ThinkingStartTag: "<think>",
+		ReasoningMode:    "tag_based",
+		ReasoningStart:   "<think>",
+		ReasoningEnd:     "\n</think>",
 	},
 	File:      "llama-cpp-rwkv-world.jinja",
 	Func:      renderLlamaCppRwkvWorld,
@@ -191,4 +180,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|yDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|8CGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"

@@ -12,25 +12,12 @@ import (
 var MeetkaiFunctionaryMediumV3_2 = &tmplgen.Template{
 	Aliases: []string{"b20f1cb974043057255fde1eae61e961fe674fb5e3badd91867e2cb0fc3f58be"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "functionary_v3_2",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		Handler:           "functionary_v3_2",
 	},
 	File:      "meetkai-functionary-medium-v3.2.jinja",
 	Func:      renderMeetkaiFunctionaryMediumV3_2,
@@ -106,9 +93,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
 	getParamType := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
-		var paramType jinja2.Value
-		var rawParamType jinja2.Value
-		var oneOfTypes jinja2.Value
+		var paramType, rawParamType, oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 		paramType = jinja2.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
@@ -172,10 +157,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
 	getParamInfo := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
-		var paramType jinja2.Value
-		var formatParam jinja2.Value
-		var desc jinja2.Value
-		var defaultValue jinja2.Value
+		var paramType, formatParam, desc, defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 		paramType = jinja2.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
@@ -267,11 +249,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		paramName = jinja2.Param(paramName, "param_name")
 		paramDic = jinja2.Param(paramDic, "param_dic")
 		depth = jinja2.Param(depth, "depth")
-		var offset jinja2.Value
-		var itemsInfo jinja2.Value
-		var arrayType jinja2.Value
-		var itemInfo jinja2.Value
-		var itemType jinja2.Value
+		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
@@ -408,13 +386,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
 			param := values[i]
-			var commentInfo jinja2.Value
-			var examplesInfo jinja2.Value
-			var paramDeclaration jinja2.Value
-			var paramType jinja2.Value
-			var offset jinja2.Value
-			var itemInfo jinja2.Value
-			var arrayDeclaration jinja2.Value
+			var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
 			if jinja2.IsMapping(param) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
@@ -565,10 +537,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 		for _, function := range jinja2.Iterate(w, functions) {
-			var functionName jinja2.Value
-			var description jinja2.Value
-			var parameters jinja2.Value
-			var requiredParams jinja2.Value
+			var functionName, description, parameters, requiredParams jinja2.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
 			if jinja2.MethodGet(function, jinja2.Str("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
@@ -736,9 +705,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
 	getParamType := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
-		var paramType jinja2.Value
-		var rawParamType jinja2.Value
-		var oneOfTypes jinja2.Value
+		var paramType, rawParamType, oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 		paramType = jinja2.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
@@ -802,10 +769,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
 	getParamInfo := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
-		var paramType jinja2.Value
-		var formatParam jinja2.Value
-		var desc jinja2.Value
-		var defaultValue jinja2.Value
+		var paramType, formatParam, desc, defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 		paramType = llamacpp.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
@@ -898,11 +862,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		paramName = jinja2.Param(paramName, "param_name")
 		paramDic = jinja2.Param(paramDic, "param_dic")
 		depth = jinja2.Param(depth, "depth")
-		var offset jinja2.Value
-		var itemsInfo jinja2.Value
-		var arrayType jinja2.Value
-		var itemInfo jinja2.Value
-		var itemType jinja2.Value
+		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
@@ -1037,13 +997,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var commentInfo jinja2.Value
-		var examplesInfo jinja2.Value
-		var paramDeclaration jinja2.Value
-		var paramType jinja2.Value
-		var offset jinja2.Value
-		var itemInfo jinja2.Value
-		var arrayDeclaration jinja2.Value
+		var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(properties, "items", nil, nil)) {
 			vals := jinja2.Unpack(item, 2)
 			paramName := vals[0]
@@ -1199,10 +1153,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var functionName jinja2.Value
-		var description jinja2.Value
-		var parameters jinja2.Value
-		var requiredParams jinja2.Value
+		var functionName, description, parameters, requiredParams jinja2.Value
 		for _, function := range llamacpp.Iterate(w, functions) {
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
 			if llamacpp.MethodGet(function, jinja2.Str("function")).Truthy() {
@@ -1312,4 +1263,4 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 
 // spansMeetkaiFunctionaryMediumV3_2 is the position table of meetkai-functionary-medium-v3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_2 = "macro,set,if,{{ }},for|0DmCCwBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI+BIRAMACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUoESpBAOACICEECACIsDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGIUGJIKICIEECCIGUoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEMkIMRAWACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGY6JOpBAQACICE4ICAIY+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGYuDMhBAOEEIGIwCEAIMGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBEemC9RuBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI+BIRAMACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUqESpBAOACICEECACIuDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGIWGJIKKCIEIACIGSoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEMkIMRAWACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGYgKOpBAQACICI4ICAIY+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGawDMhBAOEEIGKwCEAIMGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBE"
+const spansMeetkaiFunctionaryMediumV3_2 = "macro,set,if,{{ }},for|6CmCCwBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI6BIRAIACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUiESpBAIACICEECACIsDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGIUGJIKICIEECCIGUoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEM8HMRAOACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGYuJOpBAQACICEsICAIM+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGYoDMhBAOEEIGIqCEAIGGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBEemC9RuBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI6BIRAIACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUkESpBAIACICEECACIuDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGIWGJIKKCIEIACIGSoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEM8HMRAOACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGY0JOpBAQACICIsICAIM+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGaqDMhBAOEEIGKqCEAIGGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBE"

@@ -12,25 +12,10 @@ import (
 var Megrez = &tmplgen.Template{
 	Aliases: []string{"bfef72f486d696f260235e15f5c96ebfb7b50af6f539ce859715f85f1545cd17", "2a0e61e4b6207a105b2814f8c04f234256a8f94ff79214cd3653a624ed73d602"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "megrez.jinja",
 	Func:      renderMegrez,
@@ -81,4 +66,4 @@ func renderMegrezLlama(w *jinja2.Writer) {
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|sDQOCAEICACeQDAAEICAC"
+const spansMegrez = "for,{{ }}|uCQOCAEICACeQDAAEICAC"

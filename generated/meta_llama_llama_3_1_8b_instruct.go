@@ -12,25 +12,13 @@ import (
 var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  false,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:      true,
+		StringContent:   true,
+		Tools:           true,
+		ToolCalls:       true,
+		ObjectArguments: true,
+		Handler:         "generic",
+		ReasoningMode:   "none",
 	},
 	File:      "meta-llama-Llama-3.1-8B-Instruct.jinja",
 	Func:      renderMetaLlamaLlama3_1_8B_Instruct,
@@ -49,13 +37,13 @@ const (
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
 func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
+	var systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	customTools := w.Lookup("custom_tools")
 	tools := w.Lookup("tools")
 	toolsInUserMessage := w.Lookup("tools_in_user_message")
 	dateString := w.Lookup("date_string")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	builtinTools := w.Lookup("builtin_tools")
 	firstUserMessage := w.Lookup("first_user_message")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -233,13 +221,13 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 // it is renderMetaLlamaLlama3_1_8B_Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
+	var systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	customTools := w.Lookup("custom_tools")
 	tools := w.Lookup("tools")
 	toolsInUserMessage := w.Lookup("tools_in_user_message")
 	dateString := w.Lookup("date_string")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	builtinTools := w.Lookup("builtin_tools")
 	firstUserMessage := w.Lookup("first_user_message")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -418,4 +406,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|+DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6EGJGGyECICGICIAKiECACGICACGACIAGAEJEEgCCACGEEIAKYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|mDACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6EGJGGyECICGICIAKiECACGICACGACIAGAEJEEgCCACGEEIAKYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"

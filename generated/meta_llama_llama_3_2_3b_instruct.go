@@ -12,25 +12,13 @@ import (
 var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  false,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:      true,
+		StringContent:   true,
+		Tools:           true,
+		ToolCalls:       true,
+		ObjectArguments: true,
+		Handler:         "generic",
+		ReasoningMode:   "none",
 	},
 	File:      "meta-llama-Llama-3.2-3B-Instruct.jinja",
 	Func:      renderMetaLlamaLlama3_2_3B_Instruct,
@@ -49,13 +37,13 @@ const (
 
 // renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
 func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
+	var systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	customTools := w.Lookup("custom_tools")
 	tools := w.Lookup("tools")
 	toolsInUserMessage := w.Lookup("tools_in_user_message")
 	dateString := w.Lookup("date_string")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	firstUserMessage := w.Lookup("first_user_message")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
@@ -202,13 +190,13 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 // it is renderMetaLlamaLlama3_2_3B_Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
+	var systemMessage jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	customTools := w.Lookup("custom_tools")
 	tools := w.Lookup("tools")
 	toolsInUserMessage := w.Lookup("tools_in_user_message")
 	dateString := w.Lookup("date_string")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
 	firstUserMessage := w.Lookup("first_user_message")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
@@ -354,4 +342,4 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|8DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|kDACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"

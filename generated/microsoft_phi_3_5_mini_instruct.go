@@ -12,25 +12,10 @@ import (
 var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "microsoft-Phi-3.5-mini-instruct.jinja",
 	Func:      renderMicrosoftPhi3_5MiniInstruct,
@@ -127,4 +112,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|wDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|yCqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"

@@ -12,25 +12,10 @@ import (
 var Minicpm = &tmplgen.Template{
 	Aliases: []string{"9c69671aa6f14c4804273f7079eb428d9de949a59481168b328b8da6d4997f3e", "20bcc6e977e61c6cacad1ccd3fdad1cb6466277982072e851246703ecb9b9acf"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "minicpm.jinja",
 	Func:      renderMinicpm,
@@ -95,4 +80,4 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|uDAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"
+const spansMinicpm = "set,for,if,{{ }}|wCAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"

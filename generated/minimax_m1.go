@@ -12,25 +12,14 @@ import (
 var MiniMaxM1 = &tmplgen.Template{
 	Aliases: []string{"cac52df157a1d97f3fe30c90a80cac175ada18d5367337b6ff53b08c0304db54"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "MiniMax-M1.jinja",
 	Func:      renderMiniMaxM1,
@@ -375,4 +364,4 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM1 = "if,set,{{ }},for|0DGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"
+const spansMiniMaxM1 = "if,set,{{ }},for|+CGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"

@@ -12,25 +12,18 @@ import (
 var MiniMaxM2 = &tmplgen.Template{
 	Aliases: []string{"8c8a14d26e8ae3012f31fa1f497f08eb77ca2df944f0034e2e4e71e2388c9c1a", "a3e05b110e2d1ccf5373f2d2a09f8e2e6c7fc48247c8cb6cab5160a462dc2209"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>\n",
-		ReasoningEnd:       "\n</think>\n\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>\n",
+		ReasoningEnd:      "\n</think>\n\n",
 	},
 	File:      "MiniMax-M2.jinja",
 	Func:      renderMiniMaxM2,
@@ -50,11 +43,8 @@ const (
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
 func renderMiniMaxM2(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var systemMessage jinja2.Value
+	var toolcallBeginToken, toolcallEndToken, systemMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -192,8 +182,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
+		var reasoningContent, content jinja2.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -360,11 +349,8 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var systemMessage jinja2.Value
+	var toolcallBeginToken, toolcallEndToken, systemMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -500,8 +486,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	lastToolCallName := jinja2.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
+	var reasoningContent, content jinja2.Value
 	items2 := llamacpp.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
@@ -670,4 +655,4 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM2 = "set,macro,for,{{ }},if|6DAECAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE2JCAEMoJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGmDEJIGECIGImCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGoBA5JAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG6JCAEMsJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGqDEJIGECIGKoCEAEGICIIGACIAGGEJGKACAAGeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"
+const spansMiniMaxM2 = "set,macro,for,{{ }},if|mDAECAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE0JCAEKoJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGmDEJIGECIGImCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGiBA5JAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG4JCAEKsJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGqDEJIGECIGKoCEAEGICIIGACIAGGEJGKACAAGeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"

@@ -12,25 +12,16 @@ import (
 var MiniMaxM3 = &tmplgen.Template{
 	Aliases: []string{"3f3dd681d92978232904ec3088565ff561065177c289b6c6057c61463faf5b02", "c56d1f3ab70881b0e2ed8f51fa6de435d37b84d6c804ebb19a0ec4986fa5ffa9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "minimax_m3",
-		Thinking:           true,
-		ThinkingStartTag:   "<mm:think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "minimax_m3",
+		Thinking:          true,
+		ThinkingStartTag:  "<mm:think>",
 	},
 	File:      "MiniMax-M3.jinja",
 	Func:      renderMiniMaxM3,
@@ -50,20 +41,9 @@ const (
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
 func renderMiniMaxM3(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var nsToken jinja2.Value
-	var bodToken jinja2.Value
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var imageToken jinja2.Value
-	var videoToken jinja2.Value
-	var systemMessage jinja2.Value
-	var developerMessage jinja2.Value
+	var nsToken, bodToken, bosToken, eosToken, toolcallBeginToken, toolcallEndToken, thinkBeginToken jinja2.Value
+	var thinkEndToken, imageToken, videoToken, systemMessage, developerMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinkingMode := w.Lookup("thinking_mode")
@@ -357,8 +337,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
+		var reasoningContent, content jinja2.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -558,20 +537,9 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var nsToken jinja2.Value
-	var bodToken jinja2.Value
-	var bosToken jinja2.Value
-	var eosToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var imageToken jinja2.Value
-	var videoToken jinja2.Value
-	var systemMessage jinja2.Value
-	var developerMessage jinja2.Value
+	var nsToken, bodToken, bosToken, eosToken, toolcallBeginToken, toolcallEndToken, thinkBeginToken jinja2.Value
+	var thinkEndToken, imageToken, videoToken, systemMessage, developerMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinkingMode := w.Lookup("thinking_mode")
@@ -861,8 +829,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
+	var reasoningContent, content jinja2.Value
 	items := llamacpp.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
@@ -1062,4 +1029,4 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM3 = "set,macro,if,for,{{ }}|uEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE4DSACKsDCAEE0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGGGJIKACAIECCAIGEGAIIACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGCEJIGAGAAEkLCAGM2KCIEGECIIIAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAISIREEEEIIMAGAIGGGJEEACIIG0DEJEGCCIIGkCEAGGICIEGACIAGAEpBIEACAAEkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGCEJIEiEEAEGGCAEEACIIGKEJEECCIIKgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEECCIIGWGJEGECAIIACAIECCAIKgBKREEECAIISCAEEACIICMCAEEIEAEGAEAI4BAjPJAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE6DSACKuDCAEG0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAIAGJIEACAIGACAIGAGAIEACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIIAEJIEAGAAGmLCAGM4KCIEIACIIEAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAIQIREGAEIIIAGAIGGGJEEACIIG8DEJEIACIIGqCEAGGICIEGACIAGAEpBIEACAAGkBCAGWACAIEECAIIACAIKAEAIGAGYIESCAEIACIAIAEAAKAGJAIAEJICgEEAEGGCAEEACIIGKEJEGACIIIgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEGACIIEUGJEIACAIEACAIGACAIIeKREGACAIESCAEEACIICMCAEEIEAEGAEAI"
+const spansMiniMaxM3 = "set,macro,if,for,{{ }}|mDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE4DSACKsDCAEE0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGGGJIKACAIECCAIGEGAIIACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGCEJIGAGAAEiLCAGK2KCIEGECIIIAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAISIREEEEIIMAGAIGGGJEEACIIG0DEJEGCCIIGkCEAGGICIEGACIAGAEpBIEACAAEkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGCEJIEiEEAEGGCAEEACIIGKEJEECCIIKgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEECCIIGWGJEGECAIIACAIECCAIKgBKREEECAIISCAEEACIICMCAEEIEAEGAEAIiBAjPJAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE6DSACKuDCAEG0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAIAGJIEACAIGACAIGAGAIEACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIIAEJIEAGAAGkLCAGK4KCIEIACIIEAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAIQIREGAEIIIAGAIGGGJEEACIIG8DEJEIACIIGqCEAGGICIEGACIAGAEpBIEACAAGkBCAGWACAIEECAIIACAIKAEAIGAGYIESCAEIACIAIAEAAKAGJAIAEJICgEEAEGGCAEEACIIGKEJEGACIIIgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEGACIIEUGJEIACAIEACAIGACAIIeKREGACAIESCAEEACIICMCAEEIEAEGAEAI"

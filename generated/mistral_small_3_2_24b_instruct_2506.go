@@ -12,25 +12,14 @@ import (
 var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 	Aliases: []string{"293c5a993c83d4b90f0c2e39762475862e186e40a441a21866ced13a0127ac35", "d990bccdaaa20611e261434bf60bce767b03d8ee1f1d9b5cd0742b1cc96066b9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "Mistral-Small-3.2-24B-Instruct-2506.jinja",
 	Func:      renderMistralSmall3_2_24B_Instruct2506,
@@ -50,14 +39,10 @@ const (
 // renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
 func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var today jinja2.Value
-	var defaultSystemMessage jinja2.Value
+	var today, defaultSystemMessage, systemPrompt, loopMessages, userMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
-	var systemPrompt jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var userMessages jinja2.Value
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
@@ -112,8 +97,8 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
-		eosToken := eosTokenInput
 		var content jinja2.Value
+		eosToken := eosTokenInput
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
@@ -252,14 +237,10 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var today jinja2.Value
-	var defaultSystemMessage jinja2.Value
+	var today, defaultSystemMessage, systemPrompt, loopMessages, userMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
-	var systemPrompt jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var userMessages jinja2.Value
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
@@ -314,8 +295,8 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	eosToken := eosTokenInput
 	var content jinja2.Value
+	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		messageRole := llamacpp.ItemStr(message, "role")
@@ -452,4 +433,4 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 
 // spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|8DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACmBAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"
+const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|+CACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACeAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"

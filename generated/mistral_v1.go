@@ -12,25 +12,10 @@ import (
 var MistralV1 = &tmplgen.Template{
 	Aliases: []string{"7816c6374b65f41b3c821a90a6b02d3a1b7a8528e38873537c53d9d415b87921", "f1a65895ebd8dc8552bb3a526c18ca939c8ee42c67cc70035ecdf895e796e4b3"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "mistral-v1.jinja",
 	Func:      renderMistralV1,
@@ -119,4 +104,4 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|sDAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV1 = "set,for,if,{{ }}|uCAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

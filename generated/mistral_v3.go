@@ -12,25 +12,10 @@ import (
 var MistralV3 = &tmplgen.Template{
 	Aliases: []string{"15b8652071b07fea26f44e624b61564bf622127791ba3485c0e5cafcc069418f", "9d6e3b37cad08026a4b6707885b084d99672df4266be981c14052178389393c7"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "mistral-v3.jinja",
 	Func:      renderMistralV3,
@@ -125,4 +110,4 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3 = "set,for,if,{{ }}|uDAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV3 = "set,for,if,{{ }}|wCAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

@@ -12,25 +12,10 @@ import (
 var MistralV3Tekken = &tmplgen.Template{
 	Aliases: []string{"e6e264bbf4692bf4a980e0cce00b20c9678f525d67bf89f148e6ccff9c80c330", "9443d75f38a5169aeac27330ef0ba0af22d93993aa37e16b0f5501810ee7f81b"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "mistral-v3-tekken.jinja",
 	Func:      renderMistralV3Tekken,
@@ -115,4 +100,4 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3Tekken = "set,for,if,{{ }}|sDAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansMistralV3Tekken = "set,for,if,{{ }}|uCAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

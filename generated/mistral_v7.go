@@ -12,25 +12,10 @@ import (
 var MistralV7 = &tmplgen.Template{
 	Aliases: []string{"ce4abf2d7c3954bc019ca04a4bcf9f7f42daacf84d05e5399454a8728dbd48ab", "9abbe43c4547e0f3a6b625da971d655d2fd15fc2e42f173faf263ec6da43aa78"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "mistral-v7.jinja",
 	Func:      renderMistralV7,
@@ -107,4 +92,4 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|sDqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"
+const spansMistralV7 = "for,if,{{ }}|uCqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"

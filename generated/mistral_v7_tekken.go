@@ -12,25 +12,10 @@ import (
 var MistralV7Tekken = &tmplgen.Template{
 	Aliases: []string{"a399cce178392ed02bb585ccc58a695b5b84e37447d5edc8b1c1512955d6b42b", "581e503483a95df61f0890de9104fc2eb6ed4594f72e63884bdf16ca4fff216c"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "mistral-v7-tekken.jinja",
 	Func:      renderMistralV7Tekken,
@@ -103,4 +88,4 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7Tekken = "for,if,{{ }}|sDmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"
+const spansMistralV7Tekken = "for,if,{{ }}|uCmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"

@@ -12,25 +12,15 @@ import (
 var MistralaiMinistral3_14B_Reasoning2512 = &tmplgen.Template{
 	Aliases: []string{"e768458a83b06afa6641e0027ae80e5d397da066cdde4c2a7e5fc868f6b4cd35", "31b50c917746ef1c2611c2fef122d3ebee690aca5748ab37832734f9ad375da1"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "ministral_3",
-		Thinking:           true,
-		ThinkingStartTag:   "[THINK]",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "ministral_3",
+		Thinking:          true,
+		ThinkingStartTag:  "[THINK]",
 	},
 	File:      "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
 	Func:      renderMistralaiMinistral3_14B_Reasoning2512,
@@ -50,11 +40,9 @@ const (
 // renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var defaultSystemMessage jinja2.Value
+	var defaultSystemMessage, loopMessages, toolsDefinition jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var toolsDefinition jinja2.Value
 	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
@@ -214,8 +202,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
-					var name jinja2.Value
-					var arguments jinja2.Value
+					var name, arguments jinja2.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
 					toolFunction := jinja2.ItemStr(tool, "function")
@@ -254,11 +241,9 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var defaultSystemMessage jinja2.Value
+	var defaultSystemMessage, loopMessages, toolsDefinition jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var toolsDefinition jinja2.Value
 	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
@@ -419,8 +404,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var name jinja2.Value
-				var arguments jinja2.Value
+				var name, arguments jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
@@ -456,4 +440,4 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 
 // spansMistralaiMinistral3_14B_Reasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|4DAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIkHKRGI6GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEoEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKwBKZEGoBCIGKCEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACiBA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKkHKRGI6GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEoEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKwBKZEImBCIGKAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"
+const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|gDAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEGmBCIGICEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACeA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEIkBCIGIAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"

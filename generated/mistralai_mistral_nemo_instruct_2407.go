@@ -12,25 +12,14 @@ import (
 var MistralaiMistralNemoInstruct2407 = &tmplgen.Template{
 	Aliases: []string{"ed4375d15ca51f056d7be189281347d6b5dee57ac974e9c70c5ec24e9a987e54", "e7deee034838db2bfc7487788a3013d8a307ab69f72f3c54a85f06fd76007d4e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "mistralai-Mistral-Nemo-Instruct-2407.jinja",
 	Func:      renderMistralaiMistralNemoInstruct2407,
@@ -50,12 +39,10 @@ const (
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
 func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
+	var loopMessages, userMessages, ns jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var userMessages jinja2.Value
-	var ns jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
@@ -104,8 +91,8 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		eosToken := eosTokenInput
 		var content jinja2.Value
+		eosToken := eosTokenInput
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -254,12 +241,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
 	eosTokenInput := w.Lookup("eos_token")
+	var loopMessages, userMessages, ns jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var userMessages jinja2.Value
-	var ns jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
@@ -306,8 +291,8 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	eosToken := eosTokenInput
 	var content jinja2.Value
+	eosToken := eosTokenInput
 	items := llamacpp.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
@@ -456,4 +441,4 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|6DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGoBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGiJCAEM0ICIAGoDCIAGgDEIEICCICI+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|gDUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGiJCAEM0ICIAGoDCIAGgDEIEICCICI+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"

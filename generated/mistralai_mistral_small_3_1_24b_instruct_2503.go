@@ -12,25 +12,14 @@ import (
 var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	Aliases: []string{"d910f59b1e9f332daca728235df126a4b118f8bac42119a3a49f33241177964b", "c7f09ec50cad59defe5e99a449ec012015ff27bf131f57eb9fe0131e5b182054"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
 	Func:      renderMistralaiMistralSmall3_1_24B_Instruct2503,
@@ -50,16 +39,11 @@ const (
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
 func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var today jinja2.Value
-	var defaultSystemMessage jinja2.Value
+	var today, defaultSystemMessage, systemMessage, loopMessages, parallelToolPrompt, userMessages jinja2.Value
+	var filteredMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var parallelToolPrompt jinja2.Value
-	var userMessages jinja2.Value
-	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
@@ -137,9 +121,8 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
-		var toolCalls jinja2.Value
+		var toolCalls, content jinja2.Value
 		eosToken := eosTokenInput
-		var content jinja2.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -317,16 +300,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var today jinja2.Value
-	var defaultSystemMessage jinja2.Value
+	var today, defaultSystemMessage, systemMessage, loopMessages, parallelToolPrompt, userMessages jinja2.Value
+	var filteredMessages jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
-	var parallelToolPrompt jinja2.Value
-	var userMessages jinja2.Value
-	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
@@ -405,9 +383,8 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var toolCalls jinja2.Value
+	var toolCalls, content jinja2.Value
 	eosToken := eosTokenInput
-	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		messageRole := llamacpp.ItemStr(message, "role")
@@ -585,4 +562,4 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|gEACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI6KIRGKuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACqBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+KIRGKyKCIEGoDCIEGgDEIGICCIAI+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|gDACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI4KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACgBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK8KIRGIyKCIEGoDCIEGgDEIGICCIAI+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"

@@ -12,25 +12,10 @@ import (
 var Monarch = &tmplgen.Template{
 	Aliases: []string{"c80661a074257a9f92426885388d6c647dde959265cafe0089215729b61d117d", "474a3a52daabdb886637568013c668932273f949b1589da53a6792c6af1e9f7a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "monarch.jinja",
 	Func:      renderMonarch,
@@ -85,4 +70,4 @@ func renderMonarchLlama(w *jinja2.Writer) {
 
 // spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMonarch = "for,if,{{ }}|sDUSCAIECACIAGAEWUJAAIECACIAGAE"
+const spansMonarch = "for,if,{{ }}|uCUSCAIECACIAGAEWUJAAIECACIAGAE"

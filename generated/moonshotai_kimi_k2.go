@@ -12,25 +12,15 @@ import (
 var MoonshotaiKimiK2 = &tmplgen.Template{
 	Aliases: []string{"531d7143b66435139980bbcb873a19178edc11e700c13cf67a938c86d32c2682", "aab20feb9bc6881f941ea649356130ffbc4943b3c2577c0991e1fba90de5a0fc"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "kimi_k2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "kimi_k2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "moonshotai-Kimi-K2.jinja",
 	Func:      renderMoonshotaiKimiK2,
@@ -94,8 +84,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
-				var funcName jinja2.Value
-				var formattedId jinja2.Value
+				var funcName, formattedId jinja2.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				toolCallFunction := jinja2.ItemStr(toolCall, "function")
 				funcName = jinja2.ItemStr(toolCallFunction, "name")
@@ -192,8 +181,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var funcName jinja2.Value
-			var formattedId jinja2.Value
+			var funcName, formattedId jinja2.Value
 			items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
@@ -246,4 +234,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|wDKCCAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAEKCEAGAA6BCIkBE7BEMCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKuDGJAGKCEAGAA6BCKiBE7BEMACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|8CKCCAGCCwCCI4EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"

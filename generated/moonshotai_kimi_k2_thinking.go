@@ -12,25 +12,15 @@ import (
 var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	Aliases: []string{"481d257748e365b654b006a0ab7b929e9be9eb64114412b5419c7e946c0c394c", "f1838522f489f10c9196540a7e995578511168f9d6d7ce8a373909446c35d643"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "kimi_k2",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "kimi_k2",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "moonshotai-Kimi-K2-Thinking.jinja",
 	Func:      renderMoonshotaiKimiK2Thinking,
@@ -49,9 +39,8 @@ const (
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
 func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
+	var histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
-	var histMsgs jinja2.Value
-	var suffixMsgs jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
@@ -197,8 +186,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
 	for _, message := range jinja2.Iterate(w, suffixMsgs) {
-		var rc jinja2.Value
-		var toolCallId jinja2.Value
+		var rc, toolCallId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
@@ -244,9 +232,8 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 // it is renderMoonshotaiKimiK2Thinking with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
+	var histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
-	var histMsgs jinja2.Value
-	var suffixMsgs jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
@@ -396,8 +383,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var rc jinja2.Value
-	var toolCallId2 jinja2.Value
+	var rc, toolCallId2 jinja2.Value
 	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		setRoles(message)
@@ -442,4 +428,4 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2Thinking = "macro,set,if,{{ }},for|0DuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK0BKjBAIqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEOCAIEICIEECCICKAMRCEACACEKEAEGCCwCGIEGxCEI+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGKqCKJIIACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJEeuB9FAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK2BKjBAKqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCESCAIGKCIEEECICMAMRCEACACEKEAEGCCwCGIEGxCEK+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGMqCKJIIACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJE"
+const spansMoonshotaiKimiK2Thinking = "macro,set,if,{{ }},for|+CuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK0BKjBAIqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEOCAIEICIEECCICKAMRCEACACEKEAEGCCwCGIEGxCEI+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGKoCKJIGACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJEcuB9FAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK2BKjBAKqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCESCAIGKCIEEECICMAMRCEACACEKEAEGCCwCGIEGxCEK+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGMoCKJIGACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJE"

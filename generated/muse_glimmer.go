@@ -12,25 +12,19 @@ import (
 var MuseGlimmer = &tmplgen.Template{
 	Aliases: []string{"bc265da018fe3519afaf21e57667385436cd0aa87b79c3dd425945ee32c21cc4", "6cd0e94d9b489fdb9a000743791f20e7e52b62c1e5cbb66fcc91c6716595223a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<|message|>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<|message|>",
-		ReasoningEnd:       "<|eom|>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<|message|>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<|message|>",
+		ReasoningEnd:      "<|eom|>",
 	},
 	File:      "muse-glimmer.jinja",
 	Func:      renderMuseGlimmer,
@@ -51,10 +45,10 @@ const (
 func renderMuseGlimmer(w *jinja2.Writer) {
 	toolNamespaceDescriptionsInput := w.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := w.Lookup("reasoning_strength")
+	var kc jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	knowledgeCutoff := w.Lookup("knowledge_cutoff")
-	var kc jinja2.Value
 	currentDate := w.Lookup("current_date")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -137,16 +131,14 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
 	renderToolDefs := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
-		var nsns jinja2.Value
+		var nsns, nd jinja2.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
-			var fn jinja2.Value
-			var tns jinja2.Value
+			var fn, tns jinja2.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := jinja2.Attr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
@@ -207,8 +199,8 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
-		reasoningStrength := reasoningStrengthInput
 		var rs jinja2.Value
+		reasoningStrength := reasoningStrengthInput
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
 		if jinja2.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
@@ -230,8 +222,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
 			for _, tool := range jinja2.Iterate(w, tools) {
-				var fn jinja2.Value
-				var tns jinja2.Value
+				var fn, tns jinja2.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				toolFunction := jinja2.Attr(tool, "function")
 				if jinja2.IsDefined(toolFunction) {
@@ -322,13 +313,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var role jinja2.Value
-		var endToken jinja2.Value
-		var sysText jinja2.Value
-		var tname jinja2.Value
-		var tcid jinja2.Value
-		var recipient jinja2.Value
-		var endTurn jinja2.Value
+		var role, endToken, sysText, tname, tcid, recipient, endTurn jinja2.Value
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = jinja2.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
@@ -484,10 +469,10 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	llamacpp.OwnVariables(w)
 	toolNamespaceDescriptionsInput := w.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := w.Lookup("reasoning_strength")
+	var kc jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	knowledgeCutoff := w.Lookup("knowledge_cutoff")
-	var kc jinja2.Value
 	currentDate := w.Lookup("current_date")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -571,16 +556,14 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
 	renderToolDefs := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
-		var nsns jinja2.Value
+		var nsns, nd jinja2.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var fn jinja2.Value
-		var tns jinja2.Value
+		var fn, tns jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := llamacpp.Attr(tool, "function")
@@ -643,8 +626,8 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
-		reasoningStrength := reasoningStrengthInput
 		var rs jinja2.Value
+		reasoningStrength := reasoningStrengthInput
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
 		if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
@@ -666,8 +649,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var fn jinja2.Value
-			var tns jinja2.Value
+			var fn, tns jinja2.Value
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				toolFunction := llamacpp.Attr(tool, "function")
@@ -757,13 +739,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var role jinja2.Value
-	var endToken jinja2.Value
-	var sysText jinja2.Value
-	var tname jinja2.Value
-	var tcid jinja2.Value
-	var recipient jinja2.Value
-	var endTurn jinja2.Value
+	var role, endToken, sysText, tname, tcid, recipient, endTurn jinja2.Value
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
@@ -916,4 +892,4 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 
 // spansMuseGlimmer is the position table of muse-glimmer.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMuseGlimmer = "macro,if,{{ }},for,set|8DwBWCAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOqEMZAOAOIIEmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEYkBGJGGKCIIOMCAEWaURAIICIIMECAEK4CEJAIACIIE6BCACEmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEIsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZCqBwBtMAAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMiDKhBAICCIIGGCACEACIEGEEJEK+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOuEMZAOAOIIGmBCAGIKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEakBGJGGKCIIOMCAEWaURAIICIIMECAEK6CEJAIACIIE8BCACGmBCIGIKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEKsJGJGWACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZC"
+const spansMuseGlimmer = "macro,if,{{ }},for,set|wDwBWCAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOmEMZAMAOIIEkBCAGGKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEYkBGJGGKCIIOMCAEWaURAIICIIMECAEK2CEJAIACIIE4BCACEkBCIGGKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEIgJGJGKACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZCqBwBtMAAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMiDKhBAICCIIGGCACEACIEGEEJEK+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOqEMZAMAOIIGkBCAGGKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEakBGJGGKCIIOMCAEWaURAIICIIMECAEK4CEJAIACIIE6BCACGkBCIGGKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEKgJGJGKACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZC"

@@ -12,25 +12,14 @@ import (
 var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
 	Func:      renderNousResearchHermes2ProLlama3_8B_ToolUse,
@@ -526,4 +515,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|yDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG4FIAIIKCIEGACICIEGJGIECAGKcCAIMECIGIECAEMOKJEGGCIGMEEJGKkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|8CsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG4FIAIIKCIEGACICIEGJGIECAGKcCAIMECIGIECAEMOKJEGGCIGMEEJGKkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"

@@ -12,25 +12,18 @@ import (
 var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
 	Func:      renderNvidiaLlama3_3NemotronSuper49B_V1_5,
@@ -49,19 +42,9 @@ const (
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
-	var bos jinja2.Value
-	var enableThinking jinja2.Value
-	var systemStartHeader jinja2.Value
-	var systemEndHeader jinja2.Value
-	var startHeader jinja2.Value
-	var endHeader jinja2.Value
-	var eot jinja2.Value
-	var systemToken jinja2.Value
-	var userToken jinja2.Value
-	var assistantToken jinja2.Value
-	var toolToken jinja2.Value
+	var bos, enableThinking, systemStartHeader, systemEndHeader, startHeader, endHeader, eot, systemToken jinja2.Value
+	var userToken, assistantToken, toolToken, systemContent jinja2.Value
 	messages := w.Lookup("messages")
-	var systemContent jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
@@ -256,19 +239,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 // it is renderNvidiaLlama3_3NemotronSuper49B_V1_5 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
-	var bos jinja2.Value
-	var enableThinking jinja2.Value
-	var systemStartHeader jinja2.Value
-	var systemEndHeader jinja2.Value
-	var startHeader jinja2.Value
-	var endHeader jinja2.Value
-	var eot jinja2.Value
-	var systemToken jinja2.Value
-	var userToken jinja2.Value
-	var assistantToken jinja2.Value
-	var toolToken jinja2.Value
+	var bos, enableThinking, systemStartHeader, systemEndHeader, startHeader, endHeader, eot, systemToken jinja2.Value
+	var userToken, assistantToken, toolToken, systemContent jinja2.Value
 	messages := w.Lookup("messages")
-	var systemContent jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
@@ -457,4 +430,4 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 
 // spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|oEACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDE0BAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGkGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCKQAkDEGAAgCCEEAmDE"
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|mDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGkGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCKQAkDEGAAgCCEEAmDE"

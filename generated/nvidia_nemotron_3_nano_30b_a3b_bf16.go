@@ -12,25 +12,16 @@ import (
 var NVIDIA_Nemotron3Nano30B_A3B_BF16 = &tmplgen.Template{
 	Aliases: []string{"ed29ac80ec4c3707f69ffb274bba5832c8cc52e18c6443539243f77aebff42a1", "43a92aacc2e169bb37055e4d8b0df31edfdc8657d8c387fcf98254cb246e626a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "qwen3_coder",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "qwen3_coder",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
 	Func:      renderNVIDIA_Nemotron3Nano30B_A3B_BF16,
@@ -49,12 +40,10 @@ const (
 
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
+	var ns, loopMessages, systemMessage jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	truncateHistoryThinking := w.Lookup("truncate_history_thinking")
-	var ns jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var systemMessage jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -270,9 +259,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
-		var content jinja2.Value
-		var includeContent jinja2.Value
-		var c jinja2.Value
+		var content, includeContent, c jinja2.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -455,12 +442,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
+	var ns, loopMessages, systemMessage jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	truncateHistoryThinking := w.Lookup("truncate_history_thinking")
-	var ns jinja2.Value
 	messages := w.Lookup("messages")
-	var loopMessages jinja2.Value
-	var systemMessage jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -678,9 +663,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var includeContent jinja2.Value
-	var c jinja2.Value
+	var content, includeContent, c jinja2.Value
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
@@ -863,4 +846,4 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 
 // spansNVIDIA_Nemotron3Nano30B_A3B_BF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "macro,if,for,{{ }},set|6DmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACK4FIJCEGCICKoFKAEGICICGACIIGEEJGIOCACGECIGM2CGJCGuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEMCACEECIGMAGJIECCAGMQSRCKEGICKyKKJEOiKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ0GMZCIAGQIE+BCACEyBCICECCIGKAEAIEOCACEAEIICICACGAEAIGAEJIEICACECCIGSoCMZEEICICGACIIGEEJGIsBCICGiBCIEKECIGIICIIMCCJGU0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCICwBmCtMJAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACKgGIJCEGCICMuFKAEGICICGACIIGEEJGIOCACGECIGM6CGJCKuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEOCACGECIGMAGJIECCAGMQSRCKEGICM0KKJEOkKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ2GMZCIAGQIE+BCACEyBCICGACIGIAEAIEOCACEAEIICICACGAEAIGAEJIEICACGACIGQqCMZEEICICGACIIGEEJGIuBCICIiBCIEKECIGIICIIOACJGS0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCIC"
+const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "macro,if,for,{{ }},set|kDmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACK4FIJCEGCICKoFKAEGICICGACIIGEEJGIOCACGECIGM2CGJCGuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEMCACEECIGMAGJIECCAGMQSRCKEGICKuKKJEKiKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ0GMZCIAGQIE+BCACEyBCICECCIGKAEAIEOCACEAEIICICACGAEAIGAEJIEICACECCIGSoCMZEEICICGACIIGEEJGIsBCICGiBCIEKECIGIICIIMCCJGU0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCICsBmCtMJAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACKgGIJCEGCICMuFKAEGICICGACIIGEEJGIOCACGECIGM6CGJCKuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEOCACGECIGMAGJIECCAGMQSRCKEGICMwKKJEKkKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ2GMZCIAGQIE+BCACEyBCICGACIGIAEAIEOCACEAEIICICACGAEAIGAEJIEICACGACIGQqCMZEEICICGACIIGEEJGIuBCICIiBCIEKECIGIICIIOACJGS0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCIC"

@@ -12,25 +12,15 @@ import (
 var OpenaiGptOss120b = &tmplgen.Template{
 	Aliases: []string{"df2349807f46a21e3e0914ab3b1d959f6256a0f9c63d42cb67cace0ea587fada"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  false,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "gpt_oss",
-		Thinking:           true,
-		ThinkingStartTag:   "<|channel|>analysis<|message|>",
-		KeepDeveloperRole:  true,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ObjectArguments:   true,
+		Handler:           "gpt_oss",
+		Thinking:          true,
+		ThinkingStartTag:  "<|channel|>analysis<|message|>",
+		KeepDeveloperRole: true,
 	},
 	File:      "openai-gpt-oss-120b.jinja",
 	Func:      renderOpenaiGptOss120b,
@@ -52,9 +42,8 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
 	reasoningEffortInput := w.Lookup("reasoning_effort")
 	builtinToolsInput := w.Lookup("builtin_tools")
+	var developerMessage, loopMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var developerMessage jinja2.Value
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
@@ -62,8 +51,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
 		paramSpec = jinja2.Param(paramSpec, "param_spec")
 		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType jinja2.Value
-		var hasObjectVariants jinja2.Value
+		var innerType, hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := jinja2.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
@@ -346,10 +334,10 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	}
 	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
 	buildSystemMessage := func() {
+		var availableBuiltinTools jinja2.Value
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
-		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
 		if !jinja2.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
@@ -580,9 +568,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
 	reasoningEffortInput := w.Lookup("reasoning_effort")
 	builtinToolsInput := w.Lookup("builtin_tools")
+	var developerMessage, loopMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var developerMessage jinja2.Value
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
@@ -590,8 +577,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
 		paramSpec = jinja2.Param(paramSpec, "param_spec")
 		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType jinja2.Value
-		var hasObjectVariants jinja2.Value
+		var innerType, hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := llamacpp.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
@@ -876,10 +862,10 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	}
 	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
 	buildSystemMessage := func() {
+		var availableBuiltinTools jinja2.Value
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
-		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
 		if !llamacpp.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
@@ -1104,4 +1090,4 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenaiGptOss120b = "macro,if,set,{{ }},for|6DiLUCAOyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIKACIGEMCACQIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREE2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRCoBkL/TAAO0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCGACGkCCACKyBEIIMACIGEKCACOIIAGMECACe8FahBAIECIGIECAGI8ECAIEACIEEECAGIECAGIiECACKwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREG2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRC"
+const spansOpenaiGptOss120b = "macro,if,set,{{ }},for|kDgLUCAMyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIKACIGEMCACQIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREE2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRCmBiL/TAAM0KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI6HIJCGOEACEACIGIAEAGEkHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKmEKRCGaCACGECIGOEGACIkDIJCG+CEACG4CEACGyCGACGkCCACKyBEIIMACIGEKCACOIIAGMECACe8FahBAIECIGIECAGI8ECAIEACIEEECAGIECAGIiECACKwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREG2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRC"

@@ -12,25 +12,15 @@ import (
 var OpenbmbMiniCPM5_1B = &tmplgen.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "minicpm5",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "minicpm5",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "openbmb-MiniCPM5-1B.jinja",
 	Func:      renderOpenbmbMiniCPM5_1B,
@@ -126,12 +116,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content jinja2.Value
-		var reasoningContent jinja2.Value
-		var contentParts jinja2.Value
-		var processedContent jinja2.Value
-		var toolCallsCount jinja2.Value
-		var toolSepCount jinja2.Value
+		var content, reasoningContent, contentParts, processedContent, toolCallsCount, toolSepCount jinja2.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
 		messageContent := jinja2.Attr(message, "content")
@@ -187,8 +172,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				_ = jinja2.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Int(1), jinja2.FilterLength(contentParts))) {
-					var toolIndex jinja2.Value
-					var toolCall jinja2.Value
+					var toolIndex, toolCall jinja2.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
@@ -508,12 +492,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var reasoningContent jinja2.Value
-	var contentParts jinja2.Value
-	var processedContent jinja2.Value
-	var toolCallsCount jinja2.Value
-	var toolSepCount jinja2.Value
+	var content, reasoningContent, contentParts, processedContent, toolCallsCount, toolSepCount jinja2.Value
 	hasToolSep := hasToolSepInput
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
@@ -572,8 +551,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				_ = llamacpp.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var toolIndex jinja2.Value
-				var toolCall jinja2.Value
+				var toolIndex, toolCall jinja2.Value
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
 				for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.Int(1), llamacpp.FilterLength(contentParts))) {
@@ -822,4 +800,4 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 
 // spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|6DACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEIgSGRGWQCICGACIEIAEAEG0QEJCGKCIAMiQCACGACAEEaCACGACIEIKEACEACIEEACAEIuIIRCGACIEEACAEEACAEEACAEEACAEE8DEAGMACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKuSGRGWQCICGACIEIAEAEGiREJCGKCIAMwQCACGACAEEaCACGACIEIKEACEACIEEACAEI2IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGMACIEEsDCACEACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIyDIRCGqDCIGKACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMqDGJCGgDCIGKECICIIGACGACIEGEEJAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|mDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI0RGRGMQCICGACIEIAEAEGyQEJCGKCIAMgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKiSGRGMQCICGACIEIAEAEGgREJCGKCIAMuQCACGACAEEaCACGACIEIKEACEACIEEACAEI0IIRCGACIEEACAEEACAEEACAEEACAEG8DEAGKACIEEsDCACEACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIyDIRCGqDCIGKACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMqDGJCGgDCIGKECICIIGACGACIEGEEJAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"

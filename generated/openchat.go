@@ -12,25 +12,10 @@ import (
 var Openchat = &tmplgen.Template{
 	Aliases: []string{"75aedde17b026661c2bd92dc06ce6cc4c08c9d5772abd7c223a44ef230e7c7ff", "fd1928999758c67bd9a5a057256eb9ec8f1cab10aeccd656fdd73ed1181f10d0"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "openchat.jinja",
 	Func:      renderOpenchat,
@@ -99,4 +84,4 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|sDiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"
+const spansOpenchat = "for,if,{{ }}|uCiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"

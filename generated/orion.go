@@ -12,25 +12,10 @@ import (
 var Orion = &tmplgen.Template{
 	Aliases: []string{"14cdf0445a1f4ca1cfcf8dccd7103a1b472933d18efdca1d3d485876cbeb5921", "8ac0249a852730919f4c24da0edbb5c63b9a404f0a74832e12c21b79e498602a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "orion.jinja",
 	Func:      renderOrion,
@@ -115,4 +100,4 @@ func renderOrionLlama(w *jinja2.Writer) {
 
 // spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOrion = "set,for,if,{{ }}|sDAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"
+const spansOrion = "set,for,if,{{ }}|uCAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -12,25 +12,10 @@ import (
 var PanguEmbedded = &tmplgen.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "pangu-embedded.jinja",
 	Func:      renderPanguEmbedded,
@@ -107,4 +92,4 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPanguEmbedded = "set,for,if,{{ }}|uDAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"
+const spansPanguEmbedded = "set,for,if,{{ }}|wCAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"

@@ -12,25 +12,10 @@ import (
 var Phi3 = &tmplgen.Template{
 	Aliases: []string{"30fb6bf4b4685097d99742166d572536d6346122ede57ff28866f718c6294892", "0fa234ea2cb42d34486367bc6dcf624256be39353275b07570ad89db9f0c0803"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "phi3.jinja",
 	Func:      renderPhi3,
@@ -81,4 +66,4 @@ func renderPhi3Llama(w *jinja2.Writer) {
 
 // spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi3 = "for,{{ }}|sDQOCAEICACeQDAAEICAC"
+const spansPhi3 = "for,{{ }}|uCQOCAEICACeQDAAEICAC"

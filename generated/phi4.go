@@ -12,25 +12,10 @@ import (
 var Phi4 = &tmplgen.Template{
 	Aliases: []string{"508a8869335722de499e3c29c09ffe2e31097c5e607ebbb285aceaf207389ffe", "081735a92738f3653c3aa82767ca1c4388fb9dac21370455aefd9eb5f3618efb"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "phi4.jinja",
 	Func:      renderPhi4,
@@ -81,4 +66,4 @@ func renderPhi4Llama(w *jinja2.Writer) {
 
 // spansPhi4 is the position table of phi4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi4 = "for,{{ }}|sDQQCAEICACeQDAAEICAC"
+const spansPhi4 = "for,{{ }}|uCQQCAEICACeQDAAEICAC"

@@ -12,25 +12,19 @@ import (
 var PoolsideLagunaS2_1 = &tmplgen.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "poolside-Laguna-S-2.1.jinja",
 	Func:      renderPoolsideLagunaS2_1,
@@ -49,12 +43,11 @@ const (
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
 func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
+	var systemMessage, hasSys jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	preserveThinking := w.Lookup("preserve_thinking")
-	var systemMessage jinja2.Value
 	messages := w.Lookup("messages")
-	var hasSys jinja2.Value
 	tools := w.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
@@ -156,8 +149,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
-						var functionData jinja2.Value
-						var args jinja2.Value
+						var functionData, args jinja2.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = jinja2.Attr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
@@ -219,12 +211,11 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 // it is renderPoolsideLagunaS2_1 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
+	var systemMessage, hasSys jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	preserveThinking := w.Lookup("preserve_thinking")
-	var systemMessage jinja2.Value
 	messages := w.Lookup("messages")
-	var hasSys jinja2.Value
 	tools := w.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
@@ -327,8 +318,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-					var functionData jinja2.Value
-					var args jinja2.Value
+					var functionData, args jinja2.Value
 					for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = llamacpp.Attr(toolCall, "function")
@@ -390,4 +380,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|6DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQmGSNGGKCEAOwFCACGECEEGkFCECGkEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGkCEFCG6BCEGIACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECsBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQqGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGIACEAECCAEGACAAGiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|sDAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQkGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQoGSNGGKCEAOyFCACGECEEGmFCECGmEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGmCEFCI6BCEGGACEAECCAEGACAAGiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"

@@ -12,25 +12,19 @@ import (
 var PoolsideLagunaXS2_1 = &tmplgen.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "poolside-Laguna-XS-2.1.jinja",
 	Func:      renderPoolsideLagunaXS2_1,
@@ -49,13 +43,12 @@ const (
 
 // renderPoolsideLagunaXS2_1 renders poolside-Laguna-XS-2.1.jinja.
 func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
+	var systemMessage, toolString jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := w.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
-	var systemMessage jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
-	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
 	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
@@ -196,8 +189,7 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
-							var functionData jinja2.Value
-							var args jinja2.Value
+							var functionData, args jinja2.Value
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = jinja2.Attr(toolCall, "function")
 							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
@@ -261,13 +253,12 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 // it is renderPoolsideLagunaXS2_1 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
+	var systemMessage, toolString jinja2.Value
 	enableThinking := w.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := w.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
-	var systemMessage jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
-	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
 	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
@@ -409,8 +400,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-						var functionData jinja2.Value
-						var args jinja2.Value
+						var functionData, args jinja2.Value
 						for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = llamacpp.Attr(toolCall, "function")
@@ -474,4 +464,4 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaXS2_1 is the position table of poolside-Laguna-XS-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaXS2_1 = "set,if,{{ }},for,with|6DAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK2IOJGKKCEAO8HCACGECEEGwHCECGwGAAIKkGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEImCEFCG8BCEGIACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGECsBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM6IOJGKKCEAOgICACGECEEG0HCECG0GAAIKoGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCGACEEGqCEFCI+BCEGIACEAEECAEIACAAGiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaXS2_1 = "set,if,{{ }},for,with|sDAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0IOJGKKCEAO6HCACGECEEGuHCECGuGAAIKiGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEIkCEFCG6BCEGGACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM4IOJGKKCEAO+HCACGECEEGyHCECGyGAAIKmGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCGACEEGoCEFCI8BCEGGACEAEECAEIACAAGiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEMSIJCGKGEC"

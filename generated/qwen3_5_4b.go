@@ -12,25 +12,15 @@ import (
 var Qwen3_5_4B = &tmplgen.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "qwen3_coder",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "qwen3_coder",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
 	},
 	File:      "Qwen3.5-4B.jinja",
 	Func:      renderQwen3_5_4B,
@@ -182,8 +172,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index jinja2.Value
-		var content jinja2.Value
+		var index, content jinja2.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
@@ -210,8 +199,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		var content jinja2.Value
-		var reasoningContent jinja2.Value
+		var content, reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content = jinja2.FilterTrim(w.Capture(func() {
 			renderContent(jinja2.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
@@ -484,8 +472,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var index jinja2.Value
-	var content2 jinja2.Value
+	var index, content2 jinja2.Value
 	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
@@ -513,8 +500,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content3 jinja2.Value
-	var reasoningContent jinja2.Value
+	var content3, reasoningContent jinja2.Value
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
@@ -657,4 +643,4 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 
 // spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3_5_4B = "set,macro,if,{{ }},for|2DACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG+HEJIMECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIqBCAIMACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGIgIEJIMECIAIqHCAEGGCIEEACIGE8GEJEGACAGC0GCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGqDEJEGgDCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGqBEJEIeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"
+const spansQwen3_5_4B = "set,macro,if,{{ }},for|iDACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGoBCAIKACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG8HEJIKECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIoBCAIKACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGI+HEJIKECIAIqHCAEGGCIEEACIGE8GEJEGACAGC0GCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGqDEJEGgDCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGqBEJEIeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"

@@ -12,25 +12,13 @@ import (
 var Qwen3Coder = &tmplgen.Template{
 	Aliases: []string{"2131f0899b55b8d49d55e6b520a2462afae3b72d3d308e17ad658b3794584ffd", "eae48a3307931acb10a6fce475a36b711709672ea79ee1a9bc52f083d8b0a2af"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "qwen3_coder",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "qwen3_coder",
 	},
 	File:      "Qwen3-Coder.jinja",
 	Func:      renderQwen3Coder,
@@ -49,9 +37,9 @@ const (
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
 func renderQwen3Coder(w *jinja2.Writer) {
+	var loopMessages jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -290,9 +278,9 @@ func renderQwen3Coder(w *jinja2.Writer) {
 // it is renderQwen3Coder with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderQwen3CoderLlama(w *jinja2.Writer) {
+	var loopMessages jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
-	var loopMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
@@ -533,4 +521,4 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "macro,if,for,{{ }},set|0DmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACKyEIJCGqEGIEGICICGACIIGEEJGIOCACGECIGMmCGJCG+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK0EIJEIqECICGACIGEICACGACIGGgCEJEEICICGACIIGAEJGEoBCACGeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRCemClHAAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACK4EIJCIuEGIEGICICGACIIGEEJGIOCACGECIGMqCGJCK+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK2EIJEIsECICGACIGEICACGACIGGiCEJEEICICGACIIGAEJGEqBCACIeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRC"
+const spansQwen3Coder = "macro,if,for,{{ }},set|8CmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACKyEIJCGqEGIEGICICGACIIGEEJGIOCACGECIGMmCGJCG+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK0EIJEIqECICGACIGEICACGACIGGgCEJEEICICGACIIGAEJGEoBCACGeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRCemClHAAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACK4EIJCIuEGIEGICICGACIIGEEJGIOCACGECIGMqCGJCK+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK2EIJEIsECICGACIGEICACGACIGGiCEJEEICICGACIIGAEJGEqBCACIeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRC"

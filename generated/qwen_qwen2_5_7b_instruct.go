@@ -12,25 +12,14 @@ import (
 var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "Qwen-Qwen2.5-7B-Instruct.jinja",
 	Func:      renderQwenQwen2_5_7B_Instruct,
@@ -259,4 +248,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|wDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|6CgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

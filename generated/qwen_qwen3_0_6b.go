@@ -12,25 +12,18 @@ import (
 var QwenQwen3_0_6B = &tmplgen.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>\n",
-		ReasoningEnd:       "\n</think>\n\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>\n",
+		ReasoningEnd:      "\n</think>\n\n",
 	},
 	File:      "Qwen-Qwen3-0.6B.jinja",
 	Func:      renderQwenQwen3_0_6B,
@@ -103,8 +96,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content jinja2.Value
-		var reasoningContent jinja2.Value
+		var content, reasoningContent jinja2.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
@@ -282,8 +274,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var reasoningContent jinja2.Value
+	var content, reasoningContent jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -409,4 +400,4 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 
 // spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen3_0_6B = "if,{{ }},for,set|yD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIkHGREM2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKkHGREM2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|kD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIiHGREK2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKiHGREK2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"

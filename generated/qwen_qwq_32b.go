@@ -12,25 +12,18 @@ import (
 var QwenQwQ32B = &tmplgen.Template{
 	Aliases: []string{"5a38c8ca7931ca774245cce0c56c3108c6a4f7d6257be82f6c240accd986072e", "94c6035b4f0eb905c95e2b7d8dace8547abca03f7fe3e441ba8a6388b1941272"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>",
-		ReasoningEnd:       "</think>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>",
+		ReasoningEnd:      "</think>",
 	},
 	File:      "Qwen-QwQ-32B.jinja",
 	Func:      renderQwenQwQ32B,
@@ -312,4 +305,4 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwQ32B = "if,{{ }},for,set|yD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwQ32B = "if,{{ }},for,set|kD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"

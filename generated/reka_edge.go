@@ -12,25 +12,18 @@ import (
 var RekaEdge = &tmplgen.Template{
 	Aliases: []string{"d1584ed36c599edb57f3de661cdaef4ccb44ffbb8b729e46100fbcd1d51f97cf"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>\n",
-		ReasoningEnd:       "\n</think>\n\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>\n",
+		ReasoningEnd:      "\n</think>\n\n",
 	},
 	File:      "Reka-Edge.jinja",
 	Func:      renderRekaEdge,
@@ -50,13 +43,11 @@ const (
 // renderRekaEdge renders Reka-Edge.jinja.
 func renderRekaEdge(w *jinja2.Writer) {
 	continueFinalMessageInput := w.Lookup("continue_final_message")
+	var lastQueryIndex, startIdx, systemText jinja2.Value
 	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
-	var lastQueryIndex jinja2.Value
 	numImgTokens := w.Lookup("num_img_tokens")
 	numVideoFrames := w.Lookup("num_video_frames")
-	var startIdx jinja2.Value
-	var systemText jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
@@ -76,9 +67,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
-				var itemType jinja2.Value
-				var text jinja2.Value
-				var repeatTokens jinja2.Value
+				var itemType, text, repeatTokens jinja2.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
 				itemType = jinja2.MethodGet(item, jinja2.Str("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
@@ -137,8 +126,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
-		var idx jinja2.Value
-		var content jinja2.Value
+		var idx, content jinja2.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
@@ -211,15 +199,8 @@ func renderRekaEdge(w *jinja2.Writer) {
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, startIdx, jinja2.FilterLength(messages))) {
-		var message jinja2.Value
-		var role jinja2.Value
-		var content jinja2.Value
-		var toolCalls jinja2.Value
-		var contentText jinja2.Value
-		var reasoningText jinja2.Value
-		var includeThinking jinja2.Value
+		var message, role, content, toolCalls, contentText, reasoningText, includeThinking, responseText jinja2.Value
 		continueFinalMessage := continueFinalMessageInput
-		var responseText jinja2.Value
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = jinja2.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
@@ -312,8 +293,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, toolCalls) {
-					var arguments jinja2.Value
-					var argumentsJson jinja2.Value
+					var arguments, argumentsJson jinja2.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
 					if !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
@@ -400,13 +380,11 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
 	continueFinalMessageInput := w.Lookup("continue_final_message")
+	var lastQueryIndex, startIdx, systemText jinja2.Value
 	messages := w.Lookup("messages")
 	ns := jinja2.Undefined("ns")
-	var lastQueryIndex jinja2.Value
 	numImgTokens := w.Lookup("num_img_tokens")
 	numVideoFrames := w.Lookup("num_video_frames")
-	var startIdx jinja2.Value
-	var systemText jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
@@ -426,9 +404,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var itemType jinja2.Value
-			var text jinja2.Value
-			var repeatTokens jinja2.Value
+			var itemType, text, repeatTokens jinja2.Value
 			for _, item := range llamacpp.Iterate(w, content) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
 				itemType = llamacpp.MethodGet(item, jinja2.Str("type"))
@@ -486,8 +462,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var idx jinja2.Value
-	var content jinja2.Value
+	var idx, content jinja2.Value
 	items := llamacpp.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
@@ -565,15 +540,8 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var message jinja2.Value
-	var role jinja2.Value
-	var content2 jinja2.Value
-	var toolCalls jinja2.Value
-	var contentText jinja2.Value
-	var reasoningText jinja2.Value
-	var includeThinking jinja2.Value
+	var message, role, content2, toolCalls, contentText, reasoningText, includeThinking, responseText jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
-	var responseText jinja2.Value
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, startIdx, llamacpp.FilterLength(messages))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = llamacpp.Item(messages, idx)
@@ -671,8 +639,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var arguments jinja2.Value
-				var argumentsJson jinja2.Value
+				var arguments, argumentsJson jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
 					if !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("function"))) {
@@ -755,4 +722,4 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 
 // spansRekaEdge is the position table of Reka-Edge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRekaEdge = "macro,if,{{ }},set,for|gEqECCAM8DCICEACIEC2DCACGACAGEmDCAIKACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGEoBCAIMACIGEWCACEACIGEMCACEAAAGECCIGMAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGGkKEJIWACIGEACAGEACAGEgJCACEACIGEmBCACEgBCIIGYCICEACIGEECACGKGACGCCAGMAAAGEEKZGGkHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEqCCACEKCICEAAAGEACIGG2BEJIIGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGREqBsEhKAAM+DCICEACIEC4DCACGACAGGmDCAIKACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGGsBCAIMCCIGGYCACEACIGEOCACEAAAGEECIGOAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGIuKEJIWACIGEACAGEACAGEqJCACEACIGEuBCACGmBCIIIcCICEACIGEGCACIMGACGECAGOAAAGEEKZGGmHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEsCCACEKCICEAAAGEACIGI2BEJIIGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGRE"
+const spansRekaEdge = "macro,if,{{ }},set,for|uDmECCAM4DCICEACIECyDCACGACAGEiDCAIGACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGEmBCAIKACIGEWCACEACIGEMCACEAAAGECCIGMAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGG0JEJIIACIGEACAGEACAGE+ICACEACIGEmBCACEgBCIIGYCICEACIGEECACGKGACGCCAGMAAAGEEKZGGiHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEoCCACEKCICEAAAGEACIGG0BEJIGGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGREmBoEhKAAM6DCICEACIEC0DCACGACAGGiDCAIGACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGGqBCAIKCCIGGYCACEACIGEOCACEAAAGEECIGOAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGI+JEJIIACIGEACAGEACAGEoJCACEACIGEuBCACGmBCIIIcCICEACIGEGCACIMGACGECAGOAAAGEEKZGGkHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEqCCACEKCICEAAAGEACIGI0BEJIGGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGRE"

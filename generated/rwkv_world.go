@@ -12,25 +12,10 @@ import (
 var RwkvWorld = &tmplgen.Template{
 	Aliases: []string{"7f4542fe3fe27f0b358548b20c749b6c27cfb5a86a802a766bf61c7ac67c4fd2", "217c27966383ad452e5e6d7e63aa29c6b64354afee03f43003cf73d06b10e3b6"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "rwkv-world.jinja",
 	Func:      renderRwkvWorld,
@@ -132,4 +117,4 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|uDAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"
+const spansRwkvWorld = "set,for,if,{{ }}|wCAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"

@@ -12,25 +12,10 @@ import (
 var SeedOss = &tmplgen.Template{
 	Aliases: []string{"1a716eced6c040368c68a373b3def293b55e6bde92b6d2a923bbebf65ac9c977", "4ef1e510f8313f153511097f7e7ff4ef417e705355025752cc8bc4d6e100947f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "seed_oss.jinja",
 	Func:      renderSeedOss,
@@ -109,4 +94,4 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 
 // spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSeedOss = "set,for,if,{{ }}|uDAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"
+const spansSeedOss = "set,for,if,{{ }}|wCAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"

@@ -12,25 +12,10 @@ import (
 var Smolvlm = &tmplgen.Template{
 	Aliases: []string{"21215602946a8797e0054c12663630aa9f2bacb12272f7a54cb588c8ceeb9476", "6b79f3863486680d0cc5c47fa5684418e42f9e46d0a06a27c7b5a0041edf396f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "smolvlm.jinja",
 	Func:      renderSmolvlm,
@@ -107,4 +92,4 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|uDoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"
+const spansSmolvlm = "for,if,{{ }}|wCoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"

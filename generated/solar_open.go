@@ -12,25 +12,10 @@ import (
 var SolarOpen = &tmplgen.Template{
 	Aliases: []string{"8737961d852fef5ee72f0440e8c1ae8ae849c7d93dd314420a985119d11634f2", "dd4dc52e76907a0c21192686bab8c41918007110eb198eb5fb38c3f768a59c9a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "solar-open.jinja",
 	Func:      renderSolarOpen,
@@ -81,4 +66,4 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 
 // spansSolarOpen is the position table of solar-open.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSolarOpen = "for,{{ }}|sDQQCAEICACeQDAAEICAC"
+const spansSolarOpen = "for,{{ }}|uCQQCAEICACeQDAAEICAC"

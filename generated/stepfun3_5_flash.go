@@ -12,25 +12,16 @@ import (
 var StepFun3_5Flash = &tmplgen.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "qwen3_coder",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        true,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "qwen3_coder",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		TrimContent:       true,
 	},
 	File:      "StepFun3.5-Flash.jinja",
 	Func:      renderStepFun3_5Flash,
@@ -150,9 +141,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content jinja2.Value
-		var roleName jinja2.Value
-		var reasoningContent jinja2.Value
+		var content, roleName, reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
 			renderContent(jinja2.Attr(message, "content"))
@@ -367,9 +356,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var roleName jinja2.Value
-	var reasoningContent jinja2.Value
+	var content, roleName, reasoningContent jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -487,4 +474,4 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "macro,if,{{ }},for,set|yDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII6GGRGOECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK+GGRGOECIIImGCACGICIIMACAECyFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGyCEJCImCCIGGICICGACIIGAEJEEuBCACGACIIGeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_5Flash = "macro,if,{{ }},for,set|gDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII2GGRGKECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK6GGRGKECIIImGCACGICIIMACAECyFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGyCEJCImCCIGGICICGACIIGAEJEEuBCACGACIIGeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

@@ -12,25 +12,17 @@ import (
 var StepFun3_7Flash = &tmplgen.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  true,
-		Handler:            "qwen3_coder",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        true,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		PreserveReasoning: true,
+		Handler:           "qwen3_coder",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		TrimContent:       true,
 	},
 	File:      "StepFun3.7-Flash.jinja",
 	Func:      renderStepFun3_7Flash,
@@ -187,9 +179,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content jinja2.Value
-		var roleName jinja2.Value
-		var reasoningContent jinja2.Value
+		var content, roleName, reasoningContent jinja2.Value
 		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
@@ -446,9 +436,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var content jinja2.Value
-	var roleName jinja2.Value
-	var reasoningContent jinja2.Value
+	var content, roleName, reasoningContent jinja2.Value
 	preserveThinking := preserveThinkingInput
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
@@ -569,4 +557,4 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "macro,if,{{ }},set,for|4DmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGRIQECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKkHGRIQECIGIqGCACGICIGMACAEC2FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG6CEJCIuCCIIGICICGACIGGAEJEE2BCACGICIGOeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_7Flash = "macro,if,{{ }},set,for|oDmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGRIMECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKgHGRIMECIGIqGCACGICIGMACAEC2FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG6CEJCIuCCIIGICICGACIGGAEJEE2BCACGICIGOeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

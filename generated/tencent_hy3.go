@@ -12,25 +12,18 @@ import (
 var TencentHy3 = &tmplgen.Template{
 	Aliases: []string{"c5ef5f96a833d9ad2eacb0c7f9df1c8050aa45168a4f872fec523a3c9260252f"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think:opensource>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think:opensource>",
-		ReasoningEnd:       "</think:opensource>",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think:opensource>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think:opensource>",
+		ReasoningEnd:      "</think:opensource>",
 	},
 	File:      "tencent-Hy3.jinja",
 	Func:      renderTencentHy3,
@@ -49,27 +42,10 @@ const (
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
 func renderTencentHy3(w *jinja2.Writer) {
-	var HYTK jinja2.Value
-	var eosToken jinja2.Value
-	var bosToken jinja2.Value
-	var userToken jinja2.Value
-	var assistantToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var toolcallsBeginToken jinja2.Value
-	var toolcallsEndToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var toolsepToken jinja2.Value
-	var argkeyBeginToken jinja2.Value
-	var argkeyEndToken jinja2.Value
-	var argvalueBeginToken jinja2.Value
-	var argvalueEndToken jinja2.Value
-	var toolresponsesBeginToken jinja2.Value
-	var toolresponsesEndToken jinja2.Value
-	var toolresponseBeginToken jinja2.Value
-	var toolresponseEndToken jinja2.Value
-	var reasoningModeToken jinja2.Value
+	var HYTK, eosToken, bosToken, userToken, assistantToken, thinkBeginToken, thinkEndToken jinja2.Value
+	var toolcallsBeginToken, toolcallsEndToken, toolcallBeginToken, toolcallEndToken, toolsepToken jinja2.Value
+	var argkeyBeginToken, argkeyEndToken, argvalueBeginToken, argvalueEndToken, toolresponsesBeginToken jinja2.Value
+	var toolresponsesEndToken, toolresponseBeginToken, toolresponseEndToken, reasoningModeToken jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	preservedThinking := w.Lookup("preserved_thinking")
 	tools := w.Lookup("tools")
@@ -296,8 +272,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var rc jinja2.Value
-		var content jinja2.Value
+		var rc, content jinja2.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -496,27 +471,10 @@ func renderTencentHy3(w *jinja2.Writer) {
 // it is renderTencentHy3 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderTencentHy3Llama(w *jinja2.Writer) {
-	var HYTK jinja2.Value
-	var eosToken jinja2.Value
-	var bosToken jinja2.Value
-	var userToken jinja2.Value
-	var assistantToken jinja2.Value
-	var thinkBeginToken jinja2.Value
-	var thinkEndToken jinja2.Value
-	var toolcallsBeginToken jinja2.Value
-	var toolcallsEndToken jinja2.Value
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var toolsepToken jinja2.Value
-	var argkeyBeginToken jinja2.Value
-	var argkeyEndToken jinja2.Value
-	var argvalueBeginToken jinja2.Value
-	var argvalueEndToken jinja2.Value
-	var toolresponsesBeginToken jinja2.Value
-	var toolresponsesEndToken jinja2.Value
-	var toolresponseBeginToken jinja2.Value
-	var toolresponseEndToken jinja2.Value
-	var reasoningModeToken jinja2.Value
+	var HYTK, eosToken, bosToken, userToken, assistantToken, thinkBeginToken, thinkEndToken jinja2.Value
+	var toolcallsBeginToken, toolcallsEndToken, toolcallBeginToken, toolcallEndToken, toolsepToken jinja2.Value
+	var argkeyBeginToken, argkeyEndToken, argvalueBeginToken, argvalueEndToken, toolresponsesBeginToken jinja2.Value
+	var toolresponsesEndToken, toolresponseBeginToken, toolresponseEndToken, reasoningModeToken jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	preservedThinking := w.Lookup("preserved_thinking")
 	tools := w.Lookup("tools")
@@ -740,8 +698,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var rc jinja2.Value
-	var content jinja2.Value
+	var rc, content jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -941,4 +898,4 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 
 // spansTencentHy3 is the position table of tencent-Hy3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansTencentHy3 = "set,if,{{ }},macro,for|kFAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEgBCAIIMCICGECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAE4KCAIMaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAIGCCIAGACAEEaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAEwCAzNZAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEeCAIIKCICEECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAG4KCAIMYCICEGCICEACIEGEEJEIACAAGkIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEoDCACGACIAEACAEEACAEGwBCAIGACIAEACAEGaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAE"
+const spansTencentHy3 = "set,if,{{ }},macro,for|0DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEgBCAIIMCICGECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAE2KCAIKaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAIGCCIAGACAEEaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAEuBAzNZAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEeCAIIKCICEECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAG2KCAIKYCICEGCICEACIEGEEJEIACAAGkIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEoDCACGACIAEACAEEACAEGwBCAIGACIAEACAEGaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAE"

@@ -12,25 +12,14 @@ import (
 var UnslothApriel1_5 = &tmplgen.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "unsloth-Apriel-1.5.jinja",
 	Func:      renderUnslothApriel1_5,
@@ -51,14 +40,11 @@ const (
 func renderUnslothApriel1_5(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
-	var availableToolsString jinja2.Value
-	var addToolId jinja2.Value
-	var toolOutputFormat jinja2.Value
+	var availableToolsString, addToolId, toolOutputFormat, reasoningPrompt jinja2.Value
 	tools := w.Lookup("tools")
 	toolOutputInstructions := w.Lookup("tool_output_instructions")
 	addThoughts := w.Lookup("add_thoughts")
 	bosToken := w.Lookup("bos_token")
-	var reasoningPrompt jinja2.Value
 	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
 	availableToolsString = jinja2.Str("")
@@ -128,10 +114,9 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var systemMessage jinja2.Value
+		var systemMessage, toolMessage jinja2.Value
 		addToolId2 := addToolId
 		eosToken := eosTokenInput
-		var toolMessage jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
 		messageRole := jinja2.ItemStr(message, "role")
@@ -308,14 +293,11 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
-	var availableToolsString jinja2.Value
-	var addToolId jinja2.Value
-	var toolOutputFormat jinja2.Value
+	var availableToolsString, addToolId, toolOutputFormat, reasoningPrompt jinja2.Value
 	tools := w.Lookup("tools")
 	toolOutputInstructions := w.Lookup("tool_output_instructions")
 	addThoughts := w.Lookup("add_thoughts")
 	bosToken := w.Lookup("bos_token")
-	var reasoningPrompt jinja2.Value
 	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
 	availableToolsString = jinja2.Str("")
@@ -383,10 +365,9 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var systemMessage jinja2.Value
+	var systemMessage, toolMessage jinja2.Value
 	addToolId2 := addToolId
 	eosToken := eosTokenInput
-	var toolMessage jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -562,4 +543,4 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 
 // spansUnslothApriel1_5 is the position table of unsloth-Apriel-1.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothApriel1_5 = "set,if,for,{{ }}|gEAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK8KEAESgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCsBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM8KEAESgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"
+const spansUnslothApriel1_5 = "set,if,for,{{ }}|kDAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCmBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"

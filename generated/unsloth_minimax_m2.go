@@ -12,25 +12,18 @@ import (
 var UnslothMiniMaxM2 = &tmplgen.Template{
 	Aliases: []string{"ec8cd02f7bbab11d9546748cbd3c9c89689b1083a01a8afe1fa6363ed2ea92a3", "1622da4b7bf21b02bd7d772626f5b3ad97e1473740324ff59fd4d99e3e508f30"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           true,
-		ThinkingStartTag:   "<think>",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "tag_based",
-		ReasoningStart:     "<think>\n",
-		ReasoningEnd:       "\n</think>\n\n",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		Thinking:          true,
+		ThinkingStartTag:  "<think>",
+		ReasoningMode:     "tag_based",
+		ReasoningStart:    "<think>\n",
+		ReasoningEnd:      "\n</think>\n\n",
 	},
 	File:      "unsloth-MiniMax-M2.jinja",
 	Func:      renderUnslothMiniMaxM2,
@@ -50,11 +43,8 @@ const (
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
 func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var systemMessage jinja2.Value
+	var toolcallBeginToken, toolcallEndToken, systemMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -192,9 +182,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent jinja2.Value
-		var content jinja2.Value
-		var parts jinja2.Value
+		var reasoningContent, content, parts jinja2.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -382,11 +370,8 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	modelIdentityInput := w.Lookup("model_identity")
-	var toolcallBeginToken jinja2.Value
-	var toolcallEndToken jinja2.Value
-	var systemMessage jinja2.Value
+	var toolcallBeginToken, toolcallEndToken, systemMessage, conversationMessages jinja2.Value
 	messages := w.Lookup("messages")
-	var conversationMessages jinja2.Value
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
@@ -522,9 +507,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	lastToolCallName := jinja2.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var reasoningContent jinja2.Value
-	var content jinja2.Value
-	var parts jinja2.Value
+	var reasoningContent, content, parts jinja2.Value
 	items2 := llamacpp.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
@@ -715,4 +698,4 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMiniMaxM2 = "set,macro,for,{{ }},if|6DAGCAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAEiLCAEOyKCIIGCEIGGAEAAEECAAI8BCAIGACIAIsBEAIEAEIAEiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGGuDEJIGECIGIsCEAEGICIIGACIAGEEJGIqBCAIGACAAEeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGoBAvKAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAGoLCAEO4KCIIGCEIGGAEAAEECAAI+BCAIGACIAIuBEAIEAEIAGiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGGyDEJIGECIGKuCEAEGICIIGACIAGEEJGIsBCAIGACAAGeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"
+const spansUnslothMiniMaxM2 = "set,macro,for,{{ }},if|mDAGCAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE+KCAEKyKCIIGCEIGGAEAAEECAAI8BCAIGACIAIsBEAIEAEIAEiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGGuDEJIGECIGIsCEAEGICIIGACIAGEEJGIqBCAIGACAAEeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGiBAvKAAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAGkLCAEK4KCIIGCEIGGAEAAEECAAI+BCAIGACIAIuBEAIEAEIAGiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGGyDEJIGECIGKuCEAEGICIIGACIAGEEJGIsBCAIGACAAGeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"

@@ -12,25 +12,15 @@ import (
 var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	Aliases: []string{"acb6174ba00a1fd9f50cfc1cebaaa68bcf3328ad8c4b65c3d583a7c9d162d3e4"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "ministral_3",
-		Thinking:           true,
-		ThinkingStartTag:   "[THINK]",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "ministral_3",
+		Thinking:          true,
+		ThinkingStartTag:  "[THINK]",
 	},
 	File:      "unsloth-mistral-Devstral-Small-2507.jinja",
 	Func:      renderUnslothMistralDevstralSmall2507,
@@ -50,12 +40,9 @@ const (
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
 func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var defaultSystemMessage jinja2.Value
+	var defaultSystemMessage, systemMessage, loopMessages, toolsDescription jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
-	var toolsDescription jinja2.Value
 	tools := w.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
@@ -102,8 +89,8 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
-		eosToken := eosTokenInput
 		var content jinja2.Value
+		eosToken := eosTokenInput
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -223,12 +210,9 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 	eosTokenInput := w.Lookup("eos_token")
-	var defaultSystemMessage jinja2.Value
+	var defaultSystemMessage, systemMessage, loopMessages, toolsDescription jinja2.Value
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
-	var systemMessage jinja2.Value
-	var loopMessages jinja2.Value
-	var toolsDescription jinja2.Value
 	tools := w.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
@@ -275,8 +259,8 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	eosToken := eosTokenInput
 	var content jinja2.Value
+	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := llamacpp.ItemStr(message, "role")
@@ -394,4 +378,4 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|6DAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACkBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|gDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACeAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"

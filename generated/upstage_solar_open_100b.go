@@ -12,25 +12,14 @@ import (
 var UpstageSolarOpen100B = &tmplgen.Template{
 	Aliases: []string{"1f6f56670c0e2e04a983e8a95cca977adcd25eaacf8aa5afb4fc2241dd543d4f", "c2e6220e74d32601bc99eeba3ce6caf69576080d18e2c33f93e560f6035ce1e3"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              true,
-		ToolCalls:          true,
-		ParallelToolCalls:  true,
-		ObjectArguments:    true,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:        true,
+		StringContent:     true,
+		Tools:             true,
+		ToolCalls:         true,
+		ParallelToolCalls: true,
+		ObjectArguments:   true,
+		Handler:           "generic",
+		ReasoningMode:     "none",
 	},
 	File:      "upstage-Solar-Open-100B.jinja",
 	Func:      renderUpstageSolarOpen100B,
@@ -215,8 +204,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var prevIsTool jinja2.Value
-		var nextIsTool jinja2.Value
+		var prevIsTool, nextIsTool jinja2.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
@@ -480,8 +468,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-	var prevIsTool jinja2.Value
-	var nextIsTool jinja2.Value
+	var prevIsTool, nextIsTool jinja2.Value
 	items2 := llamacpp.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
@@ -582,4 +569,4 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUpstageSolarOpen100B = "set,for,if,macro,{{ }}|4DEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIKyFMZCMkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIEmBEtJJAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIMyFMZCMkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIE"
+const spansUpstageSolarOpen100B = "set,for,if,macro,{{ }}|iDEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIKwFMZCKkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIEmBEtJJAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIMwFMZCKkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIE"

@@ -12,25 +12,10 @@ import (
 var VicunaOrca = &tmplgen.Template{
 	Aliases: []string{"f9f9fc6bfcc1fba81ab8385b8e7a3cd075fa1b0cbaf56f4fa198f8a5aae94fa4", "a3ad0a7b956bbd0f6e65c443485339137d7fca49edca65d101f4bcde59a39426"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "vicuna-orca.jinja",
 	Func:      renderVicunaOrca,
@@ -109,4 +94,4 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|sDsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"
+const spansVicunaOrca = "for,if,{{ }}|uCsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"

@@ -12,25 +12,9 @@ import (
 var Yandex = &tmplgen.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         false,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "yandex.jinja",
 	Func:      renderYandex,
@@ -97,4 +81,4 @@ func renderYandexLlama(w *jinja2.Writer) {
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|sDgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"
+const spansYandex = "for,if,{{ }}|sCgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"

@@ -12,25 +12,10 @@ import (
 var Zephyr = &tmplgen.Template{
 	Aliases: []string{"9e113037e16b8274390c533ab3163692f2c1d7190e65040761c75b5fd30633b7", "42cba669f052b2f8de0194dd19c64769c3725225b20f44ffe70d8e6979cd041e"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "zephyr.jinja",
 	Func:      renderZephyr,
@@ -81,4 +66,4 @@ func renderZephyrLlama(w *jinja2.Writer) {
 
 // spansZephyr is the position table of zephyr.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansZephyr = "for,{{ }}|sDQOCAEICACeQDAAEICAC"
+const spansZephyr = "for,{{ }}|uCQOCAEICACeQDAAEICAC"

@@ -5,8 +5,9 @@ import (
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
-// capsLiteral is the llamacpp.Capabilities literal of a template's file: every field, one
-// per line, in the order of the struct, so that a reader sees each capability.
+// capsLiteral is the llamacpp.Capabilities literal of a template's file: the fields
+// that are set, one per line, in the order of the struct (a capability not listed is
+// false or empty, as Go reads a literal).
 func capsLiteral(c *llamacpp.Capabilities) jen.Code {
 	fields := []struct {
 		name  string
@@ -34,6 +35,9 @@ func capsLiteral(c *llamacpp.Capabilities) jen.Code {
 	}
 	items := make([]jen.Code, 0, len(fields)+1)
 	for _, f := range fields {
+		if f.value == false || f.value == "" {
+			continue
+		}
 		items = append(items, jen.Line().Id(f.name).Op(":").Lit(f.value))
 	}
 	items = append(items, jen.Line())

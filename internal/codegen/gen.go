@@ -206,15 +206,17 @@ func (g *gen) inputDecls() []jen.Code {
 	return code
 }
 
-// scopeDecls declares the needed variables of a scope with their initial values.
+// scopeDecls declares the needed variables of a scope with their initial values; those
+// whose initial value is never read come first, declared together (varDecls).
 func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 	var code []jen.Code
+	var zero []string
 	for _, v := range s.Vars {
 		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
 			continue
 		}
 		if g.deadInit[v] {
-			code = append(code, jen.Var().Id(g.varName(v)).Add(valueType()))
+			zero = append(zero, g.varName(v))
 			continue
 		}
 		if _, param := g.subst[v]; param {
@@ -229,6 +231,27 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 			init = jen.Id(p)
 		}
 		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
+	}
+	return append(varDecls(zero), code...)
+}
+
+// varDecls declares the named variables of type Value, as many to a line as fit in
+// about a hundred columns: var a, b, c jinja2.Value.
+func varDecls(names []string) []jen.Code {
+	const width = 100
+	var code []jen.Code
+	for len(names) > 0 {
+		n, cols := 1, len(names[0])
+		for n < len(names) && cols+2+len(names[n]) <= width {
+			cols += 2 + len(names[n])
+			n++
+		}
+		ids := make([]jen.Code, n)
+		for i, name := range names[:n] {
+			ids[i] = jen.Id(name)
+		}
+		code = append(code, jen.Var().List(ids...).Add(valueType()))
+		names = names[n:]
 	}
 	return code
 }

@@ -12,25 +12,10 @@ import (
 var Errors = &tmplgen.Template{
 	Aliases: []string{"24fb724663a761ac6820a3ff3982bcf1ba9cbef6e146dcd0eaa05e55249ba662", "c3537800501028d6d840c5c80b86dff754202857dd3b0785875c6c6a457985ec"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      true,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		StringContent: true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "errors.jinja",
 	Func:      renderErrors,
@@ -99,4 +84,4 @@ func renderErrorsLlama(w *jinja2.Writer) {
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansErrors = "if,{{ }},for|sDGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"
+const spansErrors = "if,{{ }},for|uCGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"

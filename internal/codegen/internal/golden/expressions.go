@@ -12,25 +12,9 @@ import (
 var Expressions = &tmplgen.Template{
 	Aliases: []string{"6d5270cdfe7e15404fdf00fee5d834aec6c458ce086de0f26026202477b5a4ca", "f84c8f7b38da2cd827d00dea6622a4f1373d77d69a23e203eca7ab77a68d0878"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         false,
-		StringContent:      false,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "Unexpected token: / of type 22",
+		Handler:       "generic",
+		ReasoningMode: "none",
+		LoadError:     "Unexpected token: / of type 22",
 	},
 	File:      "expressions.jinja",
 	Func:      renderExpressions,
@@ -49,8 +33,8 @@ const (
 
 // renderExpressions renders expressions.jinja.
 func renderExpressions(w *jinja2.Writer) {
-	messages := w.Lookup("messages")
 	var last jinja2.Value
+	messages := w.Lookup("messages")
 	undefinedName := w.Lookup("undefined_name")
 	tools := w.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
@@ -204,8 +188,8 @@ func renderExpressions(w *jinja2.Writer) {
 // it is renderExpressions with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderExpressionsLlama(w *jinja2.Writer) {
-	messages := w.Lookup("messages")
 	var last jinja2.Value
+	messages := w.Lookup("messages")
 	undefinedName := w.Lookup("undefined_name")
 	tools := w.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
@@ -357,4 +341,4 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExpressions = "set,{{ }}|yDIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FCYIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FC"
+const spansExpressions = "set,{{ }}|yCIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FCYIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FC"

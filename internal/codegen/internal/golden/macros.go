@@ -12,25 +12,9 @@ import (
 var Macros = &tmplgen.Template{
 	Aliases: []string{"30b67a0dd63e8140c21f4a66053bc30f496b0311359d1d7224d128df9b541e98", "97eb208f1f3d9ecede3f2f506f92c61b9ea24581dc347d7e1fee6923fd14b70a"},
 	Caps: llamacpp.Capabilities{
-		SystemRole:         true,
-		StringContent:      false,
-		TypedContent:       false,
-		Tools:              false,
-		ToolCalls:          false,
-		ParallelToolCalls:  false,
-		ObjectArguments:    false,
-		PreserveReasoning:  false,
-		Handler:            "generic",
-		Thinking:           false,
-		ThinkingStartTag:   "",
-		KeepDeveloperRole:  false,
-		TrimContent:        false,
-		MergeToolResponses: false,
-		SortToolResults:    false,
-		ReasoningMode:      "none",
-		ReasoningStart:     "",
-		ReasoningEnd:       "",
-		LoadError:          "",
+		SystemRole:    true,
+		Handler:       "generic",
+		ReasoningMode: "none",
 	},
 	File:      "macros.jinja",
 	Func:      renderMacros,
@@ -242,4 +226,4 @@ func renderMacrosLlama(w *jinja2.Writer) {
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},if,for,call|wDWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"
+const spansMacros = "macro,{{ }},if,for,call|wCWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"
