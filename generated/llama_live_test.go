@@ -14,38 +14,18 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/internal/testenv"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
 
 // TestLlamaServerLive renders the project's own requests (testdata/llama_server/live/
 // requests.jsonl: written by hand and by a seeded random generator) through the compiled
 // templates of testdata/llama_server/live/templates.txt twice: live through llama.cpp
-// b10257 as llama-server's /apply-template runs it (llama_chat_driver: llama.cpp's own
-// chat code with llama-server's request handling, built from the sources of the
-// @fugood/llama.node binding by ../shared/oracle/tools/build_native.sh), and through
+// b10587 as llama-server's /apply-template runs it (llama_chat_driver: llama.cpp's own
+// chat code with llama-server's request handling, testenv.LlamaDriver), and through
 // llamaserver.Render; every prompt must be the same bytes, every error an error.
-//
-// TMPLGEN_LLAMA_ORACLE names the directory ../shared/oracle/tools/setup.sh installed the
-// binding into and build_native.sh built DIR/native/llama_chat_driver in (.ci/run does
-// both). Without it the test says it skipped, unless TMPLGEN_REQUIRE_ORACLES is set (as
-// in CI): then it fails.
 func TestLlamaServerLive(t *testing.T) {
-	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
-	require := os.Getenv("TMPLGEN_REQUIRE_ORACLES") != ""
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if require {
-			t.Fatalf("TMPLGEN_REQUIRE_ORACLES is set, but "+format, args...)
-		}
-		t.Skipf("SKIPPED: "+format+" (install it with ../shared/oracle/tools/setup.sh DIR and set TMPLGEN_LLAMA_ORACLE=DIR)", args...)
-	}
-	if dir == "" {
-		missing("TMPLGEN_LLAMA_ORACLE does not name the llama.cpp binding's directory")
-	}
-	driver := filepath.Join(dir, "native", "llama_chat_driver")
-	if _, err := os.Stat(driver); err != nil {
-		missing("llama_chat_driver is not built in %s (%v)", dir, err)
-	}
+	driver := testenv.LlamaDriver(t)
 	requireShared(t)
 
 	names := liveTemplates(t)

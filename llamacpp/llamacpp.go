@@ -7,7 +7,7 @@ import (
 	jinja2 "github.com/tmplgen/tmplgen/jinja2"
 )
 
-// Capabilities are what llama.cpp's llama-server (b10257) finds out about a chat
+// Capabilities are what llama.cpp's llama-server (b10587) finds out about a chat
 // template when it loads it: the capabilities its Jinja engine detects by rendering the
 // template on fixed probe requests (jinja::caps_get), the specialized handler it picks
 // by substrings of the template text, and whether the template supports thinking.

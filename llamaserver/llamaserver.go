@@ -1,4 +1,4 @@
-// Package llamaserver renders the prompt llama.cpp's llama-server (b10257) builds for a
+// Package llamaserver renders the prompt llama.cpp's llama-server (b10587) builds for a
 // request, in POST /apply-template and /v1/chat/completions, with a compiled template:
 // it rewrites the messages and tools according to the template's capabilities
 // (llamacpp.Capabilities, computed when the template was compiled: developer role to
@@ -22,6 +22,8 @@ package llamaserver
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -175,6 +177,10 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 		return onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n"), nil
 	case "kimi_k2":
 		return reasoning("<|im_assistant|>assistant<|im_middle|><think>", "</think>"), nil
+	case "kimi_k3":
+		return reasoning(`<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>"), nil
+	case "muse_glimmer":
+		return reasoning("<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>"), nil
 	case "lfm2", "lfm2_5":
 		return reasoning("<|im_start|>assistant\n<think>", "</think>"), nil
 	case "gigachat_v3":
@@ -349,8 +355,20 @@ func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, 
 			return nil, llamaError(t, `invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
 	}
-	if e := in.Server.ReasoningEffort; jinja2.EqStr(e, "none") {
-		enableThinking = false
+	// reasoning_effort (a string; another type is read as ""): "none" turns thinking off
+	// and removes a reasoning_effort kwarg, another non-empty effort replaces it
+	kwargs := in.Kwargs
+	if e := in.Server.ReasoningEffort; e.Kind() == jinja2.KindString && str(e) != "" {
+		kwargs = maps.Clone(kwargs)
+		if kwargs == nil {
+			kwargs = map[string]jinja2.Value{}
+		}
+		if str(e) == "none" {
+			enableThinking = false
+			delete(kwargs, "reasoning_effort")
+		} else {
+			kwargs["reasoning_effort"] = e
+		}
 	}
 
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
@@ -472,13 +490,13 @@ func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, 
 	now := in.Clock()
 	vars.SetStr("datetime", jinja2.Str(pystr.Strftime(now, "%b %d %Y")))
 	vars.SetStr("date_string", jinja2.Str(pystr.Strftime(now, "%d %b %Y")))
-	keys := make([]string, 0, len(in.Kwargs))
-	for k := range in.Kwargs {
-		keys = append(keys, k)
+	for _, k := range slices.Sorted(maps.Keys(kwargs)) {
+		vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		vars.SetStr(k, jinja2.CopyJSON(in.Kwargs[k]))
+	if e, _ := vars.GetStr("reasoning_effort"); e.Kind() == jinja2.KindString && str(e) != "" && !vars.Has(jinja2.Str("reasoning_strength")) {
+		// llama.cpp binds a reasoning_effort to reasoning_strength too, before the
+		// variables (caps_apply_reasoning_effort), so a reasoning_strength kwarg wins
+		vars.SetStr("reasoning_strength", e)
 	}
 	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == jinja2.KindDict {
 		// DeepSeek V4 writes the response schema into the prompt

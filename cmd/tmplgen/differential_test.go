@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/randtmpl"
+	"github.com/tmplgen/tmplgen/internal/testenv"
 )
 
 // TestDifferential renders random chat-template-shaped programs (internal/randtmpl)
@@ -36,18 +36,10 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestDifferentialLlama is TestDifferential against llama-server: the same programs and
-// requests rendered by llama_chat_driver (llama.cpp's own chat code, which
-// TMPLGEN_LLAMA_ORACLE's native/ holds, as for generated's live test) and by the
-// llama-server profile.
+// requests rendered by llama_chat_driver (llama.cpp b10587's own chat code,
+// testenv.LlamaDriver) and by the llama-server profile.
 func TestDifferentialLlama(t *testing.T) {
-	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
-	driver := filepath.Join(dir, "native", "llama_chat_driver")
-	if _, err := os.Stat(driver); dir == "" || err != nil {
-		if os.Getenv("TMPLGEN_REQUIRE_ORACLES") != "" {
-			t.Fatalf("TMPLGEN_REQUIRE_ORACLES is set, but llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q", dir)
-		}
-		t.Skipf("SKIPPED: llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q (../shared/oracle/tools/setup.sh DIR and build_native.sh DIR)", dir)
-	}
+	driver := testenv.LlamaDriver(t)
 	differential(t, exec.Command(driver), harness.LlamaServer, "llama-server")
 }
 

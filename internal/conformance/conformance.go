@@ -4,8 +4,10 @@ package conformance
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
@@ -25,7 +27,9 @@ const maxReports = 40
 //     Jinja2 names (testdata/errlines). Then the request fields on the llama.cpp/
 //     templates (fields-ENGINE, testdata/fields), whole in both modes, and for
 //     transformers the cases on llama.cpp's Jinja engine (engine-transformers,
-//     EngineCases), which package llamacpp's tests check under llama_server.
+//     EngineCases), which package llamacpp's tests check under llama_server; and the
+//     requests on what changed in llama-server b10587 (b10587-ENGINE). llama_server
+//     compares with llama-server b10587 (expected-b10587).
 //   - llama_legacy: the project's own templates of llama.cpp's built-in formats
 //     (builtin-llama_legacy, templates/builtin).
 //
@@ -39,7 +43,11 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 		return []harness.Suite{{Name: "builtin-llama_legacy", Templates: filepath.Join(root, "templates", "builtin"),
 			Expected: filepath.Join(oracle, "legacy"), Cases: filepath.Join(oracle, "cases.json"), Engine: engine}}
 	}
-	corpus := harness.Suite{Name: "all-" + engine, Templates: templates, Expected: filepath.Join(oracle, "expected"),
+	expected := "expected"
+	if engine == harness.EngineLlamaServer {
+		expected = "expected-b10587" // llama-server b10587, the reference
+	}
+	corpus := harness.Suite{Name: "all-" + engine, Templates: templates, Expected: filepath.Join(oracle, expected),
 		Cases: filepath.Join(oracle, "cases.json"), Engine: engine}
 	if !testenv.FullConformance(t) {
 		corpus.Name, corpus.Filter = "llama.cpp-"+engine, regexp.MustCompile(`^llama\.cpp/`)
@@ -53,10 +61,28 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 		{Name: "fields-" + engine, Templates: filepath.Join(templates, "llama.cpp"), Expected: filepath.Join(fields, "expected"),
 			Cases: filepath.Join(fields, "cases.json"), Engine: engine},
 	}
+	suites = append(suites, b10587Cases(t, oracle, templates, engine))
 	if engine == harness.EngineTransformers {
 		suites = append(suites, EngineCases(root, engine))
 	}
 	return suites
+}
+
+// b10587Cases is the suite of the oracle's requests on what changed in llama-server
+// b10587 (reasoning_effort, continuing a final message: cases-b10587.json) for the
+// templates it records them for (cases-b10587-templates.txt), both engines.
+func b10587Cases(t testing.TB, oracle, templates, engine string) harness.Suite {
+	t.Helper()
+	list, err := os.ReadFile(filepath.Join(oracle, "cases-b10587-templates.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, p := range strings.Fields(string(list)) {
+		paths = append(paths, regexp.QuoteMeta(p))
+	}
+	return harness.Suite{Name: "b10587-" + engine, Templates: templates, Expected: filepath.Join(oracle, "expected-b10587-extra"),
+		Cases: filepath.Join(oracle, "cases-b10587.json"), Engine: engine, Filter: regexp.MustCompile(`^(` + strings.Join(paths, "|") + `)$`)}
 }
 
 // EngineCases is the suite of the cases on llama.cpp's Jinja engine (engine-ENGINE,

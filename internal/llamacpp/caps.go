@@ -1,6 +1,6 @@
 package llamacpp
 
-// Capabilities are what llama.cpp's llama-server (b10257) finds out about a chat
+// Capabilities are what llama.cpp's llama-server (b10587) finds out about a chat
 // template when it loads it: the capabilities its Jinja engine detects by rendering the
 // template on fixed probe requests (jinja::caps_get), the specialized handler it picks
 // by substrings of the template text, and whether the template supports thinking.
@@ -40,12 +40,12 @@ type Capabilities struct {
 	// before rendering or the prompt after. Empty means the capabilities were never
 	// computed.
 	Handler string
-	// Thinking is llama.cpp's supports_thinking for the template.
+	// Thinking is llama.cpp's supports_thinking for the template, which
+	// llamaserver.Render defaults enable_thinking to.
 	Thinking bool
-	// ThinkingStartTag is the thinking start tag llama.cpp reports (thinking_start_tag).
-	// llamaserver.Render defaults enable_thinking to whether it is non-empty, as the
-	// recorded llama-server answers do; it differs from Thinking only for a template
-	// whose reasoning has an end marker and no start marker.
+	// ThinkingStartTag is the thinking start tag llama.cpp reports (thinking_start_tag),
+	// empty for a handler that sets none (muse_glimmer) and for a template whose
+	// reasoning has an end marker and no start marker.
 	ThinkingStartTag string
 	// KeepDeveloperRole: the template text has "<|channel|>", so llama-server leaves a
 	// developer message's role as it is (it maps it to system otherwise).

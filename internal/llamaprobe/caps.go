@@ -11,7 +11,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
-// Capabilities computes what llama.cpp's llama-server (b10256) detects about a template
+// Capabilities computes what llama.cpp's llama-server (b10587) detects about a template
 // when it loads it (docs/llama-server.md sections 1 to 3): the capabilities its Jinja
 // engine finds by rendering the template on six probe requests (jinja::caps_get),
 // reproduced by rendering in probe mode; the handler it picks by substrings of the
@@ -267,12 +267,14 @@ func handlerOf(src string) string {
 		return "ministral_3"
 	case has("<|channel|>"):
 		return "gpt_oss"
+	case has("<atem:function_calls>") && has("<|eom|>"):
+		return "muse_glimmer"
 	case has(">>>all") && has(">>>${recipient}"):
 		return "functionary_v3_2"
-	case has("<start_function_call>"):
-		return "function_gemma"
 	case has("<|tool_calls_section_begin|>") && has("<|tool_call_begin|>"):
 		return "kimi_k2"
+	case has("<|open|>") && has("<|close|>") && has("<|end_of_msg|>"):
+		return "kimi_k3"
 	case has("<|START_TEXT|>") && has("<|START_ACTION|>"):
 		return "cohere2moe"
 	case has("<|tool_list_start|>") && has("<|tool_list_end|>"):
@@ -303,9 +305,10 @@ var handlerThinking = map[string]struct {
 }{
 	"ministral_3":      {true, "[THINK]"},
 	"gpt_oss":          {true, "<|channel|>analysis<|message|>"},
+	"muse_glimmer":     {true, ""},
 	"functionary_v3_2": {false, ""},
-	"function_gemma":   {false, ""},
 	"kimi_k2":          {true, "<think>"},
+	"kimi_k3":          {true, "<|open|>think<|sep|>"},
 	"cohere2moe":       {true, "<|START_THINKING|>"},
 	"lfm2":             {true, "<think>"},
 	"lfm2_5":           {true, "<think>"},

@@ -38,7 +38,7 @@ const (
 )
 
 // TestCapabilitiesAgreeWithLlamaCpp computes the capabilities of every template of the
-// shared corpus and compares them with what llama.cpp b10256 detects itself, recorded in
+// shared corpus and compares them with what llama.cpp detects itself, recorded in
 // testdata/llama_server/llama_caps.tsv by record_caps.py.
 func TestCapabilitiesAgreeWithLlamaCpp(t *testing.T) {
 	shared := filepath.Join(testenv.Shared(t, filepath.Join("..", "..")), "templates")
@@ -82,7 +82,7 @@ func TestCapabilitiesAgreeWithLlamaCpp(t *testing.T) {
 			continue
 		}
 		loaded++
-		if got := c.ThinkingStartTag != ""; got == (thinking == "1") {
+		if got := c.Thinking; got == (thinking == "1") {
 			thinkingAgree++
 		} else {
 			t.Logf("%s: enable_thinking default %v, llama-server's %s (handler %s, reasoning %s %q %q)", path, got, thinking, c.Handler, c.ReasoningMode, c.ReasoningStart, c.ReasoningEnd)

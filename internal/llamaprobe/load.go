@@ -2,7 +2,7 @@ package llamaprobe
 
 import "strings"
 
-// llamaLoadError returns the error llama.cpp (b10257) gives when it loads the template
+// llamaLoadError returns the error llama.cpp (b10587) gives when it loads the template
 // text src, as its own lexer and parser see it, or "" when they accept it:
 //   - a string literal with an escape its lexer lacks (it knows \n \t \r \b \f \v \\ \'
 //     \" only, where Jinja2 keeps any other backslash);

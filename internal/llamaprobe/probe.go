@@ -9,7 +9,7 @@ import (
 )
 
 // Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine
-// (common/jinja, b10256) does when it probes a template for capabilities
+// (common/jinja, b10587) does when it probes a template for capabilities
 // (jinja::caps_get), with "stats" switched on. Every value of the probe input remembers
 // whether it was used and which operations were applied to it, and the engine's
 // differences from Jinja2 that decide whether a probe render fails are reproduced:

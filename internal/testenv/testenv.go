@@ -55,3 +55,26 @@ func FullConformance(t testing.TB) bool {
 		return false
 	}
 }
+
+// LlamaDriver returns the path of llama_chat_driver, llama.cpp b10587's own chat code
+// with llama-server's request handling, which
+// LLAMA_VERSION=b10587 ../shared/oracle/tools/build_native.sh DIR builds as
+// DIR/native-b10587/llama_chat_driver, DIR named by TMPLGEN_LLAMA_ORACLE (.ci/run builds
+// it). When it is missing, the test fails if RequireOracles, and is skipped, saying so,
+// otherwise.
+func LlamaDriver(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
+	driver := filepath.Join(dir, "native-b10587", "llama_chat_driver")
+	_, err := os.Stat(driver)
+	if dir != "" && err == nil {
+		return driver
+	}
+	msg := fmt.Sprintf("llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q (LLAMA_VERSION=b10587 ../shared/oracle/tools/build_native.sh DIR builds it in DIR/native-b10587)", dir)
+	if RequireOracles() {
+		t.Fatal(msg + " (CI=true or TMPLGEN_REQUIRE_ORACLES is set)")
+	} else {
+		t.Skip("SKIPPED: " + msg)
+	}
+	return ""
+}

@@ -7,11 +7,11 @@
 #
 #   testdata/fields/record.sh DIR
 #
-# DIR holds the oracle tools (../shared/oracle/tools/setup.sh DIR, then build_native.sh DIR).
+# DIR holds the oracle tools (LLAMA_VERSION=b10587 ../shared/oracle/tools/build_native.sh DIR: llama-server b10587).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-dir=${1:?usage: record.sh DIR (where setup.sh and build_native.sh installed the oracle)}
+dir=${1:?usage: record.sh DIR (where build_native.sh built the b10587 driver)}
 root=$here/../..
 rm -rf "$here/expected"
-LLAMA_CHAT_DRIVER=$dir/native/llama_chat_driver python3 "$root/../shared/oracle/tools/record.py" \
+LLAMA_CHAT_DRIVER=$dir/native-b10587/llama_chat_driver python3 "$root/../shared/oracle/tools/record.py" \
   "$root/../shared/templates/llama.cpp" "$here/expected" --cases "$here/cases.json"
