@@ -7,8 +7,11 @@ import (
 )
 
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,
-// add_generation_prompt (default true), chat_template_kwargs, enable_thinking, the
-// special tokens (bos_token/eos_token or bos/eos, special_tokens) and add_bos/add_eos.
+// add_generation_prompt (default true), continue_final_message, chat_template_kwargs,
+// the fields llama-server reads (ServerFields), the special tokens (bos_token/eos_token
+// or bos/eos, special_tokens) and add_bos/add_eos. Other fields are ignored, as
+// servers ignore them: a top-level enable_thinking among them (llama-server reads
+// chat_template_kwargs.enable_thinking, and its own --reasoning option).
 type Request struct {
 	Input
 }
@@ -98,12 +101,6 @@ func ParseRequest(data []byte) (*Request, error) {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.Text())
 				}
 				r.SpecialTokens[sk.Text()] = s
-			}
-		case "enable_thinking":
-			if val.Kind() != jinja2.KindNone {
-				if _, set := r.Kwargs["enable_thinking"]; !set {
-					r.Kwargs["enable_thinking"] = val
-				}
 			}
 		case "chat_template_kwargs":
 			kd := val.AsDict()

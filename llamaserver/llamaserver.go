@@ -33,39 +33,76 @@ import (
 	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
-// Vars returns the template variables llama-server's request handling defines for in,
-// in the order llama.cpp defines them; Render renders the template with exactly these
+// Server is a llama-server's configuration: the options of its command line that change
+// the prompts it builds. The zero Server is llama-server started with its defaults
+// (--jinja, --reasoning auto, --prefill-assistant); the package's functions Render,
+// AppendRender and Vars render as it does. Options that only shape the answer
+// (--reasoning-format, --reasoning-budget, sampling) are not here.
+type Server struct {
+	// ReasoningOff is --reasoning off: enable_thinking starts false for every template,
+	// where --reasoning on and auto (the default) start it at whether the template
+	// supports thinking (Capabilities.Thinking). A request's
+	// chat_template_kwargs.enable_thinking overrides either.
+	ReasoningOff bool
+	// NoPrefillAssistant is --no-prefill-assistant: a final assistant message is a
+	// message the template renders like the others, not one llama-server continues
+	// (a request's continue_final_message still continues it).
+	NoPrefillAssistant bool
+	// ChatTemplateKwargs is --chat-template-kwargs: template variables every request
+	// gets, each replaced by a request's chat_template_kwargs of its name.
+	ChatTemplateKwargs map[string]tmplgen.Value
+}
+
+// Vars returns the template variables the default server (Server{}) defines for in; see
+// Server.Vars.
+func Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
+	return new(Server).Vars(t, in)
+}
+
+// Render returns the prompt the default server (Server{}) builds for in with template t.
+func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
+	return new(Server).Render(t, in)
+}
+
+// AppendRender appends the prompt the default server (Server{}) builds for in with
+// template t to dst; see Server.AppendRender.
+func AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
+	return new(Server).AppendRender(dst, t, in)
+}
+
+// Vars returns the template variables s's request handling defines for in, in the order
+// llama.cpp defines them; Render renders the template with exactly these
 // (Template.AppendRenderLlama), then post-processes the prompt. It is what another Jinja
 // engine needs to be given to compare with Render. An error is a *tmplgen.Error (what
 // llama-server answers instead of a prompt).
-func Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
-	rw, err := llamaServerRewrite(t, in)
+func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
+	rw, err := s.rewrite(t, in)
 	if err != nil {
 		return nil, err
 	}
 	return rw.vars, nil
 }
 
-// Render returns the prompt llama-server builds for in with template t.
-func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
-	b, err := AppendRender(nil, t, in)
+// Render returns the prompt s builds for in with template t.
+func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
+	b, err := s.AppendRender(nil, t, in)
 	return string(b), err
 }
 
-// AppendRender renders the prompt llama-server builds for in with template t, appending
-// it to dst; in is never modified. An error is a *tmplgen.Error: what llama-server
-// answers instead of a prompt, or the template's own failure.
-func AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
+// AppendRender renders the prompt s builds for in with template t, appending it to dst;
+// in is never modified. An error is a *tmplgen.Error: what llama-server answers instead
+// of a prompt, or the template's own failure.
+func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
 	in = t.ModelInput(in)
 	if err := loadError(t, in); err != nil {
 		return dst, err
 	}
-	return appendRender(dst, t, in)
+	return s.appendRender(dst, t, in)
 }
 
 // appendRender is AppendRender of a template llama-server has loaded.
-func appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
-	rw, err := llamaServerRewrite(t, in)
+func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
+	rw, err := s.rewrite(t, in)
 	if err != nil {
 		return dst, err
 	}
@@ -280,9 +317,9 @@ func llamaError(t *tmplgen.Template, format string, args ...any) *tmplgen.Error 
 	return &tmplgen.Error{Kind: tmplgen.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 }
 
-// llamaServerRewrite applies llama-server's request handling to in (docs/llama-server.md
+// rewrite applies s's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read.
-func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, error) {
+func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, error) {
 	caps := &t.Caps
 	if !caps.Known() {
 		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
@@ -322,7 +359,7 @@ func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, 
 		return nil, llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
-	if n := len(msgs); cont == tmplgen.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
+	if n := len(msgs); cont == tmplgen.ContinueNone && !s.NoPrefillAssistant && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
 			return nil, llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
 		}
@@ -345,9 +382,16 @@ func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, 
 	if tools.Kind() == jinja2.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
 		return nil, llamaError(t, "Cannot use custom grammar constraints with tools.")
 	}
+	// chat_template_kwargs: the server's, each replaced by the request's of its name
+	kwargs := in.Kwargs
+	if len(s.ChatTemplateKwargs) > 0 {
+		kwargs = maps.Clone(s.ChatTemplateKwargs)
+		maps.Copy(kwargs, in.Kwargs)
+	}
 	// enable_thinking defaults to whether the template supports thinking (supports_thinking)
-	enableThinking := caps.Thinking
-	if v, ok := in.Kwargs["enable_thinking"]; ok {
+	// unless the server has reasoning off
+	enableThinking := caps.Thinking && !s.ReasoningOff
+	if v, ok := kwargs["enable_thinking"]; ok {
 		switch v.Kind() {
 		case jinja2.KindBool:
 			enableThinking, _ = v.AsBool()
@@ -357,7 +401,6 @@ func llamaServerRewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, 
 	}
 	// reasoning_effort (a string; another type is read as ""): "none" turns thinking off
 	// and removes a reasoning_effort kwarg, another non-empty effort replaces it
-	kwargs := in.Kwargs
 	if e := in.Server.ReasoningEffort; e.Kind() == jinja2.KindString && str(e) != "" {
 		kwargs = maps.Clone(kwargs)
 		if kwargs == nil {
@@ -1109,7 +1152,8 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 		Server:              tmplgen.ServerFields{ReasoningFormat: jinja2.Str("deepseek")},
 		Now:                 in.Now,
 	}
-	if _, err := appendRender(nil, t, probe); err != nil {
+	// the probe is common_chat_templates_apply's: no server option reaches it
+	if _, err := new(Server).appendRender(nil, t, probe); err != nil {
 		return llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
 	}
 	return nil

@@ -263,3 +263,37 @@ func TestLlamaServerNeedsCapabilities(t *testing.T) {
 		t.Errorf("got %v, want an error about the missing capabilities", err)
 	}
 }
+
+// TestServerKwargs: --chat-template-kwargs gives every request its variables, as if the
+// request had them in chat_template_kwargs, and a request's kwarg of the same name
+// replaces the server's.
+func TestServerKwargs(t *testing.T) {
+	thinking := generic
+	thinking.Thinking = true
+	tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: thinking}
+	render := func(s *llamaserver.Server, request string) string {
+		t.Helper()
+		req, err := tmplgen.ParseRequest([]byte(request))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		out, err := s.Render(tmpl, &req.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	const plain = `{"messages": [{"role": "user", "content": "q"}]}`
+	server := &llamaserver.Server{ChatTemplateKwargs: map[string]tmplgen.Value{"enable_thinking": jinja2.Bool(false), "foo": jinja2.Str("server")}}
+	if got, want := render(server, plain), render(&llamaserver.Server{}, `{"messages": [{"role": "user", "content": "q"}], "chat_template_kwargs": {"enable_thinking": false, "foo": "server"}}`); got != want {
+		t.Errorf("server kwargs: got\n%s\nwant the render of the request with those kwargs:\n%s", got, want)
+	}
+	const own = `{"messages": [{"role": "user", "content": "q"}], "chat_template_kwargs": {"enable_thinking": true, "foo": "request"}}`
+	if got, want := render(server, own), render(&llamaserver.Server{}, own); got != want {
+		t.Errorf("a request's kwargs: got\n%s\nwant them to replace the server's:\n%s", got, want)
+	}
+	if got := render(&llamaserver.Server{ReasoningOff: true}, plain); !strings.Contains(got, "enable_thinking=false") {
+		t.Errorf("--reasoning off: got\n%s\nwant enable_thinking=false", got)
+	}
+}

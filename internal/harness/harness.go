@@ -275,6 +275,7 @@ const harnessMain = `package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"time"
 
@@ -315,11 +316,13 @@ func main() {
 			res["error"] = err.Error()
 		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" {
 			res["error"] = "unknown profile " + req.Profile
+		} else if srv, err := oracleOptions(req.Request, req.Profile, &r.Input); err != nil {
+			res["error"] = "oracle request: " + err.Error()
 		} else {
 			r.Now = now
 			render := t.Render
 			if req.Profile == "llama_server" {
-				render = func(in *tmplgen.Input) (string, error) { return llamaserver.Render(t, in) }
+				render = func(in *tmplgen.Input) (string, error) { return srv.Render(t, in) }
 			}
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
@@ -327,17 +330,54 @@ func main() {
 				res["prompt"] = prompt
 			}
 			if req.Export {
-				export(t, &r.Input, res)
+				export(t, srv, &r.Input, res)
 			}
 		}
 		enc.Encode(res)
 	}
 }
 
+// oracleOptions reads the fields of an oracle request that are not request fields but
+// the references' own settings (../shared/oracle/tools/hf_render.py and
+// llama_chat_driver.cpp): under transformers, enable_thinking is a kwarg unless
+// chat_template_kwargs has one (added to in); under llama_server, enable_thinking false
+// is --reasoning off and prefill_assistant false --no-prefill-assistant (the Server it
+// returns), and settings the profile does not model are refused.
+func oracleOptions(data []byte, profile string, in *tmplgen.Input) (*llamaserver.Server, error) {
+	v, err := jinja2.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	field := func(name string) jinja2.Value {
+		f, _ := v.AsDict().GetStr(name)
+		return f
+	}
+	srv := &llamaserver.Server{}
+	thinking := field("enable_thinking")
+	if profile != "llama_server" {
+		if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
+			in.Kwargs["enable_thinking"] = thinking
+		}
+		return srv, nil
+	}
+	isBool := func(f jinja2.Value, want bool) bool { b, ok := f.AsBool(); return ok && b == want }
+	switch {
+	case isBool(thinking, true):
+		return nil, fmt.Errorf("enable_thinking true turns thinking on for any template, which no llama-server option does")
+	case isBool(field("jinja"), false):
+		return nil, fmt.Errorf("jinja false (llama-server without --jinja) is not a profile of tmplgen")
+	case isBool(field("force_pure_content"), true):
+		return nil, fmt.Errorf("force_pure_content true (--skip-chat-parsing) is not modelled by the llama-server profile")
+	}
+	srv.ReasoningOff = isBool(thinking, false)
+	srv.NoPrefillAssistant = isBool(field("prefill_assistant"), false)
+	return srv, nil
+}
+
 // export adds the variables the llama_server profile gives the template, and the
 // template's output on them before post-processing.
-func export(t *tmplgen.Template, in *tmplgen.Input, res map[string]string) {
-	vars, err := llamaserver.Vars(t, in)
+func export(t *tmplgen.Template, srv *llamaserver.Server, in *tmplgen.Input, res map[string]string) {
+	vars, err := srv.Vars(t, in)
 	if err != nil {
 		return
 	}
