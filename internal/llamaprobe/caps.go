@@ -192,13 +192,14 @@ const (
 func probeCaps(t *ir.Template) llamacpp.Capabilities {
 	c := llamacpp.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true}
 
-	// typed content: one user message whose content is a string
-	r := runProbe(t, `[{"role": "user", "content": "content"}]`, `[]`, nil)
+	// typed content: one user message whose content is a string; a template that reads
+	// it as an array and does not print it takes typed content only (b10587)
+	const marker = "STRING_MARKER"
+	r := runProbe(t, `[{"role": "user", "content": "`+marker+`"}]`, `[]`, nil)
 	content := r.val("messages[0].content")
-	if r.p.hasOp(content, "selectattr") || r.p.hasOp(content, "array_access") {
-		c.TypedContent = true
-	}
-	if !r.ok {
+	asArray := r.p.hasOp(content, "selectattr") || r.p.hasOp(content, "array_access")
+	c.TypedContent = asArray
+	if !r.ok || asArray && !strings.Contains(r.out, marker) {
 		c.StringContent = false
 	}
 
