@@ -36,8 +36,30 @@ func llamaStrBuiltin(id string, s string, args []jinja2.Value, kwargs []jinja2.K
 		}
 	case "length":
 		return jinja2.Int(int64(len(s))), true
+	case "strip", "lstrip", "rstrip":
+		return jinja2.Str(llamaStrip(s, id != "rstrip", id != "lstrip", args, kwargs)), true
 	}
 	return jinja2.Value{}, false
+}
+
+// llamaStrip is llama.cpp's strip, lstrip and rstrip (and the trim filter): the bytes
+// that are C's isspace (ASCII whitespace only, where Python strips Unicode's), or the
+// bytes of the argument chars (each byte of a multibyte character on its own), taken
+// off the left and the right of s.
+func llamaStrip(s string, left, right bool, args []jinja2.Value, kwargs []jinja2.Kwarg) string {
+	strip := isCSpace
+	if chars, ok := kwargOrPos(args, kwargs, "chars", 0); ok && !chars.IsUndefined() {
+		set := llamaString(chars)
+		strip = func(c byte) bool { return strings.IndexByte(set, c) >= 0 }
+	}
+	start, end := 0, len(s)
+	for left && start < end && strip(s[start]) {
+		start++
+	}
+	for right && end > start && strip(s[end-1]) {
+		end--
+	}
+	return s[start:end]
 }
 
 // mapASCII is s with each ASCII letter upper-cased where upper says so (given the
