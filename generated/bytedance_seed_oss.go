@@ -423,8 +423,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
+	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-	for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(budgetReflectionsV05, nil, nil)) {
+	for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(budgetReflectionsV05, nil, nil))) {
 		vals := jinja2.Unpack(item, 2)
 		k := vals[0]
 		v := vals[1]
@@ -507,8 +508,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				name := vals[0]
@@ -534,8 +536,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil)) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -568,8 +571,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.Attr(itemFunctionReturns, "properties"))) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil)) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -668,8 +672,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolCallArguments))) {
 						vals := jinja2.Unpack(item, 2)
 						argName := vals[0]
 						argValue := vals[1]
@@ -736,4 +741,4 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|uDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAIkBAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAGSCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIoGGACGAGAII4FEAEQCIIIIeCJEMCCQIGAAaIEEAwBCMCGzCIGiCGACOwBEAEMCEEIGCAYIGMCZCQGCAIQwBKFCMgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII8FIAEE2FCACGAIAIEOCACGGCAIMMEACGECAIKqCEAEEICACGAAuCAGICvCIMmBCACIcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"
+const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|uDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAIkBAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAISCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIuGGACGAGAII+FEAEQCIIIKeCJEMCCQIGAAaIEEAwBCMCGzCIGkCGACQwBEAEMCEEIGCAYIGMCZCQGCAIQyBKFCOgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII+FIAEE4FCACGAIAIEOCACGGCAIMMEACGECAIKsCEAEEICACGAAuCAGICvCIMoBCACKcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"

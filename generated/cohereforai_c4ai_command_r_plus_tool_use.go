@@ -455,8 +455,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(tool, "parameter_definitions")))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(tool, "parameter_definitions"))))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -487,8 +488,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParameterDefinitions))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParameterDefinitions)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -541,8 +543,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := llamacpp.Attr(tool, "parameters")
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties"))))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -578,8 +581,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.FilterItems(toolParametersProperties))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParametersProperties)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -740,4 +744,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|+C+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW6EUNAGyECAIIECIEIEGAGKuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEgCCAEKyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ6FOZAGyFCAIIECEEIIGAEGACECGEGcGI6BChBIQECEEIAGAGEaCAEEICEGQEEAGOAKJGEqCCAEM6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|+C+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW+EUNAG2ECAIIECIEIEGAGMuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEiCCAEMyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ+FOZAG2FCAIIECEEIIGAEGACECGEGcGI8BChBISECEEIAGAGEaCAEEICEGQEEAGOAKJGEsCCAEO6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"

@@ -690,10 +690,11 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma, nsItems jinja2.Value
-		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
@@ -798,8 +799,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
@@ -989,8 +991,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
@@ -1156,8 +1159,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(functionArguments, nil, nil)) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(functionArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1201,8 +1205,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					items := llamacpp.Iterate(w, llamacpp.FilterDictsort(toolResponseResponse, nil, nil))
+					items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(toolResponseResponse, nil, nil)))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
@@ -1310,4 +1315,4 @@ func renderGemma4Llama(w *jinja2.Writer) {
 
 // spansGemma4 is the position table of gemma4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma4 = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCK0KOREGAAACEACICEKCACOECIII8CEIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqBwMtQJAKACICEACACI4LCAEMACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCM8KOREGAAACEACICEKCACOECIIIgDEIGIuCCIEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"
+const spansGemma4 = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCK0KOREGAAACEACICEKCACOECIII8CEIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqB0MtQJAKACICEACACK6LCAEMACICEoLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BIEmHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM8EIRGG0ECAGIAEICIiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOwFKtBAQwECIGEECIIGmECAGGICAIK2DCAGIAEACI6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCMgLOREGAAACEACICEKCACOECIIIiDEIGIwCCIEGACICEECAII8BCAGGACICIiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGkDGJGG0CEIEGsCEIGGECIIMiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"

@@ -715,10 +715,11 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma, nsItems jinja2.Value
-		for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(properties, nil, nil)) {
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
@@ -823,8 +824,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-						for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(valueItems, nil, nil)) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
@@ -1014,8 +1016,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(argument, nil, nil)) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
@@ -1206,8 +1209,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					for _, item := range llamacpp.Iterate(w, llamacpp.FilterDictsort(functionArguments, nil, nil)) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(functionArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1251,8 +1255,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					items := llamacpp.Iterate(w, llamacpp.FilterDictsort(toolResponseResponse, nil, nil))
+					items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(toolResponseResponse, nil, nil)))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
@@ -1360,4 +1365,4 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma4_31B_ItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma4_31B_ItInterleaved = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICIuLKREKKCICOKCIGEECAIKAAACEAGACEsDEIGGMEIGICEEIIsCGFEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqBwMtRJAKACICEACACI4LCAEMACICEmLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKmIGrCGGaCIGGOCIGKAAiCCIAC5BIEkHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM6EIRGGyECAGIAEICGiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOuFKtBAQuECIGEECIIGkECAGGICAIK0DCAGIAEACG6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICK2LKREKKCICOKCIGEECAIKAAACEAGACEwDEIGGMEIGICEEIKuCGFEGACICEECAII6BCAGGACICGiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGiDGJGGyCEIEGqCEIGGECIIKiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"
+const spansGoogleGemma4_31B_ItInterleaved = "macro,set,for,if,{{ }}|oDqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICIuLKREKKCICOKCIGEECAIKAAACEAGACEsDEIGGMEIGICEEIIsCGFEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqB0MtRJAKACICEACACK6LCAEMACICEoLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BIEmHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM8EIRGG0ECAGIAEICIiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOwFKtBAQwECIGEECIIGmECAGGICAIK2DCAGIAEACI6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCKUOREIKCIGEAAACEACICK6LKREKKCICOKCIGEECAIKAAACEAGACEyDEIGGMEIGICEEIKwCGFEGACICEECAII8BCAGGACICIiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGkDGJGG0CEIEGsCEIGGECIIMiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"

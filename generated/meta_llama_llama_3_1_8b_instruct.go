@@ -349,8 +349,9 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolCall, "arguments")))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolCall, "arguments"))))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					argName := vals[0]
@@ -406,4 +407,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|mDACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6EGJGGyECICGICIAKiECACGICACGACIAGAEJEEgCCACGEEIAKYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|mDACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI8EGJGG0ECICGICIAKkECACGICACGACIAGAEJEEiCCACGEEIAMYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"

@@ -310,9 +310,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 					tool = llamacpp.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
-					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
+					for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(tool, "items", nil, nil))), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -441,4 +442,4 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|gDUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGiJCAEM0ICIAGoDCIAGgDEIEICCICI+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|gDUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGkJCAEM2ICIAGqDCIAGiDEIEICCICK+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"

@@ -359,8 +359,9 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items2 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
+		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"))))
 		for i := range items2 {
 			vals := jinja2.Unpack(items2[i], 2)
 			paramName := vals[0]
@@ -389,8 +390,9 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items3 := llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties")))
+		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"))))
 		for i := range items3 {
 			vals := jinja2.Unpack(items3[i], 2)
 			paramName := vals[0]
@@ -515,4 +517,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|8CsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG4FIAIIKCIEGACICIEGJGIECAGKcCAIMECIGIECAEMOKJEGGCIGMEEJGKkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|8CsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG8FIAIIKCIEGACICIEGJGIECAGMcCAIMECIGIECAEMOKJEGGCIGMEEJGMkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"

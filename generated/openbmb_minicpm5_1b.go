@@ -580,8 +580,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
+							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
+							for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
@@ -643,8 +644,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
+							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-							for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
+							for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
@@ -731,8 +733,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
+						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(argsDict, "items", nil, nil)) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							paramName := vals[0]
 							paramValue := vals[1]
@@ -800,4 +803,4 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 
 // spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|mDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI0RGRGMQCICGACIEIAEAEGyQEJCGKCIAMgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKiSGRGMQCICGACIEIAEAEGgREJCGKCIAMuQCACGACAEEaCACGACIEIKEACEACIEEACAEI0IIRCGACIEEACAEEACAEEACAEEACAEG8DEAGKACIEEsDCACEACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIyDIRCGqDCIGKACIEEICACGACIEGCEJEGECIAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMqDGJCGgDCIGKECICIIGACGACIEGEEJAI4BCACGACIEGoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|mDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI0RGRGMQCICGACIEIAEAEGyQEJCGKCIAMgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKoSGRGMQCICGACIEIAEAEGmREJCGKCIAM0QCACGACAEEaCACGACIEIKEACEACIEEACAEI4IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGKACIEEuDCACEACIEEICACGACIEGCEJEGECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEI0DIRCGsDCIGKACIEEICACGACIEGCEJEGECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMsDGJCGiDCIGKECICIIGACGACIEGEEJAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"

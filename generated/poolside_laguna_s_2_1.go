@@ -328,8 +328,9 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = llamacpp.Attr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
+						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-						for _, item := range llamacpp.Iterate(w, llamacpp.CallMethod(args, "items", nil, nil)) {
+						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
@@ -380,4 +381,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|sDAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQkGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQoGSNGGKCEAOyFCACGECEEGmFCECGmEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGmCEFCI6BCEGGACEAECCAEGACAAGiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|sDAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQkGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQqGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGGACEAECCAEGACAAIiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"

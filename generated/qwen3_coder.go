@@ -378,10 +378,11 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			toolParameters := llamacpp.Attr(tool, "parameters")
 			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.Attr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.Attr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties"))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
@@ -465,8 +466,9 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					for _, item := range llamacpp.Iterate(w, llamacpp.FilterItems(toolCallArguments)) {
+					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolCallArguments))) {
 						vals := jinja2.Unpack(item, 2)
 						argsName := vals[0]
 						argsValue := vals[1]
@@ -521,4 +523,4 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "macro,if,for,{{ }},set|8CmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACKyEIJCGqEGIEGICICGACIIGEEJGIOCACGECIGMmCGJCG+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK0EIJEIqECICGACIGEICACGACIGGgCEJEEICICGACIIGAEJGEoBCACGeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRCemClHAAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACK4EIJCIuEGIEGICICGACIIGEEJGIOCACGECIGMqCGJCK+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK2EIJEIsECICGACIGEICACGACIGGiCEJEEICICGACIIGAEJGEqBCACIeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRC"
+const spansQwen3Coder = "macro,if,for,{{ }},set|8CmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACKyEIJCGqEGIEGICICGACIIGEEJGIOCACGECIGMmCGJCG+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK0EIJEIqECICGACIGEICACGACIGGgCEJEEICICGACIIGAEJGEoBCACGeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRCemClHAAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACK6EIJCIwEGIEGICICGACIIGEEJGIOCACGECIGMsCGJCM+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK4EIJEIuECICGACIGEICACGACIGGkCEJEEICICGACIIGAEJGEsBCACKeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRC"

@@ -385,10 +385,14 @@ func IsUndefined(v jinja2.Value) bool { return impl.IsUndefined(v) }
 // IsUpper is jinja2.IsUpper as llama.cpp's engine runs the test upper.
 func IsUpper(v jinja2.Value) bool { return impl.IsUpper(v) }
 
-// Item is jinja2.Item with llama.cpp's lenient undefined, and a str indexed by bytes.
+// Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
+// undefined key or value gives undefined, a key that is a list or dict is refused, a
+// list or str takes an int (a str by bytes) or the name of a builtin, a dict any key,
+// and a value of another type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value { return impl.Item(v, key) }
 
-// ItemInt is jinja2.ItemInt with llama.cpp's lenient undefined, and a str indexed by bytes.
+// ItemInt is Item with an int key: undefined of an undefined value, a str indexed by
+// bytes, and an error for a value that is not a str, list, tuple or dict.
 func ItemInt(v jinja2.Value, i int64) jinja2.Value { return impl.ItemInt(v, i) }
 
 // ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined.
@@ -465,6 +469,10 @@ func NotIn(item, container jinja2.Value) bool { return impl.NotIn(item, containe
 // OwnVariables gives the render of w copies of its variables (CopyJSON), for a render
 // that changes them: llama.cpp renders its own copy of the request's values.
 func OwnVariables(w *jinja2.Writer) { impl.OwnVariables(w) }
+
+// Pairs is what a for loop of several names iterates in llama.cpp: a dict's items as
+// (key, value) tuples, where Jinja2 unpacks each of its keys; v itself otherwise.
+func Pairs(v jinja2.Value) jinja2.Value { return impl.Pairs(v) }
 
 // Pow is jinja2.Pow in llama.cpp, which has no **.
 func Pow(a, b jinja2.Value) jinja2.Value { return impl.Pow(a, b) }

@@ -509,6 +509,10 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 		// for x in y[::-1] visits y backwards, without building the reversed list
 		iter = g.value(s.Iter.(*ir.Slice).X)
 	}
+	if _, several := s.Target.(*ir.TupleTarget); several && g.llama {
+		code = append(code, jen.Comment("llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs"))
+		iter = llama("Pairs").Call(iter)
+	}
 	// llama.cpp's for loop refuses a str: llamacpp.Iterate checks it, and the other
 	// loops check it first (checked)
 	checked := iter

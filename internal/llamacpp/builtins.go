@@ -161,6 +161,10 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 			return llamaJoin(v, args, kwargs)
 		case "append", "pop":
 			return llamaListMethod(v, id, args, kwargs)
+		case "sort":
+			return llamaSort(v, args, kwargs)
+		case "min", "max":
+			return llamaMinMax(id, v, args, kwargs, id == "max")
 		}
 		if method {
 			return llamaList(jinja2.CallFilter(jinjaName, v, args, kwargs))
@@ -174,9 +178,20 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 			return jinja2.CallMethod(v, id, args, kwargs)
 		}
 	case "dict":
+		if id == "dictsort" {
+			return llamaDictsort(v, args, kwargs)
+		}
 		if method {
 			switch id {
-			case "get", "keys", "values", "items":
+			case "get":
+				if n := 1 + len(args) + len(kwargs); n < 2 || n > 3 {
+					jinja2.Throw(EngineError, "Function 'get' expected between 2 and 3 arguments, got %d", n)
+				}
+				if len(args) == 0 || args[0].Kind() != jinja2.KindString {
+					jinja2.Throw(EngineError, "get: second argument must be a string (key)")
+				}
+				return jinja2.CallMethod(v, id, args, kwargs)
+			case "keys", "values", "items":
 				return jinja2.CallMethod(v, id, args, kwargs)
 			}
 			return jinja2.CallFilter(id, v, args, kwargs)

@@ -26,14 +26,33 @@ func Attr(v jinja2.Value, name string) jinja2.Value {
 	return v.Attr(name)
 }
 
-// Item is jinja2.Item with llama.cpp's lenient undefined, and a str indexed by bytes.
+// Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
+// undefined key or value gives undefined, a key that is a list or dict is refused, a
+// list or str takes an int (a str by bytes) or the name of a builtin, a dict any key,
+// and a value of another type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value {
-	switch {
-	case v.Kind() == jinja2.KindUndefined:
+	if key.Kind() == jinja2.KindUndefined || v.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined("object_property")
-	case v.Kind() == jinja2.KindString && key.Kind() == jinja2.KindInt:
-		if i, ok := key.AsInt(); ok {
-			return llamaStrIndex(v.Text(), i)
+	}
+	switch key.Kind() {
+	case jinja2.KindList, jinja2.KindDict:
+		jinja2.Throw(EngineError, "Type: %s is not allowed as object key", llamaTypeName(key))
+	}
+	switch v.Kind() {
+	case jinja2.KindDict:
+	case jinja2.KindString, jinja2.KindList, jinja2.KindTuple:
+		switch key.Kind() {
+		case jinja2.KindInt:
+			if i, ok := key.AsInt(); ok && v.Kind() == jinja2.KindString {
+				return llamaStrIndex(v.Text(), i)
+			}
+		case jinja2.KindString:
+		default:
+			jinja2.Throw(EngineError, "Cannot access property with non-string/non-number: got %s", llamaTypeName(key))
+		}
+	default:
+		if key.Kind() != jinja2.KindString {
+			jinja2.Throw(EngineError, "Cannot access property with non-string: got %s", llamaTypeName(key))
 		}
 	}
 	return v.Item(key)
@@ -47,15 +66,19 @@ func ItemStr(v jinja2.Value, key string) jinja2.Value {
 	return v.ItemStr(key)
 }
 
-// ItemInt is jinja2.ItemInt with llama.cpp's lenient undefined, and a str indexed by bytes.
+// ItemInt is Item with an int key: undefined of an undefined value, a str indexed by
+// bytes, and an error for a value that is not a str, list, tuple or dict.
 func ItemInt(v jinja2.Value, i int64) jinja2.Value {
 	switch v.Kind() {
 	case jinja2.KindUndefined:
 		return jinja2.Undefined("object_property")
 	case jinja2.KindString:
 		return llamaStrIndex(v.Text(), i)
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindDict:
+		return v.ItemInt(i)
 	}
-	return v.ItemInt(i)
+	jinja2.Throw(EngineError, "Cannot access property with non-string: got Integer")
+	return jinja2.Value{}
 }
 
 // Add is jinja2.Add as llama.cpp's +: none or undefined next to a str is "", and a str
@@ -223,6 +246,21 @@ func InStrs(item jinja2.Value, strs ...string) bool {
 		nullOperand("in", item, jinja2.NewList())
 	}
 	return jinja2.InStrs(item, strs...)
+}
+
+// Pairs is what a for loop of several names iterates in llama.cpp: a dict's items as
+// (key, value) tuples, where Jinja2 unpacks each of its keys; v itself otherwise.
+func Pairs(v jinja2.Value) jinja2.Value {
+	d := v.AsDict()
+	if v.Kind() != jinja2.KindDict || d == nil {
+		return v
+	}
+	keys, vals := d.Keys(), d.Values()
+	items := make([]jinja2.Value, len(keys))
+	for i, k := range keys {
+		items[i] = jinja2.NewTuple(k, vals[i])
+	}
+	return jinja2.ListOf(items)
 }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,

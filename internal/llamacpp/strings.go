@@ -36,10 +36,40 @@ func llamaStrBuiltin(id string, s string, args []jinja2.Value, kwargs []jinja2.K
 		}
 	case "length":
 		return jinja2.Int(int64(len(s))), true
+	case "replace":
+		if len(args)+len(kwargs) > 2 {
+			// a count: one that is not positive replaces every old, another is refused
+			count, ok := int64(0), false
+			if len(args) == 3 && len(kwargs) == 0 && args[2].Kind() == jinja2.KindInt {
+				count, ok = args[2].AsInt()
+			}
+			if !ok || count > 0 {
+				jinja2.Throw(EngineError, "NotImplemented: String replace with count argument not implemented")
+			}
+		}
+		if len(args) >= 2 && args[0].Kind() == jinja2.KindString && args[1].Kind() == jinja2.KindString {
+			return jinja2.Str(llamaReplace(s, args[0].Text(), args[1].Text())), true
+		}
 	case "strip", "lstrip", "rstrip":
 		return jinja2.Str(llamaStrip(s, id != "rstrip", id != "lstrip", args, kwargs)), true
 	}
 	return jinja2.Value{}, false
+}
+
+// llamaReplace is llama.cpp's str replace: every old in s replaced by new, or with an
+// empty old, new before and after each byte of s (Python's goes by characters).
+func llamaReplace(s, old, new string) string {
+	if old != "" {
+		return strings.ReplaceAll(s, old, new)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(new)*(len(s)+1))
+	b.WriteString(new)
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		b.WriteString(new)
+	}
+	return b.String()
 }
 
 // llamaStrip is llama.cpp's strip, lstrip and rstrip (and the trim filter): the bytes

@@ -233,6 +233,9 @@ func (m *machine) forStmt(e *env, s *ir.For) {
 func (m *machine) loop(e *env, s *ir.For, iter jinja2.Value, depth int, recurse func(jinja2.Value, int)) {
 	if m.probe != nil {
 		iter = m.probeFor(iter)
+		if _, several := s.Target.(*ir.TupleTarget); several {
+			iter = llamacpp.Pairs(iter)
+		}
 	}
 	var filter func(jinja2.Value) bool
 	if s.Filter != nil {

@@ -151,8 +151,9 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
+	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-	items := llamacpp.Iterate(w, llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil))
+	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
 	for i := range items {
 		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
@@ -206,4 +207,4 @@ func renderLoopsLlama(w *jinja2.Writer) {
 
 // spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLoops = "for,{{ }},if|qC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCQcI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"
+const spansLoops = "for,{{ }},if|qC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"

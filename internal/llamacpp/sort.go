@@ -1,0 +1,129 @@
+package llamacpp
+
+import (
+	"slices"
+
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
+
+// llamaCompare is llama.cpp's value_compare for < (gt false) and > (gt true), the order
+// its sort, dictsort, min and max use: numbers by value, a str with a str or a number by
+// the bytes of their string forms (case-sensitive, whatever case_sensitive says), two
+// bools refused, and any other pair unordered (false).
+func llamaCompare(a, b jinja2.Value, gt bool) bool {
+	if isNumber(a) && isNumber(b) {
+		x, y := asDouble(a), asDouble(b)
+		if gt {
+			return x > y
+		}
+		return x < y
+	}
+	if a.Kind() == jinja2.KindString && (b.Kind() == jinja2.KindString || isNumber(b)) || b.Kind() == jinja2.KindString && isNumber(a) {
+		x, y := llamaString(a), llamaString(b)
+		if gt {
+			return x > y
+		}
+		return x < y
+	}
+	if a.Kind() == jinja2.KindBool && b.Kind() == jinja2.KindBool {
+		jinja2.Throw(EngineError, "Unsupported comparison operator for bool type")
+	}
+	return false
+}
+
+// llamaSort is llama.cpp's sort(reverse, case_sensitive, attribute) of a list or tuple:
+// by llamaCompare, of the items themselves or of their attribute (an index of list
+// items, a key of dict items).
+func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if n := 1 + len(args) + len(kwargs); n > 4 {
+		jinja2.Throw(EngineError, "Function 'sort' expected between 1 and 4 arguments, got %d", n)
+	}
+	reverse, _ := kwargOrPos(args, kwargs, "reverse", 0)
+	attr, hasAttr := kwargOrPos(args, kwargs, "attribute", 2)
+	hasAttr = hasAttr && !attr.IsUndefined()
+	key := func(it jinja2.Value) jinja2.Value {
+		switch {
+		case !hasAttr:
+			return it
+		case attr.Kind() == jinja2.KindInt && (it.Kind() == jinja2.KindList || it.Kind() == jinja2.KindTuple):
+			i, _ := attr.AsInt()
+			return Item(it, jinja2.Int(i))
+		case attr.Kind() != jinja2.KindInt && it.Kind() == jinja2.KindDict:
+			return Item(it, attr)
+		}
+		jinja2.Throw(EngineError, "sort: unsupported object attribute comparison between %s and %s", llamaTypeName(it), llamaTypeName(it))
+		return jinja2.Value{}
+	}
+	items := slices.Clone(v.Items())
+	gt := reverse.Truthy()
+	slices.SortStableFunc(items, func(a, b jinja2.Value) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case llamaCompare(ka, kb, gt):
+			return -1
+		case llamaCompare(kb, ka, gt):
+			return 1
+		}
+		return 0
+	})
+	if v.Kind() == jinja2.KindTuple {
+		return jinja2.NewTuple(items...)
+	}
+	return jinja2.ListOf(items)
+}
+
+// llamaMinMax is llama.cpp's min and max (max when gt) of a list: the first item no
+// other is below (above), undefined for an empty list; an attribute is refused.
+func llamaMinMax(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, gt bool) jinja2.Value {
+	if n := 1 + len(args) + len(kwargs); n > 4 {
+		jinja2.Throw(EngineError, "Function '%s' expected between 1 and 4 arguments, got %d", name, n)
+	}
+	if attr, ok := kwargOrPos(args, kwargs, "attribute", 1); ok && !attr.IsUndefined() {
+		jinja2.Throw(EngineError, "NotImplemented: %s: attribute not implemented", name)
+	}
+	items := v.Items()
+	if len(items) == 0 {
+		return jinja2.Undefined(name)
+	}
+	r := items[0]
+	for _, it := range items[1:] {
+		if llamaCompare(it, r, gt) {
+			r = it
+		}
+	}
+	return r
+}
+
+// llamaDictsort is llama.cpp's dictsort(case_sensitive, by, reverse): a dict (not a
+// list of pairs) with d's items ordered by llamaCompare of their keys, or of their
+// values when by is "value".
+func llamaDictsort(d jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	by, _ := kwargOrPos(args, kwargs, "by", 1)
+	reverse, _ := kwargOrPos(args, kwargs, "reverse", 2)
+	byValue := jinja2.EqStr(by, "value")
+	gt := reverse.Truthy()
+	src := d.AsDict()
+	keys, vals := src.Keys(), src.Values()
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := keys[i], keys[j]
+		if byValue {
+			a, b = vals[i], vals[j]
+		}
+		switch {
+		case llamaCompare(a, b, gt):
+			return -1
+		case llamaCompare(b, a, gt):
+			return 1
+		}
+		return 0
+	})
+	out := jinja2.NewDict(len(keys))
+	for _, i := range order {
+		out.Set(keys[i], vals[i])
+	}
+	return jinja2.DictValue(out)
+}
