@@ -677,8 +677,8 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = jinja2.Param(paramSpec, "param_spec")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
+		paramSpec = llamacpp.Param(paramSpec, "param_spec")
+		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := llamacpp.Attr(paramSpec, "type")
@@ -856,7 +856,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	}
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
 	renderTools := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {

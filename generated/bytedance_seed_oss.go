@@ -459,7 +459,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	}
 	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
 	pyType := func(t jinja2.Value) {
-		t = jinja2.Param(t, "t")
+		t = llamacpp.Param(t, "t")
 		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
 		if jinja2.EqStr(t, "string") {
 			w.WriteString("str")

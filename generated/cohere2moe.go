@@ -691,7 +691,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents jinja2.Value) {
-		documents = jinja2.Param(documents, "documents")
+		documents = llamacpp.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
 		if !skipThinking.Truthy() {
@@ -726,8 +726,8 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	}
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		messages = llamacpp.Param(messages, "messages")
+		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 		var counter, toolCallIdSeen jinja2.Value
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
@@ -766,8 +766,8 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolMsg = jinja2.Param(toolMsg, "tool_msg")
+		messages = llamacpp.Param(messages, "messages")
+		toolMsg = llamacpp.Param(toolMsg, "tool_msg")
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
@@ -815,7 +815,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []jinja2.Value) {
-		item := jinja2.Param(args[0], "item")
+		item := llamacpp.Param(args[0], "item")
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := llamacpp.Attr(item, "type")
@@ -836,7 +836,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
 	printMsg := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
+		msg = llamacpp.Param(msg, "msg")
 		var lastWasText jinja2.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 		if llamacpp.IsString(msg) {
@@ -902,7 +902,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	}
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
 	printThinking := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
+		msg = llamacpp.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
 		msgReasoning := llamacpp.Attr(msg, "reasoning")
 		if msgReasoning.Truthy() {

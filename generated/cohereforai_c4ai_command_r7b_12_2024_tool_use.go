@@ -290,7 +290,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents jinja2.Value) {
-		documents = jinja2.Param(documents, "documents")
+		documents = llamacpp.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
 		items := llamacpp.Iterate(w, documents)
@@ -311,8 +311,8 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
 	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		messages = llamacpp.Param(messages, "messages")
+		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 		var counter, toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
 		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
@@ -344,8 +344,8 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolMsg = jinja2.Param(toolMsg, "tool_msg")
+		messages = llamacpp.Param(messages, "messages")
+		toolMsg = llamacpp.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))

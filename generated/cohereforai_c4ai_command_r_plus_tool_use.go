@@ -393,7 +393,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
@@ -441,7 +441,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
 	oldToolParser := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {
@@ -522,7 +522,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
 	newToolParser := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {

@@ -463,7 +463,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
 	renderTools := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
 		llamacpp.Write(w, dsmlToken)
@@ -514,7 +514,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
 	encodeArgumentsToDsml := func(toolCall jinja2.Value) {
-		toolCall = jinja2.Param(toolCall, "tool_call")
+		toolCall = llamacpp.Param(toolCall, "tool_call")
 		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments")
@@ -561,7 +561,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
 	renderResponseFormat := func(responseFormat jinja2.Value) {
-		responseFormat = jinja2.Param(responseFormat, "response_format")
+		responseFormat = llamacpp.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
 		llamacpp.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})

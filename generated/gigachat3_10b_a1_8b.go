@@ -420,7 +420,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
-		schema = jinja2.Param(schema, "schema")
+		schema = llamacpp.Param(schema, "schema")
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
@@ -590,8 +590,8 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	}
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
+		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+		tools = llamacpp.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
@@ -672,7 +672,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		if role.IsMissing() {
 			role = jinja2.None()
 		}
@@ -696,7 +696,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		var call, arguments jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 		call = llamacpp.ItemStr(message, "content")

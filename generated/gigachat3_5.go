@@ -1727,7 +1727,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
 	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
-		schema = jinja2.Param(schema, "schema")
+		schema = llamacpp.Param(schema, "schema")
 		if indent.IsMissing() {
 			indent = jinja2.Str("")
 		}
@@ -2339,8 +2339,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
+		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+		tools = llamacpp.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
@@ -2416,8 +2416,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
-		jsonObj = jinja2.Param(jsonObj, "json_obj")
-		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
+		jsonObj = llamacpp.Param(jsonObj, "json_obj")
+		jsonSchema = llamacpp.Param(jsonSchema, "json_schema")
 		var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
@@ -2559,7 +2559,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
 	renderExamples := func(functions jinja2.Value) {
-		functions = jinja2.Param(functions, "functions")
+		functions = llamacpp.Param(functions, "functions")
 		var nsPrompt, indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
@@ -2607,8 +2607,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
-		devsystem = jinja2.Param(devsystem, "devsystem")
-		addTokens = jinja2.Param(addTokens, "add_tokens")
+		devsystem = llamacpp.Param(devsystem, "devsystem")
+		addTokens = llamacpp.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if llamacpp.NotIn(llamacpp.Attr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
@@ -2619,7 +2619,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
 	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		if role.IsMissing() {
 			role = jinja2.None()
 		}
@@ -2696,7 +2696,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
 	renderFunctionDescriptions := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		var functionIds, nsCurrentTools, content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if llamacpp.NotIn(jinja2.Str("function_descriptions"), message) {
@@ -2737,8 +2737,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
 	renderGcmlParameter := func(name, value jinja2.Value) {
-		name = jinja2.Param(name, "name")
-		value = jinja2.Param(value, "value")
+		name = llamacpp.Param(name, "name")
+		value = llamacpp.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
 		if llamacpp.IsString(value) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
@@ -2759,7 +2759,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
 	renderGcmlInvoke := func(call jinja2.Value) {
-		call = jinja2.Param(call, "call")
+		call = llamacpp.Param(call, "call")
 		var inner, args, nsParams jinja2.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
@@ -2806,7 +2806,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
 	renderGcmlToolCalls := func(calls jinja2.Value) {
-		calls = jinja2.Param(calls, "calls")
+		calls = llamacpp.Param(calls, "calls")
 		var nsInv jinja2.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 		nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
@@ -2826,8 +2826,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
 	renderFunctionResponse := func(name, item jinja2.Value) {
-		name = jinja2.Param(name, "name")
-		item = jinja2.Param(item, "item")
+		name = llamacpp.Param(name, "name")
+		item = llamacpp.Param(item, "item")
 		var nsStrip, nsBody, body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if llamacpp.IsMapping(item) {
@@ -2881,8 +2881,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses := func(content, names jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		names = jinja2.Param(names, "names")
+		content = llamacpp.Param(content, "content")
+		names = llamacpp.Param(names, "names")
 		var items, nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 		if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {

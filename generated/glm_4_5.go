@@ -288,7 +288,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	}
 	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
 	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// glm_4_5.jinja:25:9 {{- content }}

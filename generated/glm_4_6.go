@@ -273,7 +273,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	}
 	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
 	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// GLM-4.6.jinja:25:9 {{- content }}

@@ -258,7 +258,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	}
 	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
 	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}

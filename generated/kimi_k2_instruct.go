@@ -184,7 +184,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
+		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = llamacpp.MethodGet(msg, jinja2.Str("content"))

@@ -261,7 +261,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
+		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
@@ -286,7 +286,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
 	setRoles := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
@@ -319,7 +319,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	toolCallCounterValue := jinja2.Int(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop

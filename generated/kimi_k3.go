@@ -710,13 +710,13 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
 	escapeAttr := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
+		value = llamacpp.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
 		llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
-		tag = jinja2.Param(tag, "tag")
+		tag = llamacpp.Param(tag, "tag")
 		if attrs.IsMissing() {
 			attrs = jinja2.NewList()
 		}
@@ -737,7 +737,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
 	closeTag := func(tag jinja2.Value) {
-		tag = jinja2.Param(tag, "tag")
+		tag = llamacpp.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.WriteString("<|close|>")
 		llamacpp.WriteStr(w, tag)
@@ -745,7 +745,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
 	nextImage := func(state jinja2.Value) {
-		state = jinja2.Param(state, "state")
+		state = llamacpp.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
@@ -766,8 +766,8 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
 	renderText := func(text, state jinja2.Value) {
-		text = jinja2.Param(text, "text")
-		state = jinja2.Param(state, "state")
+		text = llamacpp.Param(text, "text")
+		state = llamacpp.Param(state, "state")
 		var parts jinja2.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = llamacpp.FilterString(text)
@@ -795,8 +795,8 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
 	renderContent := func(content, state jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		state = jinja2.Param(state, "state")
+		content = llamacpp.Param(content, "content")
+		state = llamacpp.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
@@ -819,8 +819,8 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
 	internalSystemMessage := func(messageType, body jinja2.Value) {
-		messageType = jinja2.Param(messageType, "message_type")
-		body = jinja2.Param(body, "body")
+		messageType = llamacpp.Param(messageType, "message_type")
+		body = llamacpp.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
 		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
@@ -832,7 +832,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
 	var jsonSorted func(jinja2.Value)
 	jsonSorted = func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
+		value = llamacpp.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
 		if llamacpp.IsMapping(value) {
 			w.WriteString("{")
@@ -882,7 +882,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
 	renderToolDeclare := func(toolList, dynamic jinja2.Value) {
-		toolList = jinja2.Param(toolList, "tool_list")
+		toolList = llamacpp.Param(toolList, "tool_list")
 		if dynamic.IsMissing() {
 			dynamic = jinja2.Bool(false)
 		}
@@ -906,7 +906,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
 	xtmlType := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
+		value = llamacpp.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
 		if llamacpp.IsBoolean(value) {
 			w.WriteString("boolean")
@@ -929,7 +929,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
 	xtmlValue := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
+		value = llamacpp.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
 		if llamacpp.IsString(value) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
@@ -942,8 +942,8 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
 	renderAssistant := func(message, state jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		state = jinja2.Param(state, "state")
+		message = llamacpp.Param(message, "message")
+		state = llamacpp.Param(state, "state")
 		var reasoningContent, toolCalls jinja2.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
@@ -1052,8 +1052,8 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
 	renderToolMessage := func(message, state, resolvedName jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		state = jinja2.Param(state, "state")
+		message = llamacpp.Param(message, "message")
+		state = llamacpp.Param(state, "state")
 		if resolvedName.IsMissing() {
 			resolvedName = jinja2.None()
 		}

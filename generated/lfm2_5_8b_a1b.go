@@ -305,7 +305,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	preserveThinking = llamacpp.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue jinja2.Value) {
-		argValue = jinja2.Param(argValue, "arg_value")
+		argValue = llamacpp.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
 		if llamacpp.IsString(argValue) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
@@ -324,7 +324,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
 	parseContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		var ns jinja2.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
@@ -363,7 +363,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
 	renderToolCalls := func(toolCalls jinja2.Value) {
-		toolCalls = jinja2.Param(toolCalls, "tool_calls")
+		toolCalls = llamacpp.Param(toolCalls, "tool_calls")
 		var toolCallsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})

@@ -655,10 +655,10 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
 	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
-		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
-		commentInfo = jinja2.Param(commentInfo, "comment_info")
-		examplesInfo = jinja2.Param(examplesInfo, "examples_info")
-		depth = jinja2.Param(depth, "depth")
+		paramDeclaration = llamacpp.Param(paramDeclaration, "param_declaration")
+		commentInfo = llamacpp.Param(commentInfo, "comment_info")
+		examplesInfo = llamacpp.Param(examplesInfo, "examples_info")
+		depth = llamacpp.Param(depth, "depth")
 		var offset jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = jinja2.Str("")
@@ -692,7 +692,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
 	convertDataType := func(paramType jinja2.Value) {
-		paramType = jinja2.Param(paramType, "param_type")
+		paramType = llamacpp.Param(paramType, "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
 		if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
 			w.WriteString("number")
@@ -704,7 +704,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
 	getParamType := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
+		param = llamacpp.Param(param, "param")
 		var paramType, rawParamType, oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 		paramType = jinja2.Str("any")
@@ -735,7 +735,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
 	getFormatParam := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
+		param = llamacpp.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
 		if llamacpp.In(jinja2.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
@@ -768,7 +768,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
 	getParamInfo := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
+		param = llamacpp.Param(param, "param")
 		var paramType, formatParam, desc, defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 		paramType = llamacpp.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
@@ -837,7 +837,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
 	getEnumOptionStr := func(enumOptions jinja2.Value) {
-		enumOptions = jinja2.Param(enumOptions, "enum_options")
+		enumOptions = llamacpp.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
 		for _, v := range llamacpp.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
@@ -860,9 +860,9 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
 	var getArrayTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
 	getArrayTypescript = func(paramName, paramDic, depth jinja2.Value) {
-		paramName = jinja2.Param(paramName, "param_name")
-		paramDic = jinja2.Param(paramDic, "param_dic")
-		depth = jinja2.Param(depth, "depth")
+		paramName = llamacpp.Param(paramName, "param_name")
+		paramDic = llamacpp.Param(paramDic, "param_dic")
+		depth = llamacpp.Param(depth, "depth")
 		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Str("")
@@ -988,8 +988,8 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
 	var getParameterTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
 	getParameterTypescript = func(properties, requiredParams, depth jinja2.Value) {
-		properties = jinja2.Param(properties, "properties")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
+		properties = llamacpp.Param(properties, "properties")
+		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		if depth.IsMissing() {
 			depth = jinja2.Int(0)
 		}
@@ -1144,7 +1144,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
 	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
-		functions = jinja2.Param(functions, "functions")
+		functions = llamacpp.Param(functions, "functions")
 		if namespace.IsMissing() {
 			namespace = jinja2.Str("functions")
 		}

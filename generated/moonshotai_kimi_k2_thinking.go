@@ -238,7 +238,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
 	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
+		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
@@ -263,7 +263,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
 	setRoles := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
@@ -292,7 +292,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop

@@ -474,7 +474,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
 	renderContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
@@ -500,7 +500,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
 	renderAtem := func(tc jinja2.Value) {
-		tc = jinja2.Param(tc, "tc")
+		tc = llamacpp.Param(tc, "tc")
 		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 		tcFunction := llamacpp.Attr(tc, "function")
@@ -552,7 +552,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
 	renderToolDefs := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		var nsns, nd jinja2.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
@@ -638,7 +638,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})

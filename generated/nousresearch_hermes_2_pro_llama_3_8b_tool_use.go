@@ -283,7 +283,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	var jsonToPythonType func(jinja2.Value)
 	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))

@@ -450,8 +450,8 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = jinja2.Param(jsonDict, "json_dict")
-		handledKeys = jinja2.Param(handledKeys, "handled_keys")
+		jsonDict = llamacpp.Param(jsonDict, "json_dict")
+		handledKeys = llamacpp.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
 		if llamacpp.IsMapping(jsonDict) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}

@@ -575,8 +575,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
 	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
 	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = jinja2.Param(paramSpec, "param_spec")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
+		paramSpec = llamacpp.Param(paramSpec, "param_spec")
+		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := llamacpp.Attr(paramSpec, "type")
@@ -754,8 +754,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	}
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
 	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
+		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+		tools = llamacpp.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
 		w.WriteString("## ")
 		llamacpp.WriteStr(w, namespaceName)
@@ -851,8 +851,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
-		browserTool = jinja2.Param(browserTool, "browser_tool")
-		pythonTool = jinja2.Param(pythonTool, "python_tool")
+		browserTool = llamacpp.Param(browserTool, "browser_tool")
+		pythonTool = llamacpp.Param(pythonTool, "python_tool")
 		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
 		if browserTool.Truthy() {
 			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")

@@ -352,8 +352,8 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	videoCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		doVisionCount = jinja2.Param(doVisionCount, "do_vision_count")
+		content = llamacpp.Param(content, "content")
+		doVisionCount = llamacpp.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
 			isSystemContent = jinja2.Bool(false)
 		}

@@ -285,8 +285,8 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
 	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = jinja2.Param(jsonDict, "json_dict")
-		handledKeys = jinja2.Param(handledKeys, "handled_keys")
+		jsonDict = llamacpp.Param(jsonDict, "json_dict")
+		handledKeys = llamacpp.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
 		if llamacpp.IsMapping(jsonDict) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}

@@ -390,9 +390,9 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	enableThinking := w.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
-		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
+		content = llamacpp.Param(content, "content")
+		numImgTokens = llamacpp.Param(numImgTokens, "num_img_tokens")
+		numVideoFrames = llamacpp.Param(numVideoFrames, "num_video_frames")
 		var ns jinja2.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {

@@ -262,7 +262,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
 	renderContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
 		if llamacpp.IsNone(content) {
 		} else if llamacpp.IsString(content) {

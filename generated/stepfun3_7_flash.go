@@ -308,7 +308,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
+		message = llamacpp.Param(message, "message")
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := llamacpp.Attr(message, "content")

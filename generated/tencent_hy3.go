@@ -579,7 +579,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	}
 	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
 	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
+		content = llamacpp.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
 		if llamacpp.IsString(content) {
 			// tencent-Hy3.jinja:60:9 {{- content }}

@@ -343,7 +343,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
 	renderSystemMessage := func(userSystemMessages jinja2.Value) {
-		userSystemMessages = jinja2.Param(userSystemMessages, "user_system_messages")
+		userSystemMessages = llamacpp.Param(userSystemMessages, "user_system_messages")
 		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
@@ -376,7 +376,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
 	renderToolInstruction := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
+		tools = llamacpp.Param(tools, "tools")
 		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -395,7 +395,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
 	renderJsonResponseFormatInstruction := func(responseFormat jinja2.Value) {
-		responseFormat = jinja2.Param(responseFormat, "response_format")
+		responseFormat = llamacpp.Param(responseFormat, "response_format")
 		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -409,8 +409,8 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
 	getToolName := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		messages = llamacpp.Param(messages, "messages")
+		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
@@ -428,7 +428,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
 	renderToolArguments := func(toolArguments jinja2.Value) {
-		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
+		toolArguments = llamacpp.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
 		if llamacpp.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}

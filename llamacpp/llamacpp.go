@@ -413,6 +413,10 @@ func IterateReversed(w *jinja2.Writer, v jinja2.Value) []jinja2.Value {
 // Le is jinja2.Le as llama.cpp's <=.
 func Le(a, b jinja2.Value) bool { return impl.Le(a, b) }
 
+// LoopCycle is loop.cycle(args...) in llama.cpp, whose loop has no cycle: the call
+// fails, as calling an undefined value does.
+func LoopCycle(args ...jinja2.Value) jinja2.Value { return impl.LoopCycle(args...) }
+
 // Lt is jinja2.Lt as llama.cpp's <.
 func Lt(a, b jinja2.Value) bool { return impl.Lt(a, b) }
 
@@ -474,6 +478,10 @@ func OwnVariables(w *jinja2.Writer) { impl.OwnVariables(w) }
 // (key, value) tuples, where Jinja2 unpacks each of its keys; v itself otherwise.
 func Pairs(v jinja2.Value) jinja2.Value { return impl.Pairs(v) }
 
+// Param is jinja2.Param as llama.cpp binds a macro's parameter: a required parameter
+// the call gives no argument for fails the call (Jinja2 makes it undefined).
+func Param(v jinja2.Value, name string) jinja2.Value { return impl.Param(v, name) }
+
 // Pow is jinja2.Pow in llama.cpp, which has no **.
 func Pow(a, b jinja2.Value) jinja2.Value { return impl.Pow(a, b) }
 
@@ -486,6 +494,10 @@ func SetAttr(ns jinja2.Value, name string, v jinja2.Value) { impl.SetAttr(ns, na
 // stop the length, or for a negative step the last index and -1, where -1 as a stop
 // with a negative step means before the first item.
 func Slice(v, start, stop, step jinja2.Value) jinja2.Value { return impl.Slice(v, start, stop, step) }
+
+// Spread is jinja2.Spread (the arguments of f(*v)) in llama.cpp, whose parser reads
+// *v and whose engine cannot run it: the call fails.
+func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value { return impl.Spread(args, v) }
 
 // Sub is jinja2.Sub as llama.cpp's -.
 func Sub(a, b jinja2.Value) jinja2.Value { return impl.Sub(a, b) }

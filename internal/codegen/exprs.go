@@ -352,7 +352,7 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 		args = jen.Index().Add(valueType()).Values(g.values(a.Args)...)
 	}
 	if a.DynArgs != nil {
-		args = rt("Spread").Call(args, g.value(a.DynArgs))
+		args = g.direct("Spread").Call(args, g.value(a.DynArgs))
 	}
 	if len(a.Kwargs) > 0 {
 		var kws []jen.Code
@@ -424,6 +424,11 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		}
 	case *ir.Attr:
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			if g.llama {
+				// llama.cpp's loop has no cycle
+				g.variants++
+				return llama("LoopCycle").Call(g.values(x.Args.Args)...)
+			}
 			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
 		}
 		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {

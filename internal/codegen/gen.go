@@ -262,7 +262,12 @@ func varDecls(names []string) []jen.Code {
 // the start of the text (lexer.cpp: current == 1), so one character and whitespace
 // other than newlines at the start of a template before a block tag are dropped
 // ("{ {% if x %}" loses "{ ", "x{% if y %}" loses "x").
+//
+// Both lexers read a template with its \r\n and \r as \n. After a newline, Jinja2's
+// lstrip_blocks strips the whitespace before the tag too, so that what it renders of
+// "\n  {% if x %}" is the newline alone.
 func llamaLostText(src string) string {
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
 	if len(src) < 2 || src[0] == '{' && strings.IndexByte("{%#", src[1]) >= 0 {
 		return "" // the template starts with a tag
 	}
@@ -274,8 +279,11 @@ func llamaLostText(src string) string {
 		return ""
 	}
 	lost := src[:i]
-	if i+2 < len(src) && src[i+2] == '-' {
+	switch {
+	case i+2 < len(src) && src[i+2] == '-':
 		lost = strings.TrimRight(lost, " \t\n\r") // Jinja2 strips it too
+	case src[0] == '\n':
+		lost = "\n"
 	}
 	return lost
 }

@@ -742,15 +742,19 @@ func (g *gen) bindParam(v *ir.Var, def ir.Expr, required bool, arg jen.Code, inP
 			// evaluate the default for its errors, as Jinja2 does
 			return []jen.Code{jen.If(jen.Add(arg).Dot("IsMissing").Call()).Block(jen.Id("_").Op("=").Add(g.value(def)))}
 		}
+		if required && g.llama {
+			// llama.cpp: a call without an argument for a required parameter fails
+			return []jen.Code{g.direct("Param").Call(arg, jen.Lit(v.Name))}
+		}
 		return nil
 	}
 	name := g.varName(v)
 	var code []jen.Code
 	switch {
 	case required && inPlace:
-		code = append(code, jen.Id(name).Op("=").Add(rt("Param")).Call(jen.Id(name), jen.Lit(v.Name)))
+		code = append(code, jen.Id(name).Op("=").Add(g.direct("Param")).Call(jen.Id(name), jen.Lit(v.Name)))
 	case required:
-		code = append(code, jen.Id(name).Op(":=").Add(rt("Param")).Call(arg, jen.Lit(v.Name)))
+		code = append(code, jen.Id(name).Op(":=").Add(g.direct("Param")).Call(arg, jen.Lit(v.Name)))
 	case !inPlace:
 		code = append(code, jen.Id(name).Op(":=").Add(arg))
 	}

@@ -248,6 +248,32 @@ func InStrs(item jinja2.Value, strs ...string) bool {
 	return jinja2.InStrs(item, strs...)
 }
 
+// Param is jinja2.Param as llama.cpp binds a macro's parameter: a required parameter
+// the call gives no argument for fails the call (Jinja2 makes it undefined).
+func Param(v jinja2.Value, name string) jinja2.Value {
+	if v.IsMissing() {
+		jinja2.Throw(EngineError, "Not enough arguments provided: no argument for the parameter '%s'", name)
+	}
+	return v
+}
+
+// Spread is jinja2.Spread (the arguments of f(*v)) in llama.cpp, whose parser reads
+// *v and whose engine cannot run it: the call fails.
+func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value {
+	refuse("cannot exec SpreadExpression")
+	return nil
+}
+
+// refuse fails the render with llama.cpp's error msg.
+func refuse(msg string) { jinja2.Throw(EngineError, "%s", msg) }
+
+// LoopCycle is loop.cycle(args...) in llama.cpp, whose loop has no cycle: the call
+// fails, as calling an undefined value does.
+func LoopCycle(args ...jinja2.Value) jinja2.Value {
+	refuse("Callee is not a function: got Undefined (hint: 'cycle')")
+	return jinja2.Value{}
+}
+
 // Pairs is what a for loop of several names iterates in llama.cpp: a dict's items as
 // (key, value) tuples, where Jinja2 unpacks each of its keys; v itself otherwise.
 func Pairs(v jinja2.Value) jinja2.Value {

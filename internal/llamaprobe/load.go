@@ -13,7 +13,8 @@ import "strings"
 //     meets where the tag should end;
 //   - a tuple in parentheses with a trailing comma, (1,) (a call's trailing comma is
 //     fine);
-//   - the operators // and **, which it lacks.
+//   - the operators // and **, which it lacks;
+//   - Jinja2's markers {%+ and +%}, which its lexer reads as the operator +.
 //
 // llama-server then refuses to start: every request gets this error. Its lexer runs
 // first, so an escape error comes before the others, which come in the text's order.
@@ -40,6 +41,9 @@ func llamaLoadError(src string) string {
 			end = "%}"
 		}
 		j := i + 2
+		if statement && src[j] == '+' {
+			fail("Unknown statement") // no {%+: its lexer reads + as an operator
+		}
 		if statement {
 			name := strings.TrimLeft(src[j:], "-+ \t\r\n")
 			k := 0
@@ -68,6 +72,9 @@ func llamaLoadError(src string) string {
 				prev = c
 				j++
 				continue
+			case c == '+' && statement && strings.HasPrefix(src[j+1:], "%}"):
+				// no +%}: the operator + comes where the tag ends
+				fail("Unexpected token: %} of type 9")
 			case (c == '/' || c == '*') && j+1 < len(src) && src[j+1] == c:
 				// no // or **: the second operator comes where an operand should
 				fail("Unexpected token: " + string(c) + " of type 22")

@@ -144,7 +144,7 @@ func renderModelLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// model:24:1 {%- macro llama3_header(role) -%}
 	llama3Header := func(role jinja2.Value) {
-		role = jinja2.Param(role, "role")
+		role = llamacpp.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// model:25:20 {{ role }}
 		llamacpp.Write(w, role)

@@ -199,7 +199,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	for loop2.Start(w, llamacpp.Iterable(jinja2.Str("héllo")), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		llamacpp.Write(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
+		llamacpp.Write(w, llamacpp.LoopCycle(jinja2.Str("<"), jinja2.Str(">")))
 		// loops.jinja:10:49 {{ c }}
 		llamacpp.Write(w, c)
 	}

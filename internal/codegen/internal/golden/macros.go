@@ -134,7 +134,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
 	header := func(role, sep jinja2.Value) {
-		role = jinja2.Param(role, "role")
+		role = llamacpp.Param(role, "role")
 		if sep.IsMissing() {
 			sep = jinja2.Str("\n")
 		}
@@ -152,7 +152,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		Name:   "wrap",
 		Params: []string{"tag"},
 	}, func(args []jinja2.Value) {
-		tag := jinja2.Param(args[0], "tag")
+		tag := llamacpp.Param(args[0], "tag")
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6:2 {{ tag }}
@@ -183,7 +183,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
 	countdown = func(n jinja2.Value) {
-		n = jinja2.Param(n, "n")
+		n = llamacpp.Param(n, "n")
 		// macros.jinja:12:1 {{ n }}
 		llamacpp.Write(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
