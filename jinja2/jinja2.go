@@ -677,6 +677,12 @@ func Write(w *Writer, v Value) { impl.Write(w, v) }
 // WriteAdd is w.WriteAdd(operands...).
 func WriteAdd(w *Writer, operands ...Value) { impl.WriteAdd(w, operands...) }
 
+// WriteFilterBlock writes what a {% filter %} block gives, which Jinja2 yields as it
+// is: a str (or Markup) is written, and a value of another type fails the render, or
+// the capture (a macro call, a set block) it is in, when that ends, as joining the
+// output then does (after the rest has run: another error comes first).
+func WriteFilterBlock(w *Writer, v Value) { impl.WriteFilterBlock(w, v) }
+
 // WriteJSON is w.WriteJSON(v, args, kwargs).
 func WriteJSON(w *Writer, v Value, args []Value, kwargs []Kwarg) { impl.WriteJSON(w, v, args, kwargs) }
 

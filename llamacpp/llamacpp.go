@@ -512,6 +512,10 @@ func Write(w *jinja2.Writer, v jinja2.Value) { impl.Write(w, v) }
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
 func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { impl.WriteAdd(w, operands...) }
 
+// WriteFilterBlock is jinja2.WriteFilterBlock in llama.cpp, which writes what a
+// {% filter %} block gives as {{ }} writes a value (Write).
+func WriteFilterBlock(w *jinja2.Writer, v jinja2.Value) { impl.WriteFilterBlock(w, v) }
+
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
 // writer gives (FilterTojson).
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {

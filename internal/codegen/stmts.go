@@ -93,7 +93,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		return append(g.at(s.P, ir.Construct(s)), jen.Id("w").Dot("Write").Call(g.value(&call)))
 	case *ir.FilterBlock:
 		code, v := g.capture(s, s.Body, s.Filters)
-		return append(code, jen.Id("w").Dot("Write").Call(v))
+		return append(code, g.direct("WriteFilterBlock").Call(jen.Id("w"), v))
 	case *ir.With:
 		// Jinja2 marks no template line for a with's values: an error in them is
 		// reported at the statement before the with, as Jinja2's traceback reports it

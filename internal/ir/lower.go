@@ -382,7 +382,9 @@ func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
 		l.fail(p, "Can't assign to special loop variable in for-loop target")
 	}
 	lf := l.newFrame(f)
-	extended := n.Recursive || undeclared(n.Body, "loop")["loop"]
+	// Jinja2 gives a loop its loop variable when it is recursive, when its body reads
+	// loop, or when a scoped block is in it (which sees the variables around it)
+	extended := n.Recursive || undeclared(n.Body, "loop")["loop"] || hasScopedBlock(n)
 	if extended {
 		lf.declareParam("loop")
 	}

@@ -404,6 +404,23 @@ func (u *undeclaredVisitor) node(n any) {
 	}
 }
 
+// hasScopedBlock reports whether a scoped block is in n, at any depth (Jinja2's
+// node.find_all(nodes.Block)).
+func hasScopedBlock(n any) bool {
+	found := false
+	var visit func(any)
+	visit = func(n any) {
+		if b, ok := n.(*syntax.Block); ok && b.Scoped {
+			found = true
+		}
+		if !found {
+			walkChildren(n, visit, func(string, bool) {})
+		}
+	}
+	walkChildren(n, visit, func(string, bool) {})
+	return found
+}
+
 // walkChildren calls visit on each child of a syntax node in source order; assignment
 // targets are reported to store instead (with loadCtx false).
 func walkChildren(n any, visit func(any), store func(name string, loadCtx bool)) {

@@ -655,7 +655,12 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	return Value{}
 }
 
+// strReplace is str.replace(old, new[, count]), which takes no keyword arguments (the
+// Python 3.11 of the reference; 3.13 takes count=).
 func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
+	if len(kwargs) > 0 {
+		throw(TypeError, "str.replace() takes no keyword arguments")
+	}
 	a := bindArgs("replace", args, kwargs, "old", "new", "count")
 	if !given(a[0]) || !given(a[1]) {
 		throw(TypeError, "replace expected at least 2 arguments, got %d", len(args))

@@ -51,6 +51,7 @@ func (r *Run) Append(dst []byte, fn func(*Writer)) (out []byte, err error) {
 		writerPool.Put(w)
 	}()
 	fn(w)
+	w.joinOutput()
 	return w.buf, nil
 }
 

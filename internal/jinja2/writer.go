@@ -51,6 +51,9 @@ type Writer struct {
 	depth      int
 	line, col  int    // the position an interpreter gave At
 	construct  string // and the statement there
+	// nonStr is the type of the first value that is not a str a {% filter %} block
+	// gave since the render or the innermost capture started (WriteFilterBlock), or "".
+	nonStr string
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
@@ -101,6 +104,28 @@ func (w *Writer) setBuffer(buf []byte) {
 	w.buf = buf[:len(buf):max(len(buf), min(cap(buf), w.limits.MaxOutput))]
 }
 
+// WriteFilterBlock writes what a {% filter %} block gives, which Jinja2 yields as it
+// is: a str (or Markup) is written, and a value of another type fails the render, or
+// the capture (a macro call, a set block) it is in, when that ends, as joining the
+// output then does (after the rest has run: another error comes first).
+func WriteFilterBlock(w *Writer, v Value) {
+	if v.kind() != KindString {
+		if w.nonStr == "" {
+			w.nonStr = v.TypeName()
+		}
+		return
+	}
+	w.WriteString(v.str())
+}
+
+// joinOutput fails as Python's "".join does when a {% filter %} block gave a value that
+// is not a str (WriteFilterBlock).
+func (w *Writer) joinOutput() {
+	if w.nonStr != "" {
+		throw(TypeError, "sequence item: expected str instance, %s found", w.nonStr)
+	}
+}
+
 // Write writes a value as {{ value }} does: Python's str(value).
 func (w *Writer) Write(v Value) {
 	switch v.kind() {
@@ -139,8 +164,11 @@ func (w *Writer) capture(body func()) Value {
 		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
 	}
 	line, col, construct := w.line, w.col, w.construct
-	mark := len(w.buf)
+	mark, nonStr := len(w.buf), w.nonStr
+	w.nonStr = ""
 	body()
+	w.joinOutput()
+	w.nonStr = nonStr
 	s := string(w.buf[mark:])
 	w.buf = w.buf[:mark]
 	w.depth--

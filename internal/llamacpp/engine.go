@@ -298,6 +298,10 @@ func Iterable(v jinja2.Value) jinja2.Value {
 	return v
 }
 
+// WriteFilterBlock is jinja2.WriteFilterBlock in llama.cpp, which writes what a
+// {% filter %} block gives as {{ }} writes a value (Write).
+func WriteFilterBlock(w *jinja2.Writer, v jinja2.Value) { Write(w, v) }
+
 // Write writes v as llama.cpp's output writes the value of {{ v }}: a str, a number
 // or a bool in its string form, the items of a list or tuple, nothing for other values.
 func Write(w *jinja2.Writer, v jinja2.Value) {

@@ -179,7 +179,11 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		if c != normal {
 			return c
 		}
-		m.w.Write(v)
+		if m.probe != nil {
+			llamacpp.WriteFilterBlock(m.w, v)
+		} else {
+			jinja2.WriteFilterBlock(m.w, v)
+		}
 	case *ir.With:
 		values := make([]jinja2.Value, len(s.Values))
 		for i, x := range s.Values {

@@ -101,7 +101,7 @@ func renderScopes(w *jinja2.Writer) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(jinja2.FilterTrim(jinja2.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	jinja2.WriteFilterBlock(w, jinja2.FilterTrim(jinja2.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
@@ -196,7 +196,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	llamacpp.WriteFilterBlock(w, llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
