@@ -33,6 +33,9 @@ type Template struct {
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; package llamaserver reads them.
 	Caps llamacpp.Capabilities
+	// VLLM is what vLLM's server decides about the template when it loads it, computed
+	// when the template was compiled.
+	VLLM VLLMFacts
 	// Tokens are the special tokens of the model the template was generated from, by
 	// variable name (bos_token, eos_token, unk_token...: the texts its model file
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
@@ -204,4 +207,24 @@ func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn
 		return dst, renderError(err)
 	}
 	return out, nil
+}
+
+// VLLMFacts are what vLLM's OpenAI-compatible server decides about a chat template when
+// it loads it (vllm/renderers/hf.py), before any request: how it shapes message
+// contents, whether it keeps developer messages, and which request variables it hands
+// the template.
+type VLLMFacts struct {
+	// OpenAIContent is the "openai" content format (_detect_content_format): the
+	// template loops over a message's content ({% for part in message.content %}), so
+	// every content reaches it as a list of text parts; otherwise ("string") text parts
+	// are joined with "\n".
+	OpenAIContent bool
+	// DeveloperRole: the template text has "developer" or 'developer' in quotes
+	// (_detect_developer_role_support), so developer messages reach it as they are;
+	// otherwise they become system messages.
+	DeveloperRole bool
+	// Undeclared are the names the template reads from its context, sorted
+	// (jinja2.meta.find_undeclared_variables): vLLM hands the template only the kwargs
+	// among them (resolve_chat_template_kwargs).
+	Undeclared []string
 }

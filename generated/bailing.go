@@ -24,6 +24,9 @@ var Bailing = &tmplgen.Template{
 	Origin:    "builtin/bailing.jinja",
 	SHA256:    "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
 	Spans:     spansBailing,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -81,4 +84,4 @@ func renderBailingLlama(w *jinja2.Writer) {
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|uCeUCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailing = "for,set,{{ }}|0CeUCAGKCACOGCAEeeFAAGKCACOGCAE"

@@ -24,6 +24,9 @@ var Bailing2 = &tmplgen.Template{
 	Origin:    "builtin/bailing2.jinja",
 	SHA256:    "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
 	Spans:     spansBailing2,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -91,4 +94,4 @@ func renderBailing2Llama(w *jinja2.Writer) {
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|uCEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"
+const spansBailing2 = "if,for,set,{{ }}|0CEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"

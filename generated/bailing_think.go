@@ -24,6 +24,9 @@ var BailingThink = &tmplgen.Template{
 	Origin:    "builtin/bailing-think.jinja",
 	SHA256:    "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
 	Spans:     spansBailingThink,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -81,4 +84,4 @@ func renderBailingThinkLlama(w *jinja2.Writer) {
 
 // spansBailingThink is the position table of bailing-think.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailingThink = "for,set,{{ }}|uCeWCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailingThink = "for,set,{{ }}|0CeWCAGKCACOGCAEeeFAAGKCACOGCAE"

@@ -24,6 +24,9 @@ var Chatglm3 = &tmplgen.Template{
 	Origin:    "builtin/chatglm3.jinja",
 	SHA256:    "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
 	Spans:     spansChatglm3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderChatglm3Llama(w *jinja2.Writer) {
 
 // spansChatglm3 is the position table of chatglm3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm3 = "for,{{ }}|wCOSCAEGCACeODAAEGCAC"
+const spansChatglm3 = "for,{{ }}|2COSCAEGCACeODAAEGCAC"

@@ -24,6 +24,9 @@ var Chatglm4 = &tmplgen.Template{
 	Origin:    "builtin/chatglm4.jinja",
 	SHA256:    "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
 	Spans:     spansChatglm4,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|wCOSCAEGCACeODAAEGCAC"
+const spansChatglm4 = "for,{{ }}|2COSCAEGCACeODAAEGCAC"

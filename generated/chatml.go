@@ -24,6 +24,9 @@ var Chatml = &tmplgen.Template{
 	Origin:    "builtin/chatml.jinja",
 	SHA256:    "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
 	Spans:     spansChatml,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderChatmlLlama(w *jinja2.Writer) {
 
 // spansChatml is the position table of chatml.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatml = "for,{{ }}|uCQQCAEICACeQDAAEICAC"
+const spansChatml = "for,{{ }}|0CQQCAEICACeQDAAEICAC"

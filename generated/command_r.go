@@ -24,6 +24,9 @@ var CommandR = &tmplgen.Template{
 	Origin:    "builtin/command-r.jinja",
 	SHA256:    "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
 	Spans:     spansCommandR,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -82,4 +85,4 @@ func renderCommandRLlama(w *jinja2.Writer) {
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|wCAYCAEACAAEWCACEOCAEGGCAGgBAJAAEACAAEWCACEOCAEGGCAG"
+const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEWCACEOCAEGGCAGgBAJAAEACAAEWCACEOCAEGGCAG"

@@ -24,6 +24,9 @@ var Deepseek = &tmplgen.Template{
 	Origin:    "builtin/deepseek.jinja",
 	SHA256:    "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
 	Spans:     spansDeepseek,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -90,4 +93,4 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 
 // spansDeepseek is the position table of deepseek.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek = "for,if,{{ }}|uCoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek = "for,if,{{ }}|0CoBcCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -24,6 +24,9 @@ var Deepseek2 = &tmplgen.Template{
 	Origin:    "builtin/deepseek2.jinja",
 	SHA256:    "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
 	Spans:     spansDeepseek2,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -90,4 +93,4 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 
 // spansDeepseek2 is the position table of deepseek2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek2 = "for,if,{{ }}|uCoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek2 = "for,if,{{ }}|0CoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

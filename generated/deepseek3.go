@@ -24,6 +24,9 @@ var Deepseek3 = &tmplgen.Template{
 	Origin:    "builtin/deepseek3.jinja",
 	SHA256:    "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
 	Spans:     spansDeepseek3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -88,4 +91,4 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek3 = "for,if,{{ }}|uCmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"
+const spansDeepseek3 = "for,if,{{ }}|0CmBUCAEeCACGACAECWCICGCCJEEMCICGECJEcmBNAAEeCACGACAECWCICGCCJEEMCICGECJE"

@@ -24,6 +24,9 @@ var Exaone3 = &tmplgen.Template{
 	Origin:    "builtin/exaone3.jinja",
 	SHA256:    "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
 	Spans:     spansExaone3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -107,4 +110,4 @@ func renderExaone3Llama(w *jinja2.Writer) {
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|wCAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansExaone3 = "set,for,if,{{ }}|2CAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -24,6 +24,9 @@ var Exaone4 = &tmplgen.Template{
 	Origin:    "builtin/exaone4.jinja",
 	SHA256:    "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
 	Spans:     spansExaone4,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -119,4 +122,4 @@ func renderExaone4Llama(w *jinja2.Writer) {
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|wCAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"
+const spansExaone4 = "set,for,if,{{ }}|2CAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"

@@ -24,6 +24,9 @@ var ExaoneMoe = &tmplgen.Template{
 	Origin:    "builtin/exaone-moe.jinja",
 	SHA256:    "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
 	Spans:     spansExaoneMoe,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -80,4 +83,4 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|wCAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"
+const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"

@@ -24,6 +24,9 @@ var Falcon3 = &tmplgen.Template{
 	Origin:    "builtin/falcon3.jinja",
 	SHA256:    "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
 	Spans:     spansFalcon3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderFalcon3Llama(w *jinja2.Writer) {
 
 // spansFalcon3 is the position table of falcon3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFalcon3 = "for,{{ }}|uCQOCAEICACeQDAAEICAC"
+const spansFalcon3 = "for,{{ }}|0CQOCAEICACeQDAAEICAC"

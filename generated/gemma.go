@@ -24,6 +24,9 @@ var Gemma = &tmplgen.Template{
 	Origin:    "builtin/gemma.jinja",
 	SHA256:    "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
 	Spans:     spansGemma,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages", "role"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -121,4 +124,4 @@ func renderGemmaLlama(w *jinja2.Writer) {
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|wCAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"

@@ -23,6 +23,9 @@ var Gigachat = &tmplgen.Template{
 	Origin:    "builtin/gigachat.jinja",
 	SHA256:    "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
 	Spans:     spansGigachat,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -95,4 +98,4 @@ func renderGigachatLlama(w *jinja2.Writer) {
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|uCsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"
+const spansGigachat = "for,if,{{ }}|0CsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"

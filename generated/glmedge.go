@@ -24,6 +24,9 @@ var Glmedge = &tmplgen.Template{
 	Origin:    "builtin/glmedge.jinja",
 	SHA256:    "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
 	Spans:     spansGlmedge,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -64,4 +67,4 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 
 // spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlmedge = "for,{{ }}|uCOQCAEGCACcODAAEGCAC"
+const spansGlmedge = "for,{{ }}|0COQCAEGCACcODAAEGCAC"

@@ -24,6 +24,9 @@ var GptOss = &tmplgen.Template{
 	Origin:    "builtin/gpt-oss.jinja",
 	SHA256:    "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
 	Spans:     spansGptOss,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -77,4 +80,4 @@ func renderGptOssLlama(w *jinja2.Writer) {
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|uCcYCAEICACMICACeaFAAEGCACKICAC"
+const spansGptOss = "for,{{ }}|0CcYCAEICACMICACeaFAAEGCACKICAC"

@@ -24,6 +24,9 @@ var Granite = &tmplgen.Template{
 	Origin:    "builtin/granite.jinja",
 	SHA256:    "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
 	Spans:     spansGranite,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -75,4 +78,4 @@ func renderGraniteLlama(w *jinja2.Writer) {
 
 // spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite = "for,{{ }},if|uCaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"
+const spansGranite = "for,{{ }},if|0CaQCAEGCACKECAEIAGACWYLAAEECACIECAEIAGAC"

@@ -24,6 +24,9 @@ var Granite4_0 = &tmplgen.Template{
 	Origin:    "builtin/granite-4.0.jinja",
 	SHA256:    "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
 	Spans:     spansGranite4_0,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -80,4 +83,4 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 
 // spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite4_0 = "for,if,{{ }}|uCeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"
+const spansGranite4_0 = "for,if,{{ }}|0CeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"

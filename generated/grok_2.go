@@ -24,6 +24,9 @@ var Grok2 = &tmplgen.Template{
 	Origin:    "builtin/grok-2.jinja",
 	SHA256:    "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
 	Spans:     spansGrok2,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -100,4 +103,4 @@ func renderGrok2Llama(w *jinja2.Writer) {
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|wCAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansGrok2 = "set,for,if,{{ }}|2CAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

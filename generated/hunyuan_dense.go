@@ -24,6 +24,9 @@ var HunyuanDense = &tmplgen.Template{
 	Origin:    "builtin/hunyuan-dense.jinja",
 	SHA256:    "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
 	Spans:     spansHunyuanDense,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -90,4 +93,4 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanDense = "for,if,{{ }}|uCoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"
+const spansHunyuanDense = "for,if,{{ }}|0CoBgBCAIeCACEACAECYCICGECJEGMCICGECJEaoBNAAIeCACEACAECYCICGECJEGMCICGECJE"

@@ -24,6 +24,9 @@ var HunyuanMoe = &tmplgen.Template{
 	Origin:    "builtin/hunyuan-moe.jinja",
 	SHA256:    "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
 	Spans:     spansHunyuanMoe,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -88,4 +91,4 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|uCmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"
+const spansHunyuanMoe = "for,if,{{ }}|0CmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"

@@ -29,6 +29,9 @@ var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	Origin:    "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
 	SHA256:    "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
 	Spans:     spansIbmGraniteGranite3_3_2B_Instruct,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "available_tools", "controls", "documents", "loop_messages", "messages", "system_message", "thinking", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -260,4 +263,4 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|mDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|sDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"

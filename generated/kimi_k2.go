@@ -24,6 +24,9 @@ var KimiK2 = &tmplgen.Template{
 	Origin:    "builtin/kimi-k2.jinja",
 	SHA256:    "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
 	Spans:     spansKimiK2,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -64,4 +67,4 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 
 // spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2 = "set,for,{{ }}|wCAWCAEIMACEACAEYAPAAEIMACEACAE"
+const spansKimiK2 = "set,for,{{ }}|2CAWCAEIMACEACAEYAPAAEIMACEACAE"

@@ -24,6 +24,9 @@ var Llama2 = &tmplgen.Template{
 	Origin:    "builtin/llama2.jinja",
 	SHA256:    "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
 	Spans:     spansLlama2,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -102,4 +105,4 @@ func renderLlama2Llama(w *jinja2.Writer) {
 
 // spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2 = "set,for,if,{{ }}|uCCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansLlama2 = "set,for,if,{{ }}|0CCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

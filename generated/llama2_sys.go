@@ -24,6 +24,9 @@ var Llama2Sys = &tmplgen.Template{
 	Origin:    "builtin/llama2-sys.jinja",
 	SHA256:    "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
 	Spans:     spansLlama2Sys,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -106,4 +109,4 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 
 // spansLlama2Sys is the position table of llama2-sys.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2Sys = "set,for,if,{{ }}|uCCeCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -24,6 +24,9 @@ var Llama2SysBos = &tmplgen.Template{
 	Origin:    "builtin/llama2-sys-bos.jinja",
 	SHA256:    "919c3be48f5f550f17d088f08969e552f6e43daef45b0440e5f56bed6fdc1911",
 	Spans:     spansLlama2SysBos,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -106,4 +109,4 @@ func renderLlama2SysBosLlama(w *jinja2.Writer) {
 
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysBos = "set,for,if,{{ }}|uCCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysBos = "set,for,if,{{ }}|0CCiBCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

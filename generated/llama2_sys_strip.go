@@ -24,6 +24,9 @@ var Llama2SysStrip = &tmplgen.Template{
 	Origin:    "builtin/llama2-sys-strip.jinja",
 	SHA256:    "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
 	Spans:     spansLlama2SysStrip,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -119,4 +122,4 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysStrip = "set,for,if,{{ }}|wCAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysStrip = "set,for,if,{{ }}|2CAkBCAECCAAG4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAYAfAAECCAAI4BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -24,6 +24,9 @@ var Llama3 = &tmplgen.Template{
 	Origin:    "builtin/llama3.jinja",
 	SHA256:    "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
 	Spans:     spansLlama3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -72,4 +75,4 @@ func renderLlama3Llama(w *jinja2.Writer) {
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|wCAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama3 = "set,for,{{ }}|2CAUCAEQCACEICAEgBAFAAEQCACEICAE"

@@ -24,6 +24,9 @@ var Llama4 = &tmplgen.Template{
 	Origin:    "builtin/llama4.jinja",
 	SHA256:    "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
 	Spans:     spansLlama4,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -72,4 +75,4 @@ func renderLlama4Llama(w *jinja2.Writer) {
 
 // spansLlama4 is the position table of llama4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama4 = "set,for,{{ }}|wCAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama4 = "set,for,{{ }}|2CAUCAEQCACEICAEgBAFAAEQCACEICAE"

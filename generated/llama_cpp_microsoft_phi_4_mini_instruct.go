@@ -28,6 +28,9 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 	Origin:    "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
 	SHA256:    "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
 	Spans:     spansLlamaCppMicrosoftPhi4MiniInstruct,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "eos_token", "messages", "system_message", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -196,4 +199,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|+CYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|kDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"

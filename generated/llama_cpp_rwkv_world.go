@@ -28,6 +28,9 @@ var LlamaCppRwkvWorld = &tmplgen.Template{
 	Origin:    "llama.cpp/llama-cpp-rwkv-world.jinja",
 	SHA256:    "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
 	Spans:     spansLlamaCppRwkvWorld,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "enable_thinking", "messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -180,4 +183,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|8CGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|iDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"

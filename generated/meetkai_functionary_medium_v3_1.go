@@ -28,6 +28,9 @@ var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 	Origin:    "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
 	SHA256:    "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
 	Spans:     spansMeetkaiFunctionaryMediumV3_1,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "bos_token", "messages", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -236,4 +239,4 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 
 // spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|+CGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"
+const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|kDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"

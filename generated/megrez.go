@@ -24,6 +24,9 @@ var Megrez = &tmplgen.Template{
 	Origin:    "builtin/megrez.jinja",
 	SHA256:    "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
 	Spans:     spansMegrez,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderMegrezLlama(w *jinja2.Writer) {
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|uCQOCAEICACeQDAAEICAC"
+const spansMegrez = "for,{{ }}|0CQOCAEICACeQDAAEICAC"

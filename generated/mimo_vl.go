@@ -28,6 +28,9 @@ var MiMoVL = &tmplgen.Template{
 	Origin:    "llama.cpp/MiMo-VL.jinja",
 	SHA256:    "10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
 	Spans:     spansMiMoVL,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "messages", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -248,4 +251,4 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiMoVL = "if,{{ }},for,set|6CgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansMiMoVL = "if,{{ }},for,set|gDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -24,6 +24,9 @@ var Minicpm = &tmplgen.Template{
 	Origin:    "builtin/minicpm.jinja",
 	SHA256:    "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
 	Spans:     spansMinicpm,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -80,4 +83,4 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|wCAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"
+const spansMinicpm = "set,for,if,{{ }}|2CAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"

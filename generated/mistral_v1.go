@@ -24,6 +24,9 @@ var MistralV1 = &tmplgen.Template{
 	Origin:    "builtin/mistral-v1.jinja",
 	SHA256:    "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
 	Spans:     spansMistralV1,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -104,4 +107,4 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|uCAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

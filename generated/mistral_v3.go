@@ -24,6 +24,9 @@ var MistralV3 = &tmplgen.Template{
 	Origin:    "builtin/mistral-v3.jinja",
 	SHA256:    "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
 	Spans:     spansMistralV3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -110,4 +113,4 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3 = "set,for,if,{{ }}|wCAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV3 = "set,for,if,{{ }}|2CAkBCAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAYAbAAEACAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

@@ -24,6 +24,9 @@ var MistralV3Tekken = &tmplgen.Template{
 	Origin:    "builtin/mistral-v3-tekken.jinja",
 	SHA256:    "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
 	Spans:     spansMistralV3Tekken,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -100,4 +103,4 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3Tekken = "set,for,if,{{ }}|uCAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansMistralV3Tekken = "set,for,if,{{ }}|0CAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -24,6 +24,9 @@ var MistralV7 = &tmplgen.Template{
 	Origin:    "builtin/mistral-v7.jinja",
 	SHA256:    "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
 	Spans:     spansMistralV7,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -92,4 +95,4 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|uCqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"
+const spansMistralV7 = "for,if,{{ }}|0CqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"

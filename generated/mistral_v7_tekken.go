@@ -24,6 +24,9 @@ var MistralV7Tekken = &tmplgen.Template{
 	Origin:    "builtin/mistral-v7-tekken.jinja",
 	SHA256:    "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
 	Spans:     spansMistralV7Tekken,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -88,4 +91,4 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7Tekken = "for,if,{{ }}|uCmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"
+const spansMistralV7Tekken = "for,if,{{ }}|0CmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"

@@ -24,6 +24,9 @@ var Monarch = &tmplgen.Template{
 	Origin:    "builtin/monarch.jinja",
 	SHA256:    "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
 	Spans:     spansMonarch,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -70,4 +73,4 @@ func renderMonarchLlama(w *jinja2.Writer) {
 
 // spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMonarch = "for,if,{{ }}|uCUSCAIECACIAGAEWUJAAIECACIAGAE"
+const spansMonarch = "for,if,{{ }}|0CUSCAIECACIAGAEWUJAAIECACIAGAE"

@@ -29,6 +29,10 @@ var MoonshotaiKimiK2 = &tmplgen.Template{
 	Origin:    "llama.cpp/moonshotai-Kimi-K2.jinja",
 	SHA256:    "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
 	Spans:     spansMoonshotaiKimiK2,
+	VLLM: tmplgen.VLLMFacts{
+		OpenAIContent: true,
+		Undeclared:    []string{"add_generation_prompt", "messages", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -234,4 +238,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|8CKCCAGCCwCCI4EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCI4EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"

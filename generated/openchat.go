@@ -24,6 +24,9 @@ var Openchat = &tmplgen.Template{
 	Origin:    "builtin/openchat.jinja",
 	SHA256:    "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
 	Spans:     spansOpenchat,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -84,4 +87,4 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|uCiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"
+const spansOpenchat = "for,if,{{ }}|0CiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"

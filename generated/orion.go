@@ -24,6 +24,9 @@ var Orion = &tmplgen.Template{
 	Origin:    "builtin/orion.jinja",
 	SHA256:    "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
 	Spans:     spansOrion,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -100,4 +103,4 @@ func renderOrionLlama(w *jinja2.Writer) {
 
 // spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOrion = "set,for,if,{{ }}|uCAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"
+const spansOrion = "set,for,if,{{ }}|0CAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -24,6 +24,9 @@ var PanguEmbedded = &tmplgen.Template{
 	Origin:    "builtin/pangu-embedded.jinja",
 	SHA256:    "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
 	Spans:     spansPanguEmbedded,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -92,4 +95,4 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPanguEmbedded = "set,for,if,{{ }}|wCAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"
+const spansPanguEmbedded = "set,for,if,{{ }}|2CAaCAEkBCACIECAEIQGAEGICAGiBANAAEkBCACIECAEIQGAEGICAG"

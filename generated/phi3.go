@@ -24,6 +24,9 @@ var Phi3 = &tmplgen.Template{
 	Origin:    "builtin/phi3.jinja",
 	SHA256:    "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
 	Spans:     spansPhi3,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderPhi3Llama(w *jinja2.Writer) {
 
 // spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi3 = "for,{{ }}|uCQOCAEICACeQDAAEICAC"
+const spansPhi3 = "for,{{ }}|0CQOCAEICACeQDAAEICAC"

@@ -24,6 +24,9 @@ var Phi4 = &tmplgen.Template{
 	Origin:    "builtin/phi4.jinja",
 	SHA256:    "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
 	Spans:     spansPhi4,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderPhi4Llama(w *jinja2.Writer) {
 
 // spansPhi4 is the position table of phi4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi4 = "for,{{ }}|uCQQCAEICACeQDAAEICAC"
+const spansPhi4 = "for,{{ }}|0CQQCAEICACeQDAAEICAC"

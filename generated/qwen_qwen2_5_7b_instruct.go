@@ -28,6 +28,9 @@ var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	Origin:    "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
 	SHA256:    "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
 	Spans:     spansQwenQwen2_5_7B_Instruct,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "messages", "tools"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -248,4 +251,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|6CgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|gDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -27,6 +27,9 @@ var Roka = &tmplgen.Template{
 	Origin:    "roka.jinja",
 	SHA256:    "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
 	Spans:     spansRoka,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "bos_token", "call", "messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -230,4 +233,4 @@ func renderRokaLlama(w *jinja2.Writer) {
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "macro,{{ }},for,if,set|4CMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansRoka = "macro,{{ }},for,if,set|+CMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"

@@ -24,6 +24,9 @@ var RwkvWorld = &tmplgen.Template{
 	Origin:    "builtin/rwkv-world.jinja",
 	SHA256:    "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
 	Spans:     spansRwkvWorld,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -117,4 +120,4 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|wCAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"
+const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"

@@ -24,6 +24,9 @@ var SeedOss = &tmplgen.Template{
 	Origin:    "builtin/seed_oss.jinja",
 	SHA256:    "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
 	Spans:     spansSeedOss,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"content", "messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -94,4 +97,4 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 
 // spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSeedOss = "set,for,if,{{ }}|wCAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"
+const spansSeedOss = "set,for,if,{{ }}|2CAWCAEmBCACGQCAEGACAAIAEAAGIEAGgBAPAAGkBCACGOCAEEACAAIAEAAGIEAG"

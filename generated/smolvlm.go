@@ -24,6 +24,9 @@ var Smolvlm = &tmplgen.Template{
 	Origin:    "builtin/smolvlm.jinja",
 	SHA256:    "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
 	Spans:     spansSmolvlm,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -92,4 +95,4 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|wCoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"
+const spansSmolvlm = "for,if,{{ }}|2CoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"

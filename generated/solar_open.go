@@ -24,6 +24,9 @@ var SolarOpen = &tmplgen.Template{
 	Origin:    "builtin/solar-open.jinja",
 	SHA256:    "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
 	Spans:     spansSolarOpen,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 
 // spansSolarOpen is the position table of solar-open.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSolarOpen = "for,{{ }}|uCQQCAEICACeQDAAEICAC"
+const spansSolarOpen = "for,{{ }}|0CQQCAEICACeQDAAEICAC"

@@ -24,6 +24,9 @@ var Vicuna = &tmplgen.Template{
 	Origin:    "builtin/vicuna.jinja",
 	SHA256:    "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
 	Spans:     spansVicuna,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -90,4 +93,4 @@ func renderVicunaLlama(w *jinja2.Writer) {
 
 // spansVicuna is the position table of vicuna.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicuna = "for,if,{{ }}|uCoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansVicuna = "for,if,{{ }}|0CoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -24,6 +24,9 @@ var VicunaOrca = &tmplgen.Template{
 	Origin:    "builtin/vicuna-orca.jinja",
 	SHA256:    "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
 	Spans:     spansVicunaOrca,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -94,4 +97,4 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|uCsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"
+const spansVicunaOrca = "for,if,{{ }}|0CsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"

@@ -23,6 +23,9 @@ var Yandex = &tmplgen.Template{
 	Origin:    "builtin/yandex.jinja",
 	SHA256:    "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
 	Spans:     spansYandex,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -81,4 +84,4 @@ func renderYandexLlama(w *jinja2.Writer) {
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|sCgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"
+const spansYandex = "for,if,{{ }}|yCgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"

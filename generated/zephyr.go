@@ -24,6 +24,9 @@ var Zephyr = &tmplgen.Template{
 	Origin:    "builtin/zephyr.jinja",
 	SHA256:    "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
 	Spans:     spansZephyr,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -66,4 +69,4 @@ func renderZephyrLlama(w *jinja2.Writer) {
 
 // spansZephyr is the position table of zephyr.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansZephyr = "for,{{ }}|uCQOCAEICACeQDAAEICAC"
+const spansZephyr = "for,{{ }}|0CQOCAEICACeQDAAEICAC"

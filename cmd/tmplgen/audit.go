@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
+	"github.com/tmplgen/tmplgen/internal/vllmprobe"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -116,6 +118,8 @@ type audit struct {
 	// Refusals are what the sandbox refuses when it runs.
 	Refusals     []lineNote            `json:"sandbox_refusals"`
 	Capabilities llamacpp.Capabilities `json:"capabilities"`
+	// VLLM is what vLLM's server decides about the template when it loads it.
+	VLLM tmplgen.VLLMFacts `json:"vllm"`
 
 	src   source
 	lines []string // the template text's lines
@@ -141,7 +145,7 @@ func auditOf(s source) (*audit, error) {
 	a := &audit{
 		Template: s.Name, SHA256: templatehash.SHA256(s.Text),
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
-		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t),
+		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t), VLLM: vllmprobe.Facts(s.Text, t),
 		src: s, lines: strings.Split(t.Source, "\n"),
 	}
 	for _, p := range compactPaths(ir.Reads(t)) {
@@ -238,7 +242,21 @@ func (a *audit) sections() []auditSection {
 		{title: "writes these special tokens literally", items: a.SpecialTokens, inline: true},
 		{title: "does what the sandbox refuses (SecurityError when it runs)", items: notes(a.Refusals)},
 		{title: capsSection, items: capsLines(a.Capabilities)},
+		{title: "vLLM (what its server decides when it loads the template)", items: vllmLines(a.VLLM)},
 	}
+}
+
+// vllmLines says how vLLM hands the template contents and developer messages.
+func vllmLines(f tmplgen.VLLMFacts) []string {
+	content := "content format: string (text parts joined with \"\\n\")"
+	if f.OpenAIContent {
+		content = "content format: openai (every content a list of text parts)"
+	}
+	developer := "developer messages: become system messages (the template never names the role)"
+	if f.DeveloperRole {
+		developer = "developer messages: kept (the template names the role)"
+	}
+	return []string{content, developer}
 }
 
 func (a *audit) write(w io.Writer) {

@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
@@ -42,4 +44,27 @@ func capsLiteral(c *llamacpp.Capabilities) jen.Code {
 	}
 	items = append(items, jen.Line())
 	return jen.Qual(LlamacppPath, "Capabilities").Values(items...)
+}
+
+// vllmLiteral is the tmplgen.VLLMFacts literal of a template's file: the fields that are
+// set, one per line, the names the template reads on one line.
+func vllmLiteral(f *tmplgen.VLLMFacts) jen.Code {
+	var items []jen.Code
+	if f.OpenAIContent {
+		items = append(items, jen.Line().Id("OpenAIContent").Op(":").True())
+	}
+	if f.DeveloperRole {
+		items = append(items, jen.Line().Id("DeveloperRole").Op(":").True())
+	}
+	if len(f.Undeclared) > 0 {
+		names := make([]jen.Code, len(f.Undeclared))
+		for i, n := range f.Undeclared {
+			names[i] = jen.Lit(n)
+		}
+		items = append(items, jen.Line().Id("Undeclared").Op(":").Index().String().Values(names...))
+	}
+	if len(items) > 0 {
+		items = append(items, jen.Line())
+	}
+	return jen.Qual(TmplgenPath, "VLLMFacts").Values(items...)
 }

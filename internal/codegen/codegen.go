@@ -21,6 +21,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -57,6 +58,9 @@ type Unit struct {
 	// Caps are the template's llama.cpp capabilities (see llamaprobe.Capabilities), which
 	// package compiler computes.
 	Caps llamacpp.Capabilities
+	// VLLM is what vLLM decides about the template (see vllmprobe.Facts), which package
+	// compiler computes.
+	VLLM tmplgen.VLLMFacts
 	// Tokens, AddBOS and AddEOS are the model's special tokens and tokenizer settings
 	// (see compiler.Source).
 	Tokens         map[string]string
@@ -162,6 +166,7 @@ func templateFields(u *Unit) jen.Dict {
 		jen.Id("SHA256"): jen.Lit(u.SHA256),
 		jen.Id("File"):   jen.Lit(u.IR.File),
 		jen.Id("Caps"):   capsLiteral(&u.Caps),
+		jen.Id("VLLM"):   vllmLiteral(&u.VLLM),
 	}
 	if len(u.Aliases) > 0 {
 		var aliases []jen.Code

@@ -10,6 +10,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamaprobe"
+	"github.com/tmplgen/tmplgen/internal/vllmprobe"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -75,6 +76,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			Aliases:  aliases(s.Text),
 			IR:       t,
 			Caps:     llamaprobe.CapabilitiesWithTokens(t, s.Tokens),
+			VLLM:     vllmprobe.Facts(s.Text, t),
 			Tokens:   s.Tokens,
 			AddBOS:   s.AddBOS,
 			AddEOS:   s.AddEOS,

@@ -32,6 +32,9 @@ var Model = &tmplgen.Template{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
 	},
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"add_generation_prompt", "bos_token", "call", "messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -235,4 +238,4 @@ func renderModelLlama(w *jinja2.Writer) {
 
 // spansModel is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModel = "macro,{{ }},for,if,set|iDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansModel = "macro,{{ }},for,if,set|oDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"

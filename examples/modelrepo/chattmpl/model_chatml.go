@@ -29,6 +29,9 @@ var ModelChatml = &tmplgen.Template{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
 	},
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -71,4 +74,4 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 
 // spansModelChatml is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModelChatml = "for,{{ }}|4CQQCAEICACeQDAAEICAC"
+const spansModelChatml = "for,{{ }}|+CQQCAEICACeQDAAEICAC"

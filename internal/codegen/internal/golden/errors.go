@@ -24,6 +24,9 @@ var Errors = &tmplgen.Template{
 	Origin:    "errors.jinja",
 	SHA256:    "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
 	Spans:     spansErrors,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -84,4 +87,4 @@ func renderErrorsLlama(w *jinja2.Writer) {
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansErrors = "if,{{ }},for|uCGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"
+const spansErrors = "if,{{ }},for|0CGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"

@@ -22,6 +22,9 @@ var Loops = &tmplgen.Template{
 	Origin:    "loops.jinja",
 	SHA256:    "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
 	Spans:     spansLoops,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -207,4 +210,4 @@ func renderLoopsLlama(w *jinja2.Writer) {
 
 // spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLoops = "for,{{ }},if|qC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"
+const spansLoops = "for,{{ }},if|wC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"

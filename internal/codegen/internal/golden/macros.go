@@ -23,6 +23,9 @@ var Macros = &tmplgen.Template{
 	Origin:    "macros.jinja",
 	SHA256:    "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
 	Spans:     spansMacros,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -226,4 +229,4 @@ func renderMacrosLlama(w *jinja2.Writer) {
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},if,for,call|wCWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"
+const spansMacros = "macro,{{ }},if,for,call|2CWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"

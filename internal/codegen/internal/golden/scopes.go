@@ -24,6 +24,9 @@ var Scopes = &tmplgen.Template{
 	Origin:    "scopes.jinja",
 	SHA256:    "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
 	Spans:     spansScopes,
+	VLLM: tmplgen.VLLMFacts{
+		Undeclared: []string{"first", "messages"},
+	},
 }
 
 // This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
@@ -221,4 +224,4 @@ func renderScopesLlama(w *jinja2.Writer) {
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|6CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|gDAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
