@@ -44,7 +44,7 @@ func auditFlags(fs *flag.FlagSet) func(stdio, []string) error {
 	other := fs.String("diff", "", "another version of the template, `OTHER`: a template file or model to compare INPUT with")
 	prompts := fs.Bool("prompts", false, "with -diff, also render both templates on the requests of -cases and compare the prompts")
 	casesFile := fs.String("cases", "../shared/oracle/cases.json", "with -prompts, the requests: a JSON `FILE` listing requests, each with an id")
-	profileName := fs.String("profile", "transformers", "with -prompts, the request handling, `PROFILE`: transformers or llama-server")
+	profileName := fs.String("profile", "transformers", "with -prompts, the request handling, `PROFILE`: transformers, llama-server or vllm")
 	asJSON := fs.Bool("json", false, "print the audit, or with -diff the comparison, as JSON")
 	return func(s stdio, args []string) error {
 		set := map[string]bool{}

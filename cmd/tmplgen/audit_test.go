@@ -56,7 +56,7 @@ func TestAudit(t *testing.T) {
 		{[]string{"audit"}, "want one template file or model"},
 		{[]string{"audit", "-prompts", v1}, "-prompts compares the prompts of two templates: give -diff OTHER"},
 		{[]string{"audit", "-diff", v2, "-cases", "c.json", v1}, "-cases and -profile choose what -prompts renders"},
-		{[]string{"audit", "-diff", v2, "-prompts", "-profile", "vllm", v1}, `unknown profile "vllm"`},
+		{[]string{"audit", "-diff", v2, "-prompts", "-profile", "sglang", v1}, `unknown profile "sglang"`},
 	} {
 		if code, _, stderr := runCLI(t, "", tt.args...); code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)

@@ -30,7 +30,8 @@ mismatch and, last, "N passed, M failed", and exits 1 when a pair failed.
 
 The engines are transformers (Python Jinja2 as apply_chat_template runs it),
 llama-server (llama.cpp's llama-server, rendered under the llama-server profile with
-llama.cpp's engine semantics) and llama-legacy. Each is also
+llama.cpp's engine semantics), llama-legacy and vllm (vLLM's OpenAI-compatible server,
+rendered under the vllm profile). Each is also
 accepted with an underscore (llama_server), as the expected files spell them.`,
 	flags: checkFlags,
 }
@@ -41,13 +42,14 @@ var engines = map[string]string{
 	"transformers": harness.EngineTransformers,
 	"llama-server": harness.EngineLlamaServer, "llama_server": harness.EngineLlamaServer,
 	"llama-legacy": harness.EngineLlamaLegacy, "llama_legacy": harness.EngineLlamaLegacy,
+	"vllm": harness.EngineVLLM,
 }
 
 func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 	templates := fset.String("templates", "", "the templates to check: a `DIR` of template files")
 	expected := fset.String("expected", "", "the expected renderings: a `DIR` with PATH.json for each template PATH")
 	casesFile := fset.String("cases", "../shared/oracle/cases.json", "the cases: a JSON `FILE` listing requests, each with an id")
-	engineName := fset.String("engine", "transformers", "the reference `ENGINE`: transformers, llama-server or llama-legacy")
+	engineName := fset.String("engine", "transformers", "the reference `ENGINE`: transformers, llama-server, llama-legacy or vllm")
 	nowFlag := fset.String("now", harness.OracleNow.Format(time.RFC3339), "the clock strftime_now reads (an RFC 3339 `TIME`)")
 	match := fset.String("run", "", "only check templates whose path matches this `REGEXP`")
 	keep := fset.Bool("keep", false, "keep the temporary build directory")
@@ -64,7 +66,7 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 		}
 		engine, ok := engines[*engineName]
 		if !ok {
-			return usageError{fmt.Sprintf("unknown engine %q (transformers, llama-server, llama-legacy)", *engineName)}
+			return usageError{fmt.Sprintf("unknown engine %q (transformers, llama-server, llama-legacy, vllm)", *engineName)}
 		}
 		now, err := time.Parse(time.RFC3339, *nowFlag)
 		if err != nil {

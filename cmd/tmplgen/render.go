@@ -47,7 +47,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 	variant := flags.String("variant", "", "with -model, the `NAME` of the model's chat template to use (such as tool_use; default: its main one)")
 	tmpl := flags.String("template", "", "a template file, or the `NAME` of a catalog template (see tmplgen list)")
 	reqFile := flags.String("request", "", "the request JSON `FILE`, - for standard input (default: the REQUEST argument, else standard input)")
-	profileName := flags.String("profile", "transformers", "the request handling around the template, `PROFILE`: transformers (apply_chat_template) or llama-server (its /apply-template)")
+	profileName := flags.String("profile", "transformers", "the request handling around the template, `PROFILE`: transformers (apply_chat_template), llama-server (its /apply-template) or vllm (its /v1/chat/completions)")
 	return func(s stdio, args []string) error {
 		profile, err := harness.ParseProfile(*profileName)
 		switch {

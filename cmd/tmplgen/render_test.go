@@ -94,7 +94,7 @@ func TestRenderErrors(t *testing.T) {
 	}{
 		{"no template", "", []string{"render"}, 2, "give one of -model and -template"},
 		{"both templates", "", []string{"render", "-model", model, "-template", qwen}, 2, "give one of -model and -template"},
-		{"unknown profile", "", []string{"render", "-template", qwen, "-profile", "vllm"}, 2, `unknown profile "vllm"`},
+		{"unknown profile", "", []string{"render", "-template", qwen, "-profile", "sglang"}, 2, `unknown profile "sglang"`},
 		{"variant of a template", "", []string{"render", "-template", qwen, "-variant", "tool_use", req}, 2, "-variant chooses among a -model's templates"},
 		{"template file as model", "", []string{"render", "-model", tmpl, req}, 2, "t.jinja is a template file, not a model"},
 		{"two requests", "", []string{"render", "-template", qwen, req, req}, 2, "want at most one REQUEST file"},

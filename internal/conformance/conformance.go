@@ -30,6 +30,8 @@ const maxReports = 40
 //     EngineCases), which package llamacpp's tests check under llama_server; and the
 //     requests on what changed in llama-server b10587 (b10587-ENGINE). llama_server
 //     compares with llama-server b10587 (expected-b10587).
+//   - vllm: the templates of the shared corpus on the oracle's cases (all-vllm, or
+//     llama.cpp-vllm), against expected-vllm.
 //   - llama_legacy: the project's own templates of llama.cpp's built-in formats
 //     (builtin-llama_legacy, templates/builtin).
 //
@@ -44,8 +46,11 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 			Expected: filepath.Join(oracle, "legacy"), Cases: filepath.Join(oracle, "cases.json"), Engine: engine}}
 	}
 	expected := "expected"
-	if engine == harness.EngineLlamaServer {
+	switch engine {
+	case harness.EngineLlamaServer:
 		expected = "expected-b10587" // llama-server b10587, the reference
+	case harness.EngineVLLM:
+		expected = "expected-vllm"
 	}
 	corpus := harness.Suite{Name: "all-" + engine, Templates: templates, Expected: filepath.Join(oracle, expected),
 		Cases: filepath.Join(oracle, "cases.json"), Engine: engine}
@@ -54,6 +59,9 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 	}
 	if engine == harness.EngineTransformers {
 		corpus.Lines = filepath.Join(root, "testdata", "errlines", "transformers.tsv")
+	}
+	if engine == harness.EngineVLLM {
+		return []harness.Suite{corpus} // the oracle records vLLM on the corpus's cases only
 	}
 	fields := filepath.Join(root, "testdata", "fields")
 	suites := []harness.Suite{

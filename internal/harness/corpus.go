@@ -35,6 +35,9 @@ const (
 	// which the project's own templates of the same name reproduce under the Transformers
 	// profile.
 	EngineLlamaLegacy = "llama_legacy"
+	// EngineVLLM is vLLM's OpenAI-compatible server (vllm_render.py's reconstruction of
+	// it), compared under the VLLM profile.
+	EngineVLLM = "vllm"
 )
 
 // Pair is a request to render with a template, and what it must give.
@@ -143,8 +146,11 @@ func RunSuites(dir string, suites []Suite, opts RenderOptions) ([][]Outcome, err
 	bySuite := make([][]suitePair, len(suites))
 	for k, s := range suites {
 		profile := Transformers
-		if s.Engine == EngineLlamaServer {
+		switch s.Engine {
+		case EngineLlamaServer:
 			profile = LlamaServer
+		case EngineVLLM:
+			profile = VLLM
 		}
 		cases, err := ReadCases(s.Cases)
 		if err != nil {

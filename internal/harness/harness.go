@@ -283,6 +283,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 	templates "PACKAGE"
 )
 
@@ -314,15 +315,20 @@ func main() {
 			res["error"] = "no template " + req.Template
 		} else if r, err := tmplgen.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
-		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" {
+		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" && req.Profile != "vllm" {
 			res["error"] = "unknown profile " + req.Profile
 		} else if srv, err := oracleOptions(req.Request, req.Profile, &r.Input); err != nil {
+			res["error"] = "oracle request: " + err.Error()
+		} else if vsrv, err := vllmOptions(req.Request); err != nil {
 			res["error"] = "oracle request: " + err.Error()
 		} else {
 			r.Now = now
 			render := t.Render
-			if req.Profile == "llama_server" {
+			switch req.Profile {
+			case "llama_server":
 				render = func(in *tmplgen.Input) (string, error) { return srv.Render(t, in) }
+			case "vllm":
+				render = func(in *tmplgen.Input) (string, error) { return vsrv.Render(t, in) }
 			}
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
@@ -354,6 +360,9 @@ func oracleOptions(data []byte, profile string, in *tmplgen.Input) (*llamaserver
 	}
 	srv := &llamaserver.Server{}
 	thinking := field("enable_thinking")
+	if profile == "vllm" {
+		return srv, nil // vLLM ignores a top-level enable_thinking
+	}
 	if profile != "llama_server" {
 		if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
 			in.Kwargs["enable_thinking"] = thinking
@@ -371,6 +380,46 @@ func oracleOptions(data []byte, profile string, in *tmplgen.Input) (*llamaserver
 	}
 	srv.ReasoningOff = isBool(thinking, false)
 	srv.NoPrefillAssistant = isBool(field("prefill_assistant"), false)
+	return srv, nil
+}
+
+// vllmOptions reads the server flags of an oracle request for vllm_render.py
+// (vllm_server), whose defaults are a server started with --enable-auto-tool-choice
+// and a --tool-call-parser, as the recordings were.
+func vllmOptions(data []byte) (*vllm.Server, error) {
+	var req struct {
+		Server *struct {
+			EnableAutoTools *bool                      ` + "`json:\"enable_auto_tools\"`" + `
+			ToolParser      *bool                      ` + "`json:\"tool_parser\"`" + `
+			ExcludeTools    bool                       ` + "`json:\"exclude_tools_when_tool_choice_none\"`" + `
+			DefaultKwargs   map[string]json.RawMessage ` + "`json:\"default_chat_template_kwargs\"`" + `
+			ContentFormat   string                     ` + "`json:\"chat_template_content_format\"`" + `
+		} ` + "`json:\"vllm_server\"`" + `
+	}
+	if err := json.Unmarshal(data, &req); err != nil {
+		return nil, err
+	}
+	srv := &vllm.Server{EnableAutoToolChoice: true, ToolCallParser: "any"}
+	if c := req.Server; c != nil {
+		if c.EnableAutoTools != nil {
+			srv.EnableAutoToolChoice = *c.EnableAutoTools
+		}
+		if c.ToolParser != nil && !*c.ToolParser {
+			srv.ToolCallParser = ""
+		}
+		srv.ExcludeToolsWhenToolChoiceNone = c.ExcludeTools
+		srv.ContentFormat = c.ContentFormat
+		for k, raw := range c.DefaultKwargs {
+			v, err := jinja2.ParseJSON(raw)
+			if err != nil {
+				return nil, err
+			}
+			if srv.DefaultChatTemplateKwargs == nil {
+				srv.DefaultChatTemplateKwargs = map[string]tmplgen.Value{}
+			}
+			srv.DefaultChatTemplateKwargs[k] = v
+		}
+	}
 	return srv, nil
 }
 
@@ -468,7 +517,7 @@ func catalogModule() (map[string][]byte, error) {
 
 // runtimeModule returns the files, by slash-separated path, of a module with the module
 // path of tmplgen holding the source of packages tmplgen, jinja2, llamacpp (and their
-// implementations under internal/), internal/pystr, templatehash and llamaserver, and the rendering program (harnessMain,
+// implementations under internal/), internal/pystr, templatehash, llamaserver and vllm, and the rendering program (harnessMain,
 // in harnessMainDir) of the package of compiled templates at the import path pkg, which
 // the caller adds: the module builds without any download.
 func runtimeModule(pkg string) (map[string][]byte, error) {
@@ -476,7 +525,7 @@ func runtimeModule(pkg string) (map[string][]byte, error) {
 		"go.mod":                    []byte("module github.com/tmplgen/tmplgen\n\ngo 1.26\n"),
 		harnessMainDir + "/main.go": []byte(strings.Replace(harnessMain, "PACKAGE", pkg, 1)),
 	}
-	for _, dir := range []string{".", "jinja2", "llamacpp", "internal/jinja2", "internal/llamacpp", "internal/pystr", "templatehash", "llamaserver"} {
+	for _, dir := range []string{".", "jinja2", "llamacpp", "internal/jinja2", "internal/llamacpp", "internal/pystr", "templatehash", "llamaserver", "vllm"} {
 		if err := addPackageSource(files, tmplgen.RuntimeSource, dir); err != nil {
 			return nil, err
 		}

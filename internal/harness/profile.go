@@ -5,6 +5,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 )
 
 // Profile is the request handling a render applies around a compiled template, as the
@@ -18,6 +19,8 @@ const (
 	Transformers Profile = iota
 	// LlamaServer renders the prompt llama-server builds (llamaserver.Render).
 	LlamaServer
+	// VLLM renders the prompt vLLM's server builds (vllm.Render).
+	VLLM
 )
 
 // String returns the profile's name as ParseProfile accepts it and a Request names it.
@@ -27,6 +30,8 @@ func (p Profile) String() string {
 		return "transformers"
 	case LlamaServer:
 		return "llama_server"
+	case VLLM:
+		return "vllm"
 	}
 	return fmt.Sprintf("Profile(%d)", uint8(p))
 }
@@ -39,14 +44,19 @@ func ParseProfile(name string) (Profile, error) {
 		return Transformers, nil
 	case "llama_server", "llama-server":
 		return LlamaServer, nil
+	case "vllm":
+		return VLLM, nil
 	}
-	return 0, fmt.Errorf("unknown profile %q (transformers, llama-server)", name)
+	return 0, fmt.Errorf("unknown profile %q (transformers, llama-server, vllm)", name)
 }
 
 // Render renders in with t under the profile.
 func (p Profile) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
-	if p == LlamaServer {
+	switch p {
+	case LlamaServer:
 		return llamaserver.Render(t, in)
+	case VLLM:
+		return vllm.Render(t, in)
 	}
 	return t.Render(in)
 }

@@ -1,0 +1,785 @@
+// Package vllm renders the prompt vLLM's OpenAI-compatible server builds for a chat
+// request (/v1/chat/completions, /v1/chat/completions/render) with a compiled template,
+// as its HF renderer does (vllm/renderers): it validates the request as its pydantic
+// models do, rebuilds messages and tools in their fixed shapes, gives message contents in
+// the template's content format, parses tool-call arguments into objects, turns
+// developer messages into system messages where the template never names the role,
+// merges chat_template_kwargs with the request's own fields and keeps only the variables
+// the template reads, then renders as transformers does (Template.Render). What vLLM
+// decides about a template when it loads it is computed when the template is compiled
+// (Template.VLLM); nothing is probed here.
+//
+// The reference is ../shared/oracle/tools/vllm_render.py, a reconstruction of vLLM's
+// request handling from its source (../shared/oracle/VLLM.md cites each rule).
+//
+// A service that renders as transformers does (Template.Render) does not compile this
+// package in. Render is safe from many goroutines at once and never modifies its input.
+package vllm
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
+
+// Server is a vLLM server's configuration: the options of `vllm serve` that change the
+// prompts it builds. The zero Server is vLLM started with its defaults, which refuses
+// every request with tools (tool_choice "auto" needs --enable-auto-tool-choice).
+type Server struct {
+	// EnableAutoToolChoice is --enable-auto-tool-choice, and ToolCallParser
+	// --tool-call-parser (any parser: which one does not change the prompt). Without a
+	// parser, tool_choice "auto" needs EnableAutoToolChoice and "required" or a named
+	// tool is refused.
+	EnableAutoToolChoice bool
+	ToolCallParser       string
+	// ExcludeToolsWhenToolChoiceNone is --exclude-tools-when-tool-choice-none: the
+	// template gets no tools when tool_choice is "none".
+	ExcludeToolsWhenToolChoiceNone bool
+	// DefaultChatTemplateKwargs is --default-chat-template-kwargs: variables every
+	// request gets, each replaced by a request's of the same name.
+	DefaultChatTemplateKwargs map[string]tmplgen.Value
+	// ContentFormat is --chat-template-content-format: "" or "auto" (the template's, as
+	// Template.VLLM says), "string" or "openai".
+	ContentFormat string
+}
+
+// Render returns the prompt the default server (Server{}) builds for in with template t.
+func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
+	return new(Server).Render(t, in)
+}
+
+// Render returns the prompt s builds for in with template t. An error is a
+// *tmplgen.Error: of Kind InputError for a request vLLM refuses, else the template's own
+// failure.
+func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
+	rin, err := s.rewrite(t, t.ModelInput(in))
+	if err != nil {
+		return "", err
+	}
+	return t.Render(rin)
+}
+
+// refused is a request vLLM answers with an error (400) before the template runs.
+func refused(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
+	return &tmplgen.Error{Kind: tmplgen.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+}
+
+// reasoningEfforts are the values of reasoning_effort vLLM takes.
+var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
+
+// hfBaseParams are the parameters of transformers' apply_chat_template, which vLLM
+// hands on whether the template reads them or not (resolve_chat_template_kwargs).
+var hfBaseParams = map[string]bool{
+	"self": true, "conversation": true, "tools": true, "documents": true, "add_generation_prompt": true,
+	"continue_final_message": true, "padding": true, "truncation": true, "max_length": true,
+	"return_tensors": true, "return_dict": true, "return_assistant_tokens_mask": true, "tokenizer_kwargs": true,
+}
+
+// rewrite is vLLM's request handling up to the template: the Input transformers'
+// apply_chat_template renders.
+func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input, error) {
+	if in.Messages.Kind() != jinja2.KindList {
+		return nil, refused(t, "messages: Input should be a valid list")
+	}
+	f := &in.Server
+	if rf := f.ResponseFormat; !rf.IsUndefined() && rf.Kind() != jinja2.KindNone {
+		typ, _ := get(rf, "type")
+		if !slices.Contains([]string{"text", "json_object", "json_schema", "structural_tag"}, str(typ)) || typ.Kind() != jinja2.KindString {
+			return nil, refused(t, "response_format: Input does not match any response_format type")
+		}
+		if js, _ := get(rf, "json_schema"); str(typ) == "json_schema" && isNone(js) {
+			return nil, refused(t, "When response_format type is 'json_schema', the 'json_schema' field must be provided.")
+		}
+	}
+	tools := in.Tools
+	hasTools := !isNone(tools)
+	if tools.Kind() == jinja2.KindList && len(tools.Items()) == 0 {
+		return nil, refused(t, "`tools` must not be an empty array. Either provide at least one tool or omit the field entirely.")
+	}
+	tc, tcGiven := f.ToolChoice, !f.ToolChoice.IsUndefined()
+	if !tcGiven && hasTools {
+		tc, tcGiven = jinja2.Str("auto"), true
+	}
+	if !tcGiven {
+		tc = jinja2.Str("none")
+	}
+	if err := checkToolChoice(t, tc, tcGiven, tools); err != nil {
+		return nil, err
+	}
+	cont := in.ContinueFinalMessage != tmplgen.ContinueNone
+	if cont && in.AddGenerationPrompt {
+		return nil, refused(t, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.")
+	}
+	effort := f.ReasoningEffort
+	if !isNone(effort) && (effort.Kind() != jinja2.KindString || !slices.Contains(reasoningEfforts, effort.Text())) {
+		return nil, refused(t, "reasoning_effort: Input should be one of %s", strings.Join(reasoningEfforts, ", "))
+	}
+	if err := checkDocuments(t, in.Documents); err != nil {
+		return nil, err
+	}
+	var toolDicts jinja2.Value = jinja2.None()
+	if hasTools {
+		list := make([]jinja2.Value, len(tools.Items()))
+		for i, tool := range tools.Items() {
+			d, err := toolDict(t, tool)
+			if err != nil {
+				return nil, err
+			}
+			list[i] = d
+		}
+		toolDicts = jinja2.ListOf(list)
+	}
+	msgs := in.Messages.Items()
+	validated := make([]*jinja2.Dict, len(msgs))
+	for i, m := range msgs {
+		v, err := validMessage(t, m)
+		if err != nil {
+			return nil, err
+		}
+		validated[i] = v
+	}
+
+	// the server's tool checks (online_renderer.render_chat)
+	if s.ToolCallParser == "" && !jinja2.EqStr(tc, "none") {
+		switch {
+		case jinja2.EqStr(tc, "auto"):
+			if !s.EnableAutoToolChoice {
+				return nil, refused(t, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
+			}
+		case tc.Kind() == jinja2.KindDict:
+			name, _ := get(tc, "function")
+			n, _ := get(name, "name")
+			return nil, refused(t, `tool_choice=function "%s" requires --tool-call-parser to be set`, str(n))
+		default:
+			return nil, refused(t, `tool_choice="%s" requires --tool-call-parser to be set`, str(tc))
+		}
+	}
+	if jinja2.EqStr(tc, "none") && s.ExcludeToolsWhenToolChoiceNone {
+		toolDicts = jinja2.None()
+	}
+
+	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults)
+	extra := map[string]jinja2.Value{
+		"add_generation_prompt":  jinja2.Bool(in.AddGenerationPrompt),
+		"continue_final_message": jinja2.Bool(cont),
+		"documents":              noneIfUndefined(in.Documents),
+		"reasoning_effort":       noneIfUndefined(effort),
+	}
+	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
+		extra["enable_thinking"] = jinja2.Bool(effort.Text() != "none")
+	}
+	requestKwargs := mergeKwargs(in.Kwargs, extra)
+	defaults := mergeKwargs(s.DefaultChatTemplateKwargs, map[string]jinja2.Value{"tools": toolDicts, "tokenize": jinja2.Bool(false)})
+	kwargs := mergeKwargs(defaults, requestKwargs)
+	kwargs = mergeKwargs(kwargs, map[string]jinja2.Value{"return_dict": jinja2.Bool(false)})
+	templateTools := kwargs["tools"]
+	delete(kwargs, "tools")
+	delete(kwargs, "chat_template")
+	delete(kwargs, "tokenize")
+	for k := range kwargs {
+		if !hfBaseParams[k] && !slices.Contains(t.VLLM.Undeclared, k) {
+			delete(kwargs, k)
+		}
+	}
+
+	// the messages (parse_chat_message_content, _postprocess_messages)
+	openAI := t.VLLM.OpenAIContent
+	switch s.ContentFormat {
+	case "string":
+		openAI = false
+	case "openai":
+		openAI = true
+	}
+	conv := make([]*jinja2.Dict, len(validated))
+	for i, m := range validated {
+		pm, err := parseMessage(t, m, openAI)
+		if err != nil {
+			return nil, err
+		}
+		conv[i] = pm
+	}
+	if err := postprocess(t, conv); err != nil {
+		return nil, err
+	}
+	if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
+		conv = consolidateSystem(developerToSystem(conv))
+	}
+
+	// transformers' apply_chat_template
+	out := &tmplgen.Input{
+		Tools:         noneIfUndefined(templateTools),
+		Documents:     jinja2.None(),
+		SpecialTokens: in.SpecialTokens,
+		Now:           in.Now,
+		Limits:        in.Limits,
+		Kwargs:        map[string]jinja2.Value{},
+	}
+	if d, ok := kwargs["documents"]; ok {
+		out.Documents = d
+	}
+	agp, cfm := kwargs["add_generation_prompt"].Truthy(), kwargs["continue_final_message"].Truthy()
+	for k, v := range kwargs {
+		switch k {
+		case "documents", "add_generation_prompt", "continue_final_message", "padding", "truncation", "max_length",
+			"return_tensors", "return_dict", "return_assistant_tokens_mask", "tokenizer_kwargs":
+		case "conversation", "self":
+			return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
+		case "messages":
+			return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
+		default:
+			out.Kwargs[k] = v
+		}
+	}
+	if cfm && agp {
+		return nil, &tmplgen.Error{Kind: tmplgen.ValueError, Msg: "continue_final_message and add_generation_prompt are not compatible.", Template: t.File}
+	}
+	if len(conv) == 0 {
+		return nil, &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
+	}
+	out.AddGenerationPrompt = agp
+	if cfm {
+		out.ContinueFinalMessage = tmplgen.ContinueAuto
+	}
+	list := make([]jinja2.Value, len(conv))
+	for i, m := range conv {
+		list[i] = jinja2.DictValue(m)
+	}
+	out.Messages = jinja2.ListOf(list)
+	return out, nil
+}
+
+// checkToolChoice is check_tool_usage's check of tool_choice (given: the request sets
+// it, or has tools).
+func checkToolChoice(t *tmplgen.Template, tc jinja2.Value, given bool, tools jinja2.Value) error {
+	if !given || jinja2.EqStr(tc, "none") || tc.Kind() == jinja2.KindNone {
+		return nil
+	}
+	if isNone(tools) {
+		return refused(t, "When using `tool_choice`, `tools` must be set.")
+	}
+	if jinja2.EqStr(tc, "auto") || jinja2.EqStr(tc, "required") {
+		return nil
+	}
+	if tc.Kind() != jinja2.KindDict {
+		return refused(t, `Invalid value for `+"`tool_choice`"+`: %s! Only named tools, "none", "auto" or "required" are supported.`, str(tc))
+	}
+	const usage = "Correct usage: `{\"type\": \"function\", \"function\": {\"name\": \"my_function\"}}`"
+	fn, _ := get(tc, "function")
+	if fn.Kind() != jinja2.KindDict {
+		return refused(t, "Invalid value for `function` in `tool_choice`! %s", usage)
+	}
+	name, ok := get(fn, "name")
+	if !ok {
+		return refused(t, "Expected field `name` in `function` in `tool_choice`! %s", usage)
+	}
+	if name.Kind() != jinja2.KindString || name.Text() == "" {
+		return refused(t, "Invalid `name` in `function` in `tool_choice`! %s", usage)
+	}
+	for _, tool := range tools.Items() {
+		f, _ := get(tool, "function")
+		if n, _ := get(f, "name"); jinja2.EqStr(n, name.Text()) {
+			return nil
+		}
+	}
+	return refused(t, "The tool specified in `tool_choice` does not match any of the specified `tools`")
+}
+
+// checkDocuments: documents is a list of dicts of strs (list[dict[str, str]]).
+func checkDocuments(t *tmplgen.Template, docs jinja2.Value) error {
+	if isNone(docs) {
+		return nil
+	}
+	ok := docs.Kind() == jinja2.KindList
+	for _, d := range docs.Items() {
+		ok = ok && d.Kind() == jinja2.KindDict
+		if ok {
+			for _, v := range d.AsDict().Values() {
+				ok = ok && v.Kind() == jinja2.KindString
+			}
+		}
+	}
+	if !ok {
+		return refused(t, "documents: Input should be a valid dictionary of strings")
+	}
+	return nil
+}
+
+// toolDict is a tool as ChatCompletionToolsParam(...).model_dump() gives it: type,
+// function{name, description, parameters[, strict][, defer_loading]}[, defer_loading],
+// description and parameters none when absent, other keys dropped.
+func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
+	if tool.Kind() != jinja2.KindDict {
+		return jinja2.Value{}, refused(t, "tools: Input should be a valid dictionary")
+	}
+	if typ, ok := get(tool, "type"); ok && !jinja2.EqStr(typ, "function") {
+		return jinja2.Value{}, refused(t, "tools.type: Input should be 'function'")
+	}
+	f, _ := get(tool, "function")
+	name, _ := get(f, "name")
+	if f.Kind() != jinja2.KindDict || name.Kind() != jinja2.KindString {
+		return jinja2.Value{}, refused(t, "tools.function.name: Field required")
+	}
+	desc, _ := get(f, "description")
+	params, _ := get(f, "parameters")
+	if !isNone(desc) && desc.Kind() != jinja2.KindString {
+		return jinja2.Value{}, refused(t, "tools.function.description: Input should be a valid string")
+	}
+	if !isNone(params) && params.Kind() != jinja2.KindDict {
+		return jinja2.Value{}, refused(t, "tools.function.parameters: Input should be a valid dictionary")
+	}
+	fn := jinja2.NewDict(5)
+	fn.SetStr("name", name)
+	fn.SetStr("description", noneIfUndefined(desc))
+	fn.SetStr("parameters", noneIfUndefined(params))
+	if strict, _ := get(f, "strict"); !isNone(strict) {
+		fn.SetStr("strict", jinja2.Bool(strict.Truthy()))
+	}
+	outer, _ := get(tool, "defer_loading")
+	defer_, _ := get(f, "defer_loading")
+	if isNone(defer_) {
+		defer_ = outer
+	}
+	if !isNone(defer_) {
+		fn.SetStr("defer_loading", jinja2.Bool(defer_.Truthy()))
+	}
+	out := jinja2.NewDict(3)
+	out.SetStr("type", jinja2.Str("function"))
+	out.SetStr("function", jinja2.DictValue(fn))
+	if !isNone(outer) {
+		out.SetStr("defer_loading", jinja2.Bool(outer.Truthy()))
+	}
+	return jinja2.DictValue(out), nil
+}
+
+// The keys of each message type: openai's TypedDicts by role, and vLLM's custom one.
+var (
+	openAIKeys = map[string][]string{
+		"developer": {"content", "role", "name"},
+		"system":    {"content", "role", "name"},
+		"user":      {"content", "role", "name"},
+		"assistant": {"role", "audio", "content", "function_call", "name", "refusal", "tool_calls"},
+		"tool":      {"content", "role", "tool_call_id"},
+		"function":  {"content", "name", "role"},
+	}
+	customKeys = []string{"role", "content", "name", "tool_call_id", "tool_calls", "reasoning", "tools", "task"}
+)
+
+// validMessage is a message as vLLM's pydantic union validates it: the keys of the
+// member with the most of its keys present (openai's on a tie), reasoning_content
+// renamed reasoning, its content, parts and tool calls checked.
+func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
+	r, _ := get(m, "role")
+	if m.Kind() != jinja2.KindDict || r.Kind() != jinja2.KindString {
+		return nil, refused(t, "messages: Input should be a valid message")
+	}
+	src := m.AsDict().Copy()
+	if rc, ok := src.GetStr("reasoning_content"); ok {
+		src.Delete(jinja2.Str("reasoning_content"))
+		if reasoning, _ := src.GetStr("reasoning"); !isNone(rc) && isNone(reasoning) {
+			src.SetStr("reasoning", rc)
+		}
+	}
+	count := func(keys []string) int {
+		n := 0
+		for _, k := range keys {
+			if src.Has(jinja2.Str(k)) {
+				n++
+			}
+		}
+		return n
+	}
+	keys := customKeys
+	if oa, ok := openAIKeys[r.Text()]; ok && count(oa) >= count(customKeys) {
+		keys = oa
+	}
+	out := jinja2.NewDict(len(keys))
+	for _, k := range keys {
+		if v, ok := src.GetStr(k); ok {
+			out.SetStr(k, v)
+		}
+	}
+	if c, _ := out.GetStr("content"); !isNone(c) {
+		switch c.Kind() {
+		case jinja2.KindString:
+		case jinja2.KindList:
+			parts := make([]jinja2.Value, len(c.Items()))
+			for i, p := range c.Items() {
+				vp, err := validPart(t, p)
+				if err != nil {
+					return nil, err
+				}
+				parts[i] = vp
+			}
+			out.SetStr("content", jinja2.ListOf(parts))
+		default:
+			return nil, refused(t, "messages.content: Input should be a valid string or list")
+		}
+	}
+	if calls, _ := out.GetStr("tool_calls"); !isNone(calls) {
+		if calls.Kind() != jinja2.KindList {
+			return nil, refused(t, "messages.tool_calls: Input should be a valid list")
+		}
+		list := make([]jinja2.Value, len(calls.Items()))
+		for i, c := range calls.Items() {
+			vc, err := validToolCall(t, c)
+			if err != nil {
+				return nil, err
+			}
+			list[i] = vc
+		}
+		out.SetStr("tool_calls", jinja2.ListOf(list))
+	}
+	for _, k := range []string{"name", "tool_call_id", "reasoning", "task"} {
+		if v, _ := out.GetStr(k); !isNone(v) && v.Kind() != jinja2.KindString {
+			return nil, refused(t, "messages.%s: Input should be a valid string", k)
+		}
+	}
+	return out, nil
+}
+
+// validPart is a content part as vLLM validates it: a text part {"text", "type"}, other
+// parts as they are.
+func validPart(t *tmplgen.Template, p jinja2.Value) (jinja2.Value, error) {
+	switch p.Kind() {
+	case jinja2.KindString:
+		return p, nil
+	case jinja2.KindDict:
+	default:
+		return jinja2.Value{}, refused(t, "messages.content: Input should be a valid dictionary")
+	}
+	if typ, _ := get(p, "type"); !jinja2.EqStr(typ, "text") {
+		return p, nil
+	}
+	text, _ := get(p, "text")
+	if text.Kind() != jinja2.KindString {
+		return jinja2.Value{}, refused(t, "messages.content.text: Input should be a valid string")
+	}
+	d := jinja2.NewDict(2)
+	d.SetStr("text", text)
+	d.SetStr("type", jinja2.Str("text"))
+	return jinja2.DictValue(d), nil
+}
+
+// validToolCall is a tool call as openai's TypedDict validates it: id, function
+// {arguments, name}, type; its arguments must be a str (an object is refused).
+func validToolCall(t *tmplgen.Template, c jinja2.Value) (jinja2.Value, error) {
+	id, _ := get(c, "id")
+	f, _ := get(c, "function")
+	if c.Kind() != jinja2.KindDict || id.Kind() != jinja2.KindString || f.Kind() != jinja2.KindDict {
+		return jinja2.Value{}, refused(t, "messages.tool_calls: Field required")
+	}
+	args, _ := get(f, "arguments")
+	name, _ := get(f, "name")
+	if args.Kind() != jinja2.KindString || name.Kind() != jinja2.KindString {
+		return jinja2.Value{}, refused(t, "messages.tool_calls.function.arguments: Input should be a valid string")
+	}
+	if typ, _ := get(c, "type"); !jinja2.EqStr(typ, "function") {
+		return jinja2.Value{}, refused(t, "messages.tool_calls.type: Input should be 'function'")
+	}
+	fn := jinja2.NewDict(2)
+	fn.SetStr("arguments", args)
+	fn.SetStr("name", name)
+	out := jinja2.NewDict(3)
+	out.SetStr("id", id)
+	out.SetStr("function", jinja2.DictValue(fn))
+	out.SetStr("type", jinja2.Str("function"))
+	return jinja2.DictValue(out), nil
+}
+
+// textPartTypes are the part types whose text vLLM takes, and the key it is under.
+var textPartTypes = map[string]string{"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal", "thinking": "thinking"}
+
+// mediaParts are the multimodal part types, which a text-only model refuses.
+var mediaParts = []string{"image_url", "input_image", "image_pil", "image_embeds", "audio_embeds", "video_embeds", "prompt_embeds", "audio_url", "input_audio", "video_url"}
+
+// billingHeader starts a system text part vLLM drops (Claude Code's billing header).
+const billingHeader = "x-anthropic-billing-header"
+
+// parseMessage is _parse_chat_message_content: the content as text parts, a list of
+// {"type": "text", "text"} in the openai format, joined with "\n" in the string format;
+// then the fields of its role.
+func parseMessage(t *tmplgen.Template, m *jinja2.Dict, openAI bool) (*jinja2.Dict, error) {
+	r := role(m)
+	content, _ := m.GetStr("content")
+	var items []jinja2.Value
+	switch content.Kind() {
+	case jinja2.KindString:
+		items = []jinja2.Value{content}
+	case jinja2.KindList:
+		items = content.Items()
+	}
+	if r == "system" {
+		items = dropBillingHeader(items)
+	}
+	var parts []jinja2.Value // the openai format's
+	var texts []string       // the string format's
+	nonText := false
+	for _, p := range items {
+		text, typ, err := parsePart(t, p)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case typ == "":
+			// a text or refusal part without text
+		case openAI:
+			d := jinja2.NewDict(2)
+			d.SetStr("type", jinja2.Str(typ))
+			if typ == "tool_reference" {
+				nonText = true
+				d.SetStr("name", text)
+			} else {
+				d.SetStr("text", text)
+			}
+			parts = append(parts, jinja2.DictValue(d))
+		case text.Truthy():
+			texts = append(texts, str(text))
+		}
+	}
+	out := jinja2.NewDict(6)
+	out.SetStr("role", jinja2.Str(r))
+	if openAI {
+		out.SetStr("content", jinja2.ListOf(parts))
+	} else {
+		out.SetStr("content", jinja2.Str(strings.Join(texts, "\n")))
+	}
+	switch r {
+	case "assistant":
+		if calls, ok := m.GetStr("tool_calls"); ok && !isNone(calls) {
+			out.SetStr("tool_calls", jinja2.ListOf(slices.Clone(calls.Items())))
+		}
+		if reasoning, _ := m.GetStr("reasoning"); !isNone(reasoning) {
+			out.SetStr("reasoning", reasoning)
+			out.SetStr("reasoning_content", reasoning)
+		}
+	case "tool":
+		if id, ok := m.GetStr("tool_call_id"); ok {
+			out.SetStr("tool_call_id", id)
+		}
+		if openAI && !nonText {
+			// a tool's text parts are joined back into a str
+			var joined []string
+			for _, p := range parts {
+				tx, _ := get(p, "text")
+				joined = append(joined, str(tx))
+			}
+			out.SetStr("content", jinja2.Str(strings.Join(joined, "\n")))
+		}
+	}
+	if name, _ := m.GetStr("name"); name.Kind() == jinja2.KindString {
+		out.SetStr("name", name)
+	}
+	if task, _ := m.GetStr("task"); task.Kind() == jinja2.KindString {
+		out.SetStr("task", task)
+	}
+	if r == "developer" {
+		tools, _ := m.GetStr("tools")
+		out.SetStr("tools", noneIfUndefined(tools))
+	}
+	return out, nil
+}
+
+// dropBillingHeader drops a system text part's first line when it is Claude Code's
+// billing header, and the part when nothing follows.
+func dropBillingHeader(items []jinja2.Value) []jinja2.Value {
+	var out []jinja2.Value
+	for _, p := range items {
+		text := p
+		if p.Kind() == jinja2.KindDict {
+			if typ, _ := get(p, "type"); jinja2.EqStr(typ, "text") {
+				text, _ = get(p, "text")
+			}
+		}
+		if text.Kind() != jinja2.KindString || !strings.HasPrefix(text.Text(), billingHeader) {
+			out = append(out, p)
+			continue
+		}
+		_, rest, _ := strings.Cut(text.Text(), "\n")
+		if rest == "" {
+			continue
+		}
+		if p.Kind() == jinja2.KindString {
+			out = append(out, jinja2.Str(rest))
+		} else {
+			d := p.AsDict().Copy()
+			d.SetStr("text", jinja2.Str(rest))
+			out = append(out, jinja2.DictValue(d))
+		}
+	}
+	return out
+}
+
+// parsePart is _parse_chat_message_content_part for a text-only model: the text of a
+// text-like part and "text" (the name and "tool_reference" for a tool reference), ""
+// for a text or refusal part without text, an error for multimodal and unknown parts.
+func parsePart(t *tmplgen.Template, p jinja2.Value) (text jinja2.Value, typ string, err error) {
+	if p.Kind() == jinja2.KindString {
+		return p, "text", nil
+	}
+	pt, _ := get(p, "type")
+	if key, ok := textPartTypes[str(pt)]; ok && pt.Kind() == jinja2.KindString {
+		v, _ := get(p, key)
+		if (pt.Text() == "text" || pt.Text() == "refusal") && isNone(v) {
+			return jinja2.Value{}, "", nil
+		}
+		return noneIfUndefined(v), "text", nil
+	}
+	if jinja2.EqStr(pt, "tool_reference") {
+		name, _ := get(p, "name")
+		return noneIfUndefined(name), "tool_reference", nil
+	}
+	media := pt.Kind() == jinja2.KindString && slices.Contains(mediaParts, pt.Text())
+	if isNone(pt) {
+		for _, k := range mediaParts {
+			if _, ok := get(p, k); ok && k != "input_image" {
+				media = true
+			}
+		}
+	}
+	switch {
+	case media:
+		return jinja2.Value{}, "", refused(t, "multimodal content part %s is not supported by a text-only model", str(pt))
+	case isNone(pt):
+		return jinja2.Value{}, "", refused(t, "Missing 'type' field in multimodal part.")
+	case pt.Kind() != jinja2.KindString:
+		return jinja2.Value{}, "", refused(t, "Invalid 'type' field in multimodal part.")
+	}
+	return jinja2.Value{}, "", refused(t, "Unsupported chat content part type: '%s'.", pt.Text())
+}
+
+// postprocess is _postprocess_messages: an empty tool_calls list dropped, each call's
+// arguments parsed from JSON into an object ({} for invalid JSON, JSON that is not an
+// object, or nothing).
+func postprocess(t *tmplgen.Template, conv []*jinja2.Dict) error {
+	for _, m := range conv {
+		calls, ok := m.GetStr("tool_calls")
+		if role(m) != "assistant" || !ok || calls.Kind() != jinja2.KindList {
+			continue
+		}
+		if len(calls.Items()) == 0 {
+			m.Delete(jinja2.Str("tool_calls"))
+			continue
+		}
+		for _, c := range calls.Items() {
+			f, _ := get(c, "function")
+			args, _ := get(f, "arguments")
+			parsed := jinja2.DictValue(jinja2.NewDict(0))
+			if args.Kind() == jinja2.KindString && args.Text() != "" {
+				if v, err := jinja2.ParseJSON([]byte(args.Text())); err == nil && v.Kind() == jinja2.KindDict {
+					parsed = v
+				}
+			}
+			f.AsDict().SetStr("arguments", parsed)
+		}
+	}
+	return nil
+}
+
+// developerToSystem is _convert_developer_to_system: developer messages become system
+// messages without their tools.
+func developerToSystem(conv []*jinja2.Dict) []*jinja2.Dict {
+	out := make([]*jinja2.Dict, len(conv))
+	for i, m := range conv {
+		if role(m) == "developer" {
+			m = m.Copy()
+			m.SetStr("role", jinja2.Str("system"))
+			m.Delete(jinja2.Str("tools"))
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// consolidateSystem is _consolidate_system_messages: when a system message is not first
+// or there are several, their contents ("\n"-joined when a list) are merged into one
+// first message, "\n\n"-joined.
+func consolidateSystem(conv []*jinja2.Dict) []*jinja2.Dict {
+	var contents []string
+	var others []*jinja2.Dict
+	needs := false
+	for i, m := range conv {
+		if role(m) != "system" {
+			others = append(others, m)
+			continue
+		}
+		if i > 0 || len(contents) > 0 {
+			needs = true
+		}
+		c, _ := m.GetStr("content")
+		text := str(c)
+		if c.Kind() == jinja2.KindList {
+			var parts []string
+			for _, p := range c.Items() {
+				if tx, ok := get(p, "text"); ok && p.Kind() == jinja2.KindDict {
+					parts = append(parts, str(tx))
+				} else if p.Kind() == jinja2.KindString {
+					parts = append(parts, p.Text())
+				}
+			}
+			text = strings.Join(parts, "\n")
+		}
+		if text != "" {
+			contents = append(contents, text)
+		}
+	}
+	if !needs {
+		return conv
+	}
+	sys := jinja2.NewDict(2)
+	sys.SetStr("role", jinja2.Str("system"))
+	sys.SetStr("content", jinja2.Str(strings.Join(contents, "\n\n")))
+	return append([]*jinja2.Dict{sys}, others...)
+}
+
+// mergeKwargs is merge_kwargs: defaults with overrides, leaving out the overrides that
+// are none or "auto".
+func mergeKwargs(defaults, overrides map[string]jinja2.Value) map[string]jinja2.Value {
+	out := maps.Clone(defaults)
+	if out == nil {
+		out = map[string]jinja2.Value{}
+	}
+	for k, v := range overrides {
+		if v.Kind() == jinja2.KindNone || jinja2.EqStr(v, "auto") {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func role(m *jinja2.Dict) string {
+	r, _ := m.GetStr("role")
+	return str(r)
+}
+
+// get is d[key] of a dict, and whether it has it.
+func get(d jinja2.Value, key string) (jinja2.Value, bool) {
+	if dd := d.AsDict(); dd != nil && d.Kind() == jinja2.KindDict {
+		return dd.GetStr(key)
+	}
+	return jinja2.Value{}, false
+}
+
+// isNone reports whether v is none or missing (undefined).
+func isNone(v jinja2.Value) bool {
+	return v.Kind() == jinja2.KindNone || v.Kind() == jinja2.KindUndefined
+}
+
+func noneIfUndefined(v jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.None()
+	}
+	return v
+}
+
+// str is the text of a str value, "" for others.
+func str(v jinja2.Value) string {
+	if v.Kind() == jinja2.KindString {
+		return v.Text()
+	}
+	return ""
+}
