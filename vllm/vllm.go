@@ -110,6 +110,11 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if err := checkToolChoice(t, tc, tcGiven, tools); err != nil {
 		return nil, err
 	}
+	switch in.ContinueFinalMessage {
+	case tmplgen.ContinueContent, tmplgen.ContinueReasoning:
+		// llama-server's "content" and "reasoning_content" are not bools
+		return nil, refused(t, "continue_final_message: Input should be a valid boolean")
+	}
 	cont := in.ContinueFinalMessage != tmplgen.ContinueNone
 	if cont && in.AddGenerationPrompt {
 		return nil, refused(t, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.")

@@ -31,7 +31,7 @@ const maxReports = 40
 //     requests on what changed in llama-server b10587 (b10587-ENGINE). llama_server
 //     compares with llama-server b10587 (expected-b10587).
 //   - vllm: the templates of the shared corpus on the oracle's cases (all-vllm, or
-//     llama.cpp-vllm), against expected-vllm.
+//     llama.cpp-vllm), against expected-vllm, and the request fields (fields-vllm).
 //   - llama_legacy: the project's own templates of llama.cpp's built-in formats
 //     (builtin-llama_legacy, templates/builtin).
 //
@@ -60,14 +60,14 @@ func Suites(t testing.TB, root, engine string) []harness.Suite {
 	if engine == harness.EngineTransformers {
 		corpus.Lines = filepath.Join(root, "testdata", "errlines", "transformers.tsv")
 	}
-	if engine == harness.EngineVLLM {
-		return []harness.Suite{corpus} // the oracle records vLLM on the corpus's cases only
-	}
 	fields := filepath.Join(root, "testdata", "fields")
 	suites := []harness.Suite{
 		corpus,
 		{Name: "fields-" + engine, Templates: filepath.Join(templates, "llama.cpp"), Expected: filepath.Join(fields, "expected"),
 			Cases: filepath.Join(fields, "cases.json"), Engine: engine},
+	}
+	if engine == harness.EngineVLLM {
+		return suites // the b10587 requests are not recorded for vLLM
 	}
 	suites = append(suites, b10587Cases(t, oracle, templates, engine))
 	if engine == harness.EngineTransformers {
