@@ -11,7 +11,11 @@ Prints Go benchmark lines, so that benchstat and bench/cmd/benchcompare read the
 
 A pair the template refuses (an exception) is left out and counted on stderr.
 
-Usage: python3 bench/python_bench.py [--benchtime 200x|0.1s|20ms] [--count N] [--run TEMPLATE_RE[/CASE_RE]]
+With --profile vllm it times ../shared/oracle/tools/vllm_render.py (vLLM's request handling
+around the same environment, from the request to the prompt) instead, as
+BenchmarkVLLM/<template>/<case>/python, beside bench's BenchmarkVLLM.
+
+Usage: python3 bench/python_bench.py [--profile transformers|vllm] [--benchtime 200x|0.1s|20ms] [--count N] [--run TEMPLATE_RE[/CASE_RE]]
 """
 import argparse
 import json
@@ -29,6 +33,8 @@ def parse_args():
     ap.add_argument("--benchtime", default="200x",
                     help="iterations per pair (200x) or time per pair (0.1s, 20ms), as go test -benchtime")
     ap.add_argument("--count", type=int, default=1, help="runs of each pair (as go test -count)")
+    ap.add_argument("--profile", default="transformers", choices=("transformers", "vllm"),
+                    help="what is timed: hf_render.py's render (transformers) or vllm_render.py's (vllm)")
     ap.add_argument("--run", default="",
                     help="only these pairs: TEMPLATE_RE[/CASE_RE], each part matched (unanchored) against the "
                          "template's name and the case's id, as go test -bench matches sub-benchmark names")
@@ -118,6 +124,12 @@ def main():
         sys.exit("python_bench.py: %s/hf_render.py is missing: the benchmarks need ../shared" % tools)
     sys.path.insert(0, tools)
     import hf_render  # noqa: E402
+    render, bench = hf_render.render, "BenchmarkRender"
+    if args.profile == "vllm":
+        import vllm_render  # noqa: E402
+
+        # the oracle's server (its defaults): --enable-auto-tool-choice and a --tool-call-parser
+        render, bench = vllm_render.render, "BenchmarkVLLM"
 
     if not re.fullmatch(r"\d+x|\d+(\.\d+)?m?s", args.benchtime):
         sys.exit("python_bench.py: --benchtime wants Nx, Ss or Mms, e.g. 200x, 0.1s or 20ms")
@@ -151,13 +163,13 @@ def main():
             req = dict(case)
             req["template"] = text
             try:
-                hf_render.render(req)  # warm up, and see whether the template refuses the pair
+                render(req)  # warm up, and see whether the template refuses the pair
             except Exception:
                 refused += 1
                 continue
             for _ in range(args.count):
-                n, dt = time_pair(hf_render.render, req, args.benchtime)
-                print("BenchmarkRender/%s/python%s \t%8d\t%12.0f ns/op" % (key, suffix, n, dt * 1e9 / n))
+                n, dt = time_pair(render, req, args.benchtime)
+                print("%s/%s/python%s \t%8d\t%12.0f ns/op" % (bench, key, suffix, n, dt * 1e9 / n))
             sys.stdout.flush()
             done += 1
     print("PASS")
