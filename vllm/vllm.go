@@ -177,10 +177,15 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
 		extra["enable_thinking"] = jinja2.Bool(effort.Text() != "none")
 	}
-	requestKwargs := mergeKwargs(in.Kwargs, extra)
-	defaults := mergeKwargs(s.DefaultChatTemplateKwargs, map[string]jinja2.Value{"tools": toolDicts, "tokenize": jinja2.Bool(false)})
-	kwargs := mergeKwargs(defaults, requestKwargs)
-	kwargs = mergeKwargs(kwargs, map[string]jinja2.Value{"return_dict": jinja2.Bool(false)})
+	// merge_kwargs(merge_kwargs(server defaults, {tools, tokenize}), merge_kwargs(
+	// chat_template_kwargs, extra)) and return_dict, in one map: a none or "auto" value
+	// of a later one does not replace an earlier one
+	kwargs := make(map[string]jinja2.Value, len(s.DefaultChatTemplateKwargs)+len(in.Kwargs)+len(extra)+3)
+	maps.Copy(kwargs, s.DefaultChatTemplateKwargs)
+	mergeKwargs(kwargs, map[string]jinja2.Value{"tools": toolDicts, "tokenize": jinja2.Bool(false)})
+	mergeKwargs(kwargs, in.Kwargs)
+	mergeKwargs(kwargs, extra)
+	kwargs["return_dict"] = jinja2.Bool(false)
 	templateTools := kwargs["tools"]
 	delete(kwargs, "tools")
 	delete(kwargs, "chat_template")
@@ -381,17 +386,22 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 	if m.Kind() != jinja2.KindDict || r.Kind() != jinja2.KindString {
 		return nil, refused(t, "messages: Input should be a valid message")
 	}
-	src := m.AsDict().Copy()
-	if rc, ok := src.GetStr("reasoning_content"); ok {
-		src.Delete(jinja2.Str("reasoning_content"))
-		if reasoning, _ := src.GetStr("reasoning"); !isNone(rc) && isNone(reasoning) {
-			src.SetStr("reasoning", rc)
+	src := m.AsDict()
+	// reasoning_content is renamed reasoning, where reasoning is none or missing
+	reasoning, hasReasoning := src.GetStr("reasoning")
+	if rc, _ := src.GetStr("reasoning_content"); !isNone(rc) && isNone(reasoning) {
+		reasoning, hasReasoning = rc, true
+	}
+	value := func(k string) (jinja2.Value, bool) {
+		if k == "reasoning" {
+			return reasoning, hasReasoning
 		}
+		return src.GetStr(k)
 	}
 	count := func(keys []string) int {
 		n := 0
 		for _, k := range keys {
-			if src.Has(jinja2.Str(k)) {
+			if _, ok := value(k); ok {
 				n++
 			}
 		}
@@ -403,7 +413,7 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 	}
 	out := jinja2.NewDict(len(keys))
 	for _, k := range keys {
-		if v, ok := src.GetStr(k); ok {
+		if v, ok := value(k); ok {
 			out.SetStr(k, v)
 		}
 	}
@@ -740,20 +750,14 @@ func consolidateSystem(conv []*jinja2.Dict) []*jinja2.Dict {
 	return append([]*jinja2.Dict{sys}, others...)
 }
 
-// mergeKwargs is merge_kwargs: defaults with overrides, leaving out the overrides that
-// are none or "auto".
-func mergeKwargs(defaults, overrides map[string]jinja2.Value) map[string]jinja2.Value {
-	out := maps.Clone(defaults)
-	if out == nil {
-		out = map[string]jinja2.Value{}
-	}
+// mergeKwargs is merge_kwargs into kwargs: each override that is not none or "auto"
+// replaces the value of its name.
+func mergeKwargs(kwargs, overrides map[string]jinja2.Value) {
 	for k, v := range overrides {
-		if v.Kind() == jinja2.KindNone || jinja2.EqStr(v, "auto") {
-			continue
+		if v.Kind() != jinja2.KindNone && !jinja2.EqStr(v, "auto") {
+			kwargs[k] = v
 		}
-		out[k] = v
 	}
-	return out
 }
 
 func role(m *jinja2.Dict) string {
