@@ -56,7 +56,7 @@ func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 // *tmplgen.Error: of Kind InputError for a request vLLM refuses, else the template's own
 // failure.
 func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
-	rin, err := s.rewrite(t, t.ModelInput(in))
+	rin, err := s.rewrite(t, in) // t.Render gives it the model's special tokens
 	if err != nil {
 		return "", err
 	}
@@ -167,29 +167,28 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		toolDicts = jinja2.None()
 	}
 
-	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults)
-	extra := map[string]jinja2.Value{
-		"add_generation_prompt":  jinja2.Bool(in.AddGenerationPrompt),
-		"continue_final_message": jinja2.Bool(cont),
-		"documents":              noneIfUndefined(in.Documents),
-		"reasoning_effort":       noneIfUndefined(effort),
-	}
-	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
-		extra["enable_thinking"] = jinja2.Bool(effort.Text() != "none")
-	}
-	// merge_kwargs(merge_kwargs(server defaults, {tools, tokenize}), merge_kwargs(
-	// chat_template_kwargs, extra)) and return_dict, in one map: a none or "auto" value
-	// of a later one does not replace an earlier one
-	kwargs := make(map[string]jinja2.Value, len(s.DefaultChatTemplateKwargs)+len(in.Kwargs)+len(extra)+3)
+	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
+	// server's defaults and the tools, then chat_template_kwargs, then the request's own
+	// fields, in one map, where a none or "auto" value does not replace an earlier one
+	// (tokenize, chat_template and return_dict, which the render never sees, are left out)
+	kwargs := make(map[string]jinja2.Value, len(s.DefaultChatTemplateKwargs)+len(in.Kwargs)+6)
 	maps.Copy(kwargs, s.DefaultChatTemplateKwargs)
-	mergeKwargs(kwargs, map[string]jinja2.Value{"tools": toolDicts, "tokenize": jinja2.Bool(false)})
-	mergeKwargs(kwargs, in.Kwargs)
-	mergeKwargs(kwargs, extra)
-	kwargs["return_dict"] = jinja2.Bool(false)
+	setKwarg(kwargs, "tools", toolDicts)
+	for k, v := range in.Kwargs {
+		setKwarg(kwargs, k, v)
+	}
+	setKwarg(kwargs, "add_generation_prompt", jinja2.Bool(in.AddGenerationPrompt))
+	setKwarg(kwargs, "continue_final_message", jinja2.Bool(cont))
+	setKwarg(kwargs, "documents", in.Documents)
+	setKwarg(kwargs, "reasoning_effort", effort)
+	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
+		setKwarg(kwargs, "enable_thinking", jinja2.Bool(effort.Text() != "none"))
+	}
 	templateTools := kwargs["tools"]
 	delete(kwargs, "tools")
 	delete(kwargs, "chat_template")
 	delete(kwargs, "tokenize")
+	delete(kwargs, "return_dict")
 	for k := range kwargs {
 		if !hfBaseParams[k] && !slices.Contains(t.VLLM.Undeclared, k) {
 			delete(kwargs, k)
@@ -212,9 +211,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		}
 		conv[i] = pm
 	}
-	if err := postprocess(t, conv); err != nil {
-		return nil, err
-	}
+	postprocess(conv)
 	if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
 		conv = consolidateSystem(developerToSystem(conv))
 	}
@@ -669,7 +666,7 @@ func parsePart(t *tmplgen.Template, p jinja2.Value) (text jinja2.Value, typ stri
 // postprocess is _postprocess_messages: an empty tool_calls list dropped, each call's
 // arguments parsed from JSON into an object ({} for invalid JSON, JSON that is not an
 // object, or nothing).
-func postprocess(t *tmplgen.Template, conv []*jinja2.Dict) error {
+func postprocess(conv []*jinja2.Dict) {
 	for _, m := range conv {
 		calls, ok := m.GetStr("tool_calls")
 		if role(m) != "assistant" || !ok || calls.Kind() != jinja2.KindList {
@@ -691,7 +688,6 @@ func postprocess(t *tmplgen.Template, conv []*jinja2.Dict) error {
 			f.AsDict().SetStr("arguments", parsed)
 		}
 	}
-	return nil
 }
 
 // developerToSystem is _convert_developer_to_system: developer messages become system
@@ -750,13 +746,11 @@ func consolidateSystem(conv []*jinja2.Dict) []*jinja2.Dict {
 	return append([]*jinja2.Dict{sys}, others...)
 }
 
-// mergeKwargs is merge_kwargs into kwargs: each override that is not none or "auto"
-// replaces the value of its name.
-func mergeKwargs(kwargs, overrides map[string]jinja2.Value) {
-	for k, v := range overrides {
-		if v.Kind() != jinja2.KindNone && !jinja2.EqStr(v, "auto") {
-			kwargs[k] = v
-		}
+// setKwarg is merge_kwargs for one override: v, unless it is none, undefined or
+// "auto", becomes the value of k.
+func setKwarg(kwargs map[string]jinja2.Value, k string, v jinja2.Value) {
+	if !isNone(v) && !jinja2.EqStr(v, "auto") {
+		kwargs[k] = v
 	}
 }
 

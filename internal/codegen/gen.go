@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/syntax"
 )
 
 // The generator of one template's render function: its state, and the IR analyses it
@@ -267,7 +268,7 @@ func varDecls(names []string) []jen.Code {
 // lstrip_blocks strips the whitespace before the tag too, so that what it renders of
 // "\n  {% if x %}" is the newline alone.
 func llamaLostText(src string) string {
-	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+	src = syntax.NormalizeNewlines(src)
 	if len(src) < 2 || src[0] == '{' && strings.IndexByte("{%#", src[1]) >= 0 {
 		return "" // the template starts with a tag
 	}

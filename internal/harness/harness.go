@@ -317,19 +317,10 @@ func main() {
 			res["error"] = err.Error()
 		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" && req.Profile != "vllm" {
 			res["error"] = "unknown profile " + req.Profile
-		} else if srv, err := oracleOptions(req.Request, req.Profile, &r.Input); err != nil {
-			res["error"] = "oracle request: " + err.Error()
-		} else if vsrv, err := vllmOptions(req.Request); err != nil {
+		} else if render, srv, err := oracleRender(t, req.Request, req.Profile, &r.Input); err != nil {
 			res["error"] = "oracle request: " + err.Error()
 		} else {
 			r.Now = now
-			render := t.Render
-			switch req.Profile {
-			case "llama_server":
-				render = func(in *tmplgen.Input) (string, error) { return srv.Render(t, in) }
-			case "vllm":
-				render = func(in *tmplgen.Input) (string, error) { return vsrv.Render(t, in) }
-			}
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
 			} else {
@@ -343,13 +334,41 @@ func main() {
 	}
 }
 
-// oracleOptions reads the fields of an oracle request that are not request fields but
-// the references' own settings (../shared/oracle/tools/hf_render.py and
-// llama_chat_driver.cpp): under transformers, enable_thinking is a kwarg unless
-// chat_template_kwargs has one (added to in); under llama_server, enable_thinking false
-// is --reasoning off and prefill_assistant false --no-prefill-assistant (the Server it
-// returns), and settings the profile does not model are refused.
-func oracleOptions(data []byte, profile string, in *tmplgen.Input) (*llamaserver.Server, error) {
+// oracleRender returns how the profile renders t for an oracle request, whose fields
+// that are not request fields are the references' own settings
+// (../shared/oracle/tools/hf_render.py, llama_chat_driver.cpp and vllm_render.py): under
+// transformers, enable_thinking is a kwarg unless chat_template_kwargs has one (added to
+// in); under llama_server and vllm, the server's options (llamaOptions, vllmOptions).
+// srv is the llama-server the variables are exported for.
+func oracleRender(t *tmplgen.Template, data []byte, profile string, in *tmplgen.Input) (render func(*tmplgen.Input) (string, error), srv *llamaserver.Server, err error) {
+	switch profile {
+	case "llama_server":
+		if srv, err = llamaOptions(data); err != nil {
+			return nil, nil, err
+		}
+		return func(in *tmplgen.Input) (string, error) { return srv.Render(t, in) }, srv, nil
+	case "vllm":
+		vsrv, err := vllmOptions(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(in *tmplgen.Input) (string, error) { return vsrv.Render(t, in) }, new(llamaserver.Server), nil
+	}
+	v, err := jinja2.ParseJSON(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	thinking, _ := v.AsDict().GetStr("enable_thinking")
+	if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
+		in.Kwargs["enable_thinking"] = thinking
+	}
+	return t.Render, new(llamaserver.Server), nil
+}
+
+// llamaOptions reads the llama-server options of an oracle request for
+// llama_chat_driver: enable_thinking false is --reasoning off, prefill_assistant false
+// --no-prefill-assistant, and settings the profile does not model are refused.
+func llamaOptions(data []byte) (*llamaserver.Server, error) {
 	v, err := jinja2.ParseJSON(data)
 	if err != nil {
 		return nil, err
@@ -360,15 +379,6 @@ func oracleOptions(data []byte, profile string, in *tmplgen.Input) (*llamaserver
 	}
 	srv := &llamaserver.Server{}
 	thinking := field("enable_thinking")
-	if profile == "vllm" {
-		return srv, nil // vLLM ignores a top-level enable_thinking
-	}
-	if profile != "llama_server" {
-		if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
-			in.Kwargs["enable_thinking"] = thinking
-		}
-		return srv, nil
-	}
 	isBool := func(f jinja2.Value, want bool) bool { b, ok := f.AsBool(); return ok && b == want }
 	switch {
 	case isBool(thinking, true):

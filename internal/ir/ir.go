@@ -15,7 +15,7 @@ type Pos = syntax.Pos
 type Template struct {
 	// File names the template in comments and error messages.
 	File string
-	// Source is the template text (normalized newlines), for citing it.
+	// Source is the template text as given (its newlines not normalized), for citing it.
 	Source string
 	// Body is the root scope: variables assigned at the top level and the names the
 	// template reads from its input.

@@ -277,17 +277,14 @@ func LoopCycle(args ...jinja2.Value) jinja2.Value {
 // Pairs is what a for loop of several names iterates in llama.cpp: a dict's items as
 // (key, value) tuples, where Jinja2 unpacks each of its keys; v itself otherwise.
 func Pairs(v jinja2.Value) jinja2.Value {
-	d := v.AsDict()
-	if v.Kind() != jinja2.KindDict || d == nil {
+	if v.Kind() != jinja2.KindDict {
 		return v
 	}
-	keys, vals := d.Keys(), d.Values()
-	items := make([]jinja2.Value, len(keys))
-	for i, k := range keys {
-		items[i] = jinja2.NewTuple(k, vals[i])
-	}
-	return jinja2.ListOf(items)
+	return items(v)
 }
+
+// items is d.items() of a dict d.
+func items(d jinja2.Value) jinja2.Value { return jinja2.CallMethod(d, "items", nil, nil) }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
 // unless it is a str, which llama.cpp cannot iterate over.

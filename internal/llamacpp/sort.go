@@ -31,6 +31,19 @@ func llamaCompare(a, b jinja2.Value, gt bool) bool {
 	return false
 }
 
+// llamaOrder is the order llamaCompare gives a and b (descending when gt), as a
+// comparison function for slices.SortStableFunc: items neither is below the other of
+// keep their order.
+func llamaOrder(a, b jinja2.Value, gt bool) int {
+	switch {
+	case llamaCompare(a, b, gt):
+		return -1
+	case llamaCompare(b, a, gt):
+		return 1
+	}
+	return 0
+}
+
 // llamaSort is llama.cpp's sort(reverse, case_sensitive, attribute) of a list or tuple:
 // by llamaCompare, of the items themselves or of their attribute (an index of list
 // items, a key of dict items).
@@ -41,30 +54,29 @@ func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	reverse, _ := kwargOrPos(args, kwargs, "reverse", 0)
 	attr, hasAttr := kwargOrPos(args, kwargs, "attribute", 2)
 	hasAttr = hasAttr && !attr.IsUndefined()
-	key := func(it jinja2.Value) jinja2.Value {
+	// key is what an item is ordered by: itself, or its attribute (an index of a list or
+	// tuple, a key of a dict); ok is false for an item the attribute does not apply to
+	key := func(it jinja2.Value) (jinja2.Value, bool) {
 		switch {
 		case !hasAttr:
-			return it
+			return it, true
 		case attr.Kind() == jinja2.KindInt && (it.Kind() == jinja2.KindList || it.Kind() == jinja2.KindTuple):
 			i, _ := attr.AsInt()
-			return Item(it, jinja2.Int(i))
+			return Item(it, jinja2.Int(i)), true
 		case attr.Kind() != jinja2.KindInt && it.Kind() == jinja2.KindDict:
-			return Item(it, attr)
+			return Item(it, attr), true
 		}
-		jinja2.Throw(EngineError, "sort: unsupported object attribute comparison between %s and %s", llamaTypeName(it), llamaTypeName(it))
-		return jinja2.Value{}
+		return jinja2.Value{}, false
 	}
 	items := slices.Clone(v.Items())
 	gt := reverse.Truthy()
 	slices.SortStableFunc(items, func(a, b jinja2.Value) int {
-		ka, kb := key(a), key(b)
-		switch {
-		case llamaCompare(ka, kb, gt):
-			return -1
-		case llamaCompare(kb, ka, gt):
-			return 1
+		ka, okA := key(a)
+		kb, okB := key(b)
+		if !okA || !okB {
+			jinja2.Throw(EngineError, "sort: unsupported object attribute comparison between %s and %s", llamaTypeName(a), llamaTypeName(b))
 		}
-		return 0
+		return llamaOrder(ka, kb, gt)
 	})
 	if v.Kind() == jinja2.KindTuple {
 		return jinja2.NewTuple(items...)
@@ -109,17 +121,10 @@ func llamaDictsort(d jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := keys[i], keys[j]
 		if byValue {
-			a, b = vals[i], vals[j]
+			return llamaOrder(vals[i], vals[j], gt)
 		}
-		switch {
-		case llamaCompare(a, b, gt):
-			return -1
-		case llamaCompare(b, a, gt):
-			return 1
-		}
-		return 0
+		return llamaOrder(keys[i], keys[j], gt)
 	})
 	out := jinja2.NewDict(len(keys))
 	for _, i := range order {

@@ -17,9 +17,9 @@ const MaxTemplateSize = 4 << 20
 // define it: Unicode White_Space plus the ASCII separators U+001C..U+001F.
 func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
-// normalizeNewlines turns \r\n and \r into \n and drops one trailing newline, as Jinja2
+// NormalizeNewlines turns \r\n and \r into \n and drops one trailing newline, as Jinja2
 // does before lexing (keep_trailing_newline=False).
-func normalizeNewlines(src string) string {
+func NormalizeNewlines(src string) string {
 	if strings.IndexByte(src, '\r') >= 0 {
 		src = strings.ReplaceAll(src, "\r\n", "\n")
 		src = strings.ReplaceAll(src, "\r", "\n")

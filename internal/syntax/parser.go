@@ -31,7 +31,7 @@ func Parse(src string) (*Template, error) {
 		col := utf8.RuneCountInString(src[strings.LastIndexByte(src[:off], '\n')+1:off]) + 1
 		return nil, &Error{Pos: Pos{line, col}, Msg: fmt.Sprintf("template is not valid UTF-8 (byte offset %d)", off)}
 	}
-	toks, err := lex(normalizeNewlines(src))
+	toks, err := lex(NormalizeNewlines(src))
 	if err != nil {
 		return nil, err
 	}
