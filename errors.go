@@ -49,7 +49,12 @@ type Error struct {
 	Line, Col int
 	// Construct is the kind of statement that failed: "if", "for", "set", "{{ }}"...
 	Construct string
+	// err is the sentinel errors.Is finds (ErrMissingToken), or nil.
+	err error
 }
+
+// Unwrap returns the sentinel error of the failure's class (ErrMissingToken), or nil.
+func (e *Error) Unwrap() error { return e.err }
 
 // Error says where the render failed and why: "file:line:col (construct): Kind: Msg".
 func (e *Error) Error() string {

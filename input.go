@@ -24,8 +24,14 @@ type Input struct {
 	// ContinueNone, as llama-server does.)
 	ContinueFinalMessage Continuation
 	// SpecialTokens are the tokenizer's special tokens by variable name: bos_token,
-	// eos_token, unk_token, pad_token... A name not present is undefined.
+	// eos_token, unk_token, pad_token... A render whose template reads one that neither
+	// they nor the template's own Tokens give fails (ErrMissingToken), unless
+	// AllowMissingTokens.
 	SpecialTokens map[string]string
+	// AllowMissingTokens renders a special token that neither SpecialTokens nor the
+	// template gives as undefined (printed as ""), as transformers does for a token
+	// its tokenizer lacks, instead of failing the render.
+	AllowMissingTokens bool
 	// Kwargs are extra template variables (chat_template_kwargs such as enable_thinking);
 	// they take precedence over SpecialTokens.
 	Kwargs map[string]Value

@@ -1,7 +1,9 @@
 package tmplgen
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -62,7 +64,10 @@ func (t *Template) Render(in *Input) (string, error) {
 // appending the prompt to dst; in is never modified. (Package llamaserver renders the
 // prompt llama-server builds instead.)
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
-	in = t.ModelInput(in)
+	in, err = t.ModelInput(in, specialTokens...)
+	if err != nil {
+		return dst, err
+	}
 	if in.ContinueFinalMessage != ContinueNone {
 		return t.appendContinued(dst, in)
 	}
@@ -71,12 +76,47 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
 // template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
-// none, else a copy. Every render takes its input through it.
-func (t *Template) ModelInput(in *Input) *Input {
-	if t.lacksTokens(in) {
-		return t.withTokens(in)
+// none, else a copy. Every render takes its input through it, with the special tokens
+// its profile gives a template (bos_token, eos_token, unk_token, sep_token, pad_token,
+// cls_token and mask_token for transformers and vLLM; bos_token and eos_token for
+// llama-server).
+//
+// It fails for a nil template or input (ErrNilInput), and with an *Error of kind
+// InputError (ErrMissingToken) when the template reads one of tokens that neither in
+// (SpecialTokens, Kwargs) nor the template gives, unless in.AllowMissingTokens: a
+// prompt rendered without its model's token is not the model's prompt, though Jinja2
+// prints the undefined token as "" without complaint. A template compiled from a
+// model's files carries its tokens; one compiled from a .jinja file does not.
+func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
+	switch {
+	case t == nil:
+		return nil, fmt.Errorf("tmplgen: render of a nil *Template: %w", ErrNilInput)
+	case in == nil:
+		return nil, fmt.Errorf("tmplgen: render of %s with a nil *Input: %w", t.Name, ErrNilInput)
 	}
-	return in
+	if t.lacksTokens(in) {
+		in = t.withTokens(in)
+	}
+	if in.AllowMissingTokens {
+		return in, nil
+	}
+	for _, name := range tokens {
+		if !slices.Contains(t.VLLM.Undeclared, name) {
+			continue
+		}
+		if _, ok := in.SpecialTokens[name]; ok {
+			continue
+		}
+		if _, ok := in.Kwargs[name]; ok {
+			continue
+		}
+		return nil, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
+			"which the input does not give (a template compiled from a .jinja file carries no special tokens): "+
+			"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it), "+
+			"compile the template from the model's files (tmplgen gen MODEL), or set Input.AllowMissingTokens "+
+			"to render it undefined", name, name)}
+	}
+	return in, nil
 }
 
 // lacksTokens reports whether in misses one of the model's special tokens or
@@ -108,6 +148,19 @@ func (t *Template) withTokens(in *Input) *Input {
 	out.AddEOS = in.AddEOS || t.AddEOS
 	return &out
 }
+
+// specialTokens are the variables transformers gives a chat template from its
+// tokenizer's special tokens (special_tokens_map), as vLLM does; llama-server gives
+// bos_token and eos_token only.
+var specialTokens = []string{"bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}
+
+// ErrMissingToken is the error (errors.Is) of a render whose template reads a special
+// token that neither the input nor the template gives (see Template.ModelInput).
+var ErrMissingToken = errors.New("special token missing")
+
+// ErrNilInput is the error (errors.Is) of a render given a nil *Input or a nil
+// *Template.
+var ErrNilInput = errors.New("nil input or template")
 
 // continueTag is what transformers appends to the final message's text to find where
 // it ends in the prompt (CONTINUE_FINAL_MESSAGE_TAG).

@@ -18,7 +18,10 @@
 // inspects with errors.As: *RaiseError (the template refused the conversation with
 // raise_exception), *Error (a render failed: its kind, message and template position),
 // *JSONError (a request that is not valid JSON: line, column, path),
-// *UnknownTemplateError.
+// *UnknownTemplateError, *AmbiguousTemplateError (a text several models of a registry
+// share with different special tokens: look it up by name). Sentinels for errors.Is:
+// ErrUnknownTemplate, ErrAmbiguousTemplate, ErrMissingToken (the template reads a
+// special token no one gave: see Template.ModelInput), ErrNilInput.
 //
 // Model files (GGUF, tokenizer_config.json, a model directory) are read by package
 // github.com/tmplgen/tmplgen/modelfile, and the prompt llama-server builds for a

@@ -1,12 +1,17 @@
 package tmplgen_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 )
 
 // printTokens is a template function that prints the bos_token, then the special
@@ -47,5 +52,93 @@ func TestTemplateTokens(t *testing.T) {
 		if in.SpecialTokens != nil && len(in.SpecialTokens) != len(tt.in.SpecialTokens) {
 			t.Errorf("%s: the input was changed: %v", tt.name, in.SpecialTokens)
 		}
+	}
+}
+
+// TestMissingTokens: a template that reads a special token renders only when the input
+// or the template gives it, or the input allows it missing; under every profile.
+func TestMissingTokens(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
+		VLLM: tmplgen.VLLMFacts{Undeclared: []string{"bos_token", "eos_token", "unk_token"}}}
+	profiles := map[string]func(*tmplgen.Template, *tmplgen.Input) (string, error){
+		"transformers": (*tmplgen.Template).Render, "llama-server": llamaserver.Render, "vllm": vllm.Render,
+	}
+	given := map[string]string{"bos_token": "<s>", "eos_token": "</s>"}
+	tests := []struct {
+		name    string
+		in      tmplgen.Input
+		missing string // the profile's error names it: transformers, vllm; llama-server gives bos and eos only
+		want    string
+	}{
+		{"no tokens", tmplgen.Input{}, "bos_token", ""},
+		{"bos and eos", tmplgen.Input{SpecialTokens: given}, "unk_token", "<s>|bos_token=<s>;eos_token=</s>;unk_token=;"},
+		{"allowed missing", tmplgen.Input{AllowMissingTokens: true}, "", "|bos_token=;eos_token=;unk_token=;"},
+		{"as kwargs", tmplgen.Input{Kwargs: map[string]tmplgen.Value{"bos_token": jinja2.Str("<k>"), "eos_token": jinja2.Str("</k>"), "unk_token": jinja2.Str("?")}},
+			"", "<k>|bos_token=<k>;eos_token=</k>;unk_token=?;"},
+	}
+	for _, tt := range tests {
+		for name, render := range profiles {
+			in := tt.in
+			user := jinja2.NewDict(2)
+			user.SetStr("role", jinja2.Str("user"))
+			user.SetStr("content", jinja2.Str("Hi"))
+			in.Messages = jinja2.NewList(jinja2.DictValue(user))
+			got, err := render(tmpl, &in)
+			missing := tt.missing
+			if name == "llama-server" && missing == "unk_token" {
+				missing = "" // llama-server gives the template bos_token and eos_token only
+			}
+			switch {
+			case missing != "" && !errors.Is(err, tmplgen.ErrMissingToken):
+				t.Errorf("%s, %s: got %q, %v; want ErrMissingToken", tt.name, name, got, err)
+			case missing != "" && !strings.Contains(err.Error(), "the template reads "+missing+",") ||
+				missing != "" && !strings.Contains(err.Error(), `Input.SpecialTokens["`+missing+`"]`):
+				t.Errorf("%s, %s: %v does not name %s and how to give it", tt.name, name, err, missing)
+			case missing == "" && err != nil:
+				t.Errorf("%s, %s: %v", tt.name, name, err)
+			case missing == "" && name != "llama-server" && got != tt.want:
+				t.Errorf("%s, %s: got %q, want %q", tt.name, name, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestNilInput: a nil template or input is an error of every profile, not a panic.
+func TestNilInput(t *testing.T) {
+	tmpl, err := generated.ByName("chatml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renders := map[string]func(*tmplgen.Template, *tmplgen.Input) (string, error){
+		"transformers": (*tmplgen.Template).Render, "llama-server": llamaserver.Render, "vllm": vllm.Render,
+	}
+	for name, render := range renders {
+		if _, err := render(tmpl, nil); !errors.Is(err, tmplgen.ErrNilInput) {
+			t.Errorf("%s: nil input: %v", name, err)
+		}
+		if _, err := render(nil, &tmplgen.Input{}); !errors.Is(err, tmplgen.ErrNilInput) {
+			t.Errorf("%s: nil template: %v", name, err)
+		}
+	}
+}
+
+// TestCatalogTokens: a catalog template of a model whose tokens the catalog gives renders
+// with them by name, Llama 3.1's prompt starting with its BOS.
+func TestCatalogTokens(t *testing.T) {
+	tmpl, err := generated.ByName("meta-llama-Llama-3.1-8B-Instruct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "Hi!"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	got, err := tmpl.Render(&req.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "<|begin_of_text|><|start_header_id|>system<|end_header_id|>") {
+		t.Errorf("got %q, want Llama 3.1's BOS first", got)
 	}
 }

@@ -123,8 +123,8 @@ func readCatalog(path, sharedTemplates string) (map[string]string, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: want name, source, sha256", path, n)
+		if len(f) < 3 {
+			return nil, fmt.Errorf("%s:%d: want name, source, sha256 (and tokens)", path, n)
 		}
 		file := filepath.Join(filepath.Dir(path), f[1])
 		if rel, ok := strings.CutPrefix(f[1], "shared:"); ok {

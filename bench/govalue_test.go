@@ -90,8 +90,8 @@ func BenchmarkFromGo(b *testing.B) {
 	if raw == nil {
 		b.Fatal("cases.json has no tools_defined request")
 	}
-	tmpl, ok := generated.ByName("Qwen-Qwen3-0.6B")
-	if !ok {
+	tmpl, err := generated.ByName("Qwen-Qwen3-0.6B")
+	if err != nil {
 		b.Fatal("no Qwen-Qwen3-0.6B template")
 	}
 	want, err := tmplgenInput(raw)

@@ -28,6 +28,10 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
 	SHA256:    "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
 	Spans:     spansDeepseekAiDeepSeekR1DistillLlama8B,
+	Tokens: map[string]string{
+		"bos_token": "<｜begin▁of▁sentence｜>",
+		"eos_token": "<｜end▁of▁sentence｜>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "messages"},
 	},
@@ -315,4 +319,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|gDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|oDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"

@@ -31,6 +31,10 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
 	SHA256:    "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
 	Spans:     spansDeepseekAiDeepSeekR1DistillQwen32B,
+	Tokens: map[string]string{
+		"bos_token": "<｜begin▁of▁sentence｜>",
+		"eos_token": "<｜end▁of▁sentence｜>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "enable_thinking", "messages"},
 	},
@@ -328,4 +332,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|oDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|wDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"

@@ -27,6 +27,10 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	Origin:    "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
 	SHA256:    "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
 	Spans:     spansFireworksAiLlama3FirefunctionV2,
+	Tokens: map[string]string{
+		"bos_token": "<|begin_of_text|>",
+		"eos_token": "<|eot_id|>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"bos_token", "datetime", "functions", "message_roles_string", "messages", "system_prompt", "tool"},
 	},
@@ -223,4 +227,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|kDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|sDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

@@ -87,8 +87,8 @@ func TestLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName, ok := generated.ByName("Qwen-Qwen3-0.6B")
-	if !ok {
+	byName, err := generated.ByName("Qwen-Qwen3-0.6B")
+	if err != nil {
 		t.Fatal("ByName(Qwen-Qwen3-0.6B) found nothing")
 	}
 	for _, variant := range []string{string(text), strings.TrimSuffix(string(text), "\n"), string(text) + "\n"} {
@@ -128,8 +128,8 @@ func TestCatalog(t *testing.T) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		tmpl, ok := generated.ByName(f[0])
-		if !ok {
+		tmpl, err := generated.ByName(f[0])
+		if err != nil {
 			t.Errorf("catalog template %s is not in the registry", f[0])
 			continue
 		}

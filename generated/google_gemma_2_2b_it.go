@@ -23,6 +23,10 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 	Origin:    "llama.cpp/google-gemma-2-2b-it.jinja",
 	SHA256:    "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
 	Spans:     spansGoogleGemma2_2bIt,
+	Tokens: map[string]string{
+		"bos_token": "<bos>",
+		"eos_token": "<eos>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "messages", "role"},
 	},
@@ -129,4 +133,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|2CACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|+CACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"

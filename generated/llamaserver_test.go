@@ -63,15 +63,15 @@ func TestLlamaServerOracle(t *testing.T) {
 	var passed, skipped int
 	for _, line := range strings.Split(string(catalog), "\n") {
 		cols := strings.Split(line, "\t")
-		if len(cols) != 3 || strings.HasPrefix(line, "#") {
+		if len(cols) < 3 || strings.HasPrefix(line, "#") {
 			continue
 		}
 		path, ok := strings.CutPrefix(cols[1], "shared:")
 		if !ok {
 			continue
 		}
-		tmpl, ok := generated.ByName(cols[0])
-		if !ok {
+		tmpl, err := generated.ByName(cols[0])
+		if err != nil {
 			t.Fatalf("%s is not in the registry", cols[0])
 		}
 		b, err := os.ReadFile(filepath.Join("../../shared/oracle/expected-b10587", path+".json"))

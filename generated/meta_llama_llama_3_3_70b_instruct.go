@@ -28,6 +28,10 @@ var MetaLlamaLlama3_3_70B_Instruct = &tmplgen.Template{
 	Origin:    "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
 	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
 	Spans:     MetaLlamaLlama3_1_8B_Instruct.Spans,
+	Tokens: map[string]string{
+		"bos_token": "<|begin_of_text|>",
+		"eos_token": "<|eot_id|>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "builtin_tools", "custom_tools", "date_string", "first_user_message", "messages", "system_message", "tool_call", "tools", "tools_in_user_message"},
 	},

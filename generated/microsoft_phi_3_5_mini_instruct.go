@@ -24,6 +24,10 @@ var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	Origin:    "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
 	SHA256:    "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
 	Spans:     spansMicrosoftPhi3_5MiniInstruct,
+	Tokens: map[string]string{
+		"bos_token": "<s>",
+		"eos_token": "<|endoftext|>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "eos_token", "messages"},
 	},
@@ -115,4 +119,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|4CqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|gDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"

@@ -29,6 +29,10 @@ var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 	Origin:    "llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
 	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
 	Spans:     NousResearchHermes2ProLlama3_8B_ToolUse.Spans,
+	Tokens: map[string]string{
+		"bos_token": "<|begin_of_text|>",
+		"eos_token": "<|im_end|>",
+	},
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "messages", "tools"},
 	},

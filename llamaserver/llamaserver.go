@@ -93,7 +93,10 @@ func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) 
 // in is never modified. An error is a *tmplgen.Error: what llama-server answers instead
 // of a prompt, or the template's own failure.
 func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
-	in = t.ModelInput(in)
+	in, err := t.ModelInput(in, "bos_token", "eos_token")
+	if err != nil {
+		return dst, err
+	}
 	if err := loadError(t, in); err != nil {
 		return dst, err
 	}

@@ -56,6 +56,10 @@ func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 // *tmplgen.Error: of Kind InputError for a request vLLM refuses, else the template's own
 // failure.
 func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
+	if t == nil || in == nil {
+		_, err := t.ModelInput(in) // its error for a nil template or input
+		return "", err
+	}
 	rin, err := s.rewrite(t, in) // t.Render gives it the model's special tokens
 	if err != nil {
 		return "", err
@@ -218,12 +222,13 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 
 	// transformers' apply_chat_template
 	out := &tmplgen.Input{
-		Tools:         noneIfUndefined(templateTools),
-		Documents:     jinja2.None(),
-		SpecialTokens: in.SpecialTokens,
-		Now:           in.Now,
-		Limits:        in.Limits,
-		Kwargs:        map[string]jinja2.Value{},
+		Tools:              noneIfUndefined(templateTools),
+		Documents:          jinja2.None(),
+		SpecialTokens:      in.SpecialTokens,
+		AllowMissingTokens: in.AllowMissingTokens,
+		Now:                in.Now,
+		Limits:             in.Limits,
+		Kwargs:             map[string]jinja2.Value{},
 	}
 	if d, ok := kwargs["documents"]; ok {
 		out.Documents = d

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/build"
 	"go/parser"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -101,6 +103,9 @@ func genFlags(fs *flag.FlagSet) func(stdio, []string) error {
 		for _, u := range units {
 			for _, r := range ir.SandboxRefusals(u.IR) {
 				fmt.Fprintf(s.err, "tmplgen gen: %s:%d:%d: warning: %s: the sandbox refuses it when it runs (SecurityError)\n", u.Origin, r.Pos.Line, r.Pos.Col, r.What)
+			}
+			if same := u.SameText; same != nil && (!maps.Equal(same.Tokens, u.Tokens) || same.AddBOS != u.AddBOS || same.AddEOS != u.AddEOS) {
+				fmt.Fprintf(s.err, "tmplgen gen: warning: %s and %s have the same template text and different special tokens: LookupText of it is ambiguous (tmplgen.AmbiguousTemplateError); find each by name (ByName)\n", same.Name, u.Name)
 			}
 		}
 		if len(failed) > 0 {
@@ -255,9 +260,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// A catalog is a tab-separated file: name, source, sha256. A source "shared:PATH" is a
-// third-party template under the shared directory; any other source is a path relative
-// to the catalog. Lines starting with # are comments.
+// A catalog is a tab-separated file: name, source, sha256 and, optionally, the special
+// tokens of the entry's model as a JSON object ({"bos_token": "<s>", ...}), which its
+// Template carries. A source "shared:PATH" is a third-party template under the shared
+// directory; any other source is a path relative to the catalog. Lines starting with #
+// are comments.
 func readCatalog(path, shared string) ([]source, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -273,10 +280,16 @@ func readCatalog(path, shared string) ([]source, error) {
 			continue
 		}
 		fields := strings.Split(line, "\t")
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("%s:%d: want 3 tab-separated fields (name, source, sha256), got %d", path, n, len(fields))
+		if len(fields) != 3 && len(fields) != 4 {
+			return nil, fmt.Errorf("%s:%d: want 3 or 4 tab-separated fields (name, source, sha256, tokens), got %d", path, n, len(fields))
 		}
 		name, src, sum := fields[0], fields[1], fields[2]
+		var tokens map[string]string
+		if len(fields) == 4 {
+			if err := json.Unmarshal([]byte(fields[3]), &tokens); err != nil {
+				return nil, fmt.Errorf("%s:%d: the tokens field: want a JSON object of strings ({\"bos_token\": \"<s>\"}): %w", path, n, err)
+			}
+		}
 		file := filepath.Join(dir, src)
 		if rel, ok := strings.CutPrefix(src, "shared:"); ok {
 			if shared == "" {
@@ -291,7 +304,7 @@ func readCatalog(path, shared string) ([]source, error) {
 		if got := templatehash.SHA256(string(b)); got != sum {
 			return nil, fmt.Errorf("%s:%d: %s has sha256 %s, the catalog says %s", path, n, file, got, sum)
 		}
-		srcs = append(srcs, source{Name: name, Origin: strings.TrimPrefix(src, "shared:"), File: filepath.Base(file), Text: string(b)})
+		srcs = append(srcs, source{Name: name, Origin: strings.TrimPrefix(src, "shared:"), File: filepath.Base(file), Text: string(b), Tokens: tokens})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err

@@ -118,6 +118,35 @@ func TestGenNames(t *testing.T) {
 	}
 }
 
+// TestGenSharedText: two models whose template has one text compile to one render
+// function; their special tokens differ, so gen warns that looking the text up is
+// ambiguous, and each keeps its tokens.
+func TestGenSharedText(t *testing.T) {
+	dir := t.TempDir()
+	const tmpl = `{{ bos_token }}{{ messages[0].content }}`
+	a := writeFile(t, filepath.Join(dir, "a", "tokenizer_config.json"), `{"bos_token": "<a>", "chat_template": "`+tmpl+`"}`)
+	b := writeFile(t, filepath.Join(dir, "b", "tokenizer_config.json"), `{"bos_token": "<b>", "chat_template": "`+tmpl+`"}`)
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI(t, "", "gen", "-o", out, "model-a="+a, "model-b="+b)
+	if code != 0 || !strings.Contains(stderr, "warning: model-a and model-b have the same template text and different special tokens: LookupText of it is ambiguous") {
+		t.Fatalf("exit %d, stderr %q; want a warning of the ambiguous text", code, stderr)
+	}
+	var funcs int
+	for file, bos := range map[string]string{"model_a.go": "<a>", "model_b.go": "<b>"} {
+		src, err := os.ReadFile(filepath.Join(out, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), `"bos_token": "`+bos+`"`) {
+			t.Errorf("%s lacks its bos_token %s:\n%s", file, bos, src)
+		}
+		funcs += strings.Count(string(src), "\nfunc render")
+	}
+	if funcs != 2 { // the render function and its llama.cpp twin, once
+		t.Errorf("%d render functions for one text, want 2", funcs)
+	}
+}
+
 // TestGenPackageName: -pkg must be a Go package name and agree with the package
 // already in the directory, whose name is the default.
 func TestGenPackageName(t *testing.T) {

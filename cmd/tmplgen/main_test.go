@@ -244,7 +244,7 @@ func catalogSums(t *testing.T) map[string]string {
 	}
 	sums := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if f := strings.Split(line, "\t"); !strings.HasPrefix(line, "#") && len(f) == 3 {
+		if f := strings.Split(line, "\t"); !strings.HasPrefix(line, "#") && len(f) >= 3 {
 			sums[f[0]] = f[2]
 		}
 	}

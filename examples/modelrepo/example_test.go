@@ -24,8 +24,8 @@ func Example() {
 		panic(err)
 	}
 	req.Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	tmpl, ok := chattmpl.ByName("model")
-	if !ok {
+	tmpl, err := chattmpl.ByName("model")
+	if err != nil {
 		panic("no template")
 	}
 	prompt, err := tmpl.Render(&req.Input)

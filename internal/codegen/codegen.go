@@ -214,16 +214,18 @@ func Registry(pkg string, units []*Unit) ([]byte, error) {
 	f.Var().Id("Registry").Op("=").Qual(TmplgenPath, "NewRegistry").Call(append(ids, jen.Line())...)
 	f.Line()
 	f.Comment("Lookup returns the template whose text has the given sha256 (hex); an unknown")
-	f.Comment("template is a *tmplgen.UnknownTemplateError.")
+	f.Comment("template is a *tmplgen.UnknownTemplateError, a text of several models with")
+	f.Comment("different special tokens a *tmplgen.AmbiguousTemplateError.")
 	f.Func().Id("Lookup").Params(jen.Id("sha256").String()).Params(jen.Op("*").Qual(TmplgenPath, "Template"), jen.Error()).Block(
 		jen.Return(jen.Id("Registry").Dot("Lookup").Call(jen.Id("sha256"))))
 	f.Line()
-	f.Comment("LookupText returns the template compiled from this text.")
+	f.Comment("LookupText returns the template compiled from this text, as Lookup does.")
 	f.Func().Id("LookupText").Params(jen.Id("text").String()).Params(jen.Op("*").Qual(TmplgenPath, "Template"), jen.Error()).Block(
 		jen.Return(jen.Id("Registry").Dot("Lookup").Call(jen.Qual(TmplgenPath, "SHA256").Call(jen.Id("text")))))
 	f.Line()
-	f.Comment("ByName returns the template with the given name.")
-	f.Func().Id("ByName").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(TmplgenPath, "Template"), jen.Bool()).Block(
+	f.Comment("ByName returns the template with the given name; an unknown name is a")
+	f.Comment("*tmplgen.UnknownTemplateError.")
+	f.Func().Id("ByName").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(TmplgenPath, "Template"), jen.Error()).Block(
 		jen.Return(jen.Id("Registry").Dot("ByName").Call(jen.Id("name"))))
 	return render(f, nil)
 }

@@ -111,7 +111,7 @@ func TestConstructs(t *testing.T) {
 	}
 	reqs := make([]harness.Request, len(requests))
 	for i, r := range requests {
-		reqs[i] = harness.Request{Template: r.name, Request: r.raw}
+		reqs[i] = harness.Request{Template: r.name, Request: r.raw, AllowMissingTokens: true}
 	}
 	var stderr bytes.Buffer
 	results, err := harness.Run(bin, reqs, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), &stderr)

@@ -84,7 +84,7 @@ func RenderPairs(dir string, units []*codegen.Unit, compileErrs map[string]error
 		if req == nil {
 			req = cases[p.Case]
 		}
-		reqs = append(reqs, Request{Template: p.Template, Request: req, Profile: p.Profile.String(), Export: opts.Export})
+		reqs = append(reqs, Request{Template: p.Template, Request: req, Profile: p.Profile.String(), Export: opts.Export, AllowMissingTokens: true})
 		sent = append(sent, i)
 	}
 	got, err := Run(bin, reqs, opts.Now, opts.Stderr)

@@ -41,6 +41,10 @@ type Request struct {
 	Request  json.RawMessage `json:"request"`
 	Profile  string          `json:"profile,omitempty"`
 	Export   bool            `json:"export,omitempty"`
+	// AllowMissingTokens renders a special token the request does not give as
+	// undefined (tmplgen.Input.AllowMissingTokens), as the references do: their
+	// tokenizers have a bos and an eos token only.
+	AllowMissingTokens bool `json:"allow_missing_tokens,omitempty"`
 }
 
 // Result is one rendering: a prompt or an error; with Request.Export, also the template
@@ -307,12 +311,13 @@ func main() {
 			Request  json.RawMessage ` + "`json:\"request\"`" + `
 			Profile  string          ` + "`json:\"profile\"`" + `
 			Export   bool            ` + "`json:\"export\"`" + `
+			AllowMissingTokens bool  ` + "`json:\"allow_missing_tokens\"`" + `
 		}
 		res := map[string]string{}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			res["error"] = err.Error()
-		} else if t, ok := templates.ByName(req.Template); !ok {
-			res["error"] = "no template " + req.Template
+		} else if t, err := templates.ByName(req.Template); err != nil {
+			res["error"] = err.Error()
 		} else if r, err := tmplgen.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
 		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" && req.Profile != "vllm" {
@@ -320,7 +325,7 @@ func main() {
 		} else if render, srv, err := oracleRender(t, req.Request, req.Profile, &r.Input); err != nil {
 			res["error"] = "oracle request: " + err.Error()
 		} else {
-			r.Now = now
+			r.Now, r.AllowMissingTokens = now, req.AllowMissingTokens
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
 			} else {

@@ -45,7 +45,7 @@ func TestBuildEach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`prompt "A"`, "error: no template b", `prompt "C"`, "error: no template d", `prompt "C"`}
+	want := []string{`prompt "A"`, `error: unknown chat template "b": no compiled renderer has this name`, `prompt "C"`, `error: unknown chat template "d": no compiled renderer has this name`, `prompt "C"`}
 	for i, r := range got {
 		if r.String() != want[i] {
 			t.Errorf("request %d: %s, want %s", i, r, want[i])

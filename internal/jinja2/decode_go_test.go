@@ -532,8 +532,8 @@ func TestTypedAsJSON(t *testing.T) {
 // TestTypedQwen3 renders the first typed request with Qwen3 from typed values: the prompt lists the
 // tools, their keys in order.
 func TestTypedQwen3(t *testing.T) {
-	tmpl, ok := generated.ByName("Qwen-Qwen3-0.6B")
-	if !ok {
+	tmpl, err := generated.ByName("Qwen-Qwen3-0.6B")
+	if err != nil {
 		t.Fatal("no Qwen-Qwen3-0.6B template")
 	}
 	prompt, err := tmpl.Render(typedInput(t, typedRequests[0]))

@@ -116,8 +116,8 @@ func TestAgreesWithGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		compiled, ok := generated.ByName(f[0])
-		if !ok {
+		compiled, err := generated.ByName(f[0])
+		if err != nil {
 			t.Fatalf("%s is not in the registry", f[0])
 		}
 		for id, in := range inputs {

@@ -23,17 +23,19 @@ var Registry = tmplgen.NewRegistry(
 )
 
 // Lookup returns the template whose text has the given sha256 (hex); an unknown
-// template is a *tmplgen.UnknownTemplateError.
+// template is a *tmplgen.UnknownTemplateError, a text of several models with
+// different special tokens a *tmplgen.AmbiguousTemplateError.
 func Lookup(sha256 string) (*tmplgen.Template, error) {
 	return Registry.Lookup(sha256)
 }
 
-// LookupText returns the template compiled from this text.
+// LookupText returns the template compiled from this text, as Lookup does.
 func LookupText(text string) (*tmplgen.Template, error) {
 	return Registry.Lookup(tmplgen.SHA256(text))
 }
 
-// ByName returns the template with the given name.
-func ByName(name string) (*tmplgen.Template, bool) {
+// ByName returns the template with the given name; an unknown name is a
+// *tmplgen.UnknownTemplateError.
+func ByName(name string) (*tmplgen.Template, error) {
 	return Registry.ByName(name)
 }
