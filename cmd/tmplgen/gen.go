@@ -245,7 +245,7 @@ func staleness(p *codegen.Plan) error {
 	for _, f := range sortedKeys(p.Update) {
 		what = append(what, f+" differs")
 	}
-	for _, f := range p.Stale {
+	for _, f := range p.Live() {
 		what = append(what, f+" is no longer generated")
 	}
 	return fmt.Errorf("%s is not what gen writes (%s): run go generate", p.Dir, strings.Join(what, ", "))
