@@ -458,85 +458,15 @@ func diffPrompts(a, b *audit, casesFile string, profile harness.Profile, stderr 
 // lineDiff is a unified diff of two texts' lines with some lines of context: hunks
 // of lines removed (-) then added (+), each starting with "@@ -L,N +L,N @@".
 func lineDiff(a, b []string, context int) []string {
-	// longest common subsequence, by dynamic programming (templates are small)
-	n, m := len(a), len(b)
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	type op struct {
-		kind byte // ' ', '-', '+'
-		text string
-		i, j int // the lines of a and b before it
-	}
-	var ops []op
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
-			ops = append(ops, op{' ', a[i], i, j})
-			i, j = i+1, j+1
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, op{'-', a[i], i, j})
-			i++
-		default:
-			ops = append(ops, op{'+', b[j], i, j})
-			j++
-		}
-	}
-	// a hunk is a run of ops within context of a change
-	inHunk := make([]bool, len(ops))
-	for k, o := range ops {
-		if o.kind != ' ' {
-			for d := max(0, k-context); d <= min(len(ops)-1, k+context); d++ {
-				inHunk[d] = true
-			}
-		}
-	}
 	var out []string
-	for k := 0; k < len(ops); k++ {
-		if !inHunk[k] {
-			continue
-		}
-		end := k
-		for end < len(ops) && inHunk[end] {
-			end++
-		}
-		oldN, newN := 0, 0
-		for _, o := range ops[k:end] {
-			if o.kind != '+' {
-				oldN++
-			}
-			if o.kind != '-' {
-				newN++
-			}
-		}
-		out = append(out, fmt.Sprintf("@@ -%s +%s @@", hunkRange(ops[k].i, oldN), hunkRange(ops[k].j, newN)))
-		for _, o := range ops[k:end] {
+	for _, h := range diffHunks(a, b, context) {
+		out = append(out, hunkHeader(h))
+		for _, o := range h {
 			out = append(out, string(o.kind)+" "+o.text)
 		}
-		k = end
 	}
 	if len(out) == 0 {
 		out = append(out, "(no line changed)")
 	}
 	return out
-}
-
-// hunkRange is a hunk's lines in one text as diff -u writes them: the first line
-// (from 1) and the count, or the line before and 0 for no lines.
-func hunkRange(before, n int) string {
-	if n == 0 {
-		return fmt.Sprintf("%d,0", before)
-	}
-	return fmt.Sprintf("%d,%d", before+1, n)
 }

@@ -62,7 +62,7 @@ func genFlags(fs *flag.FlagSet) func(stdio, []string) error {
 	catalog := fs.String("catalog", "", "a catalog `FILE` naming templates to compile (name, source, sha256; tab-separated)")
 	shared := fs.String("shared", "", "the directory, `DIR`, that a catalog's shared:PATH sources are under")
 	verbose := fs.Bool("v", false, "list the templates compiled and the files written and removed")
-	check := fs.Bool("check", false, "write nothing; exit 1 when the package differs from what gen would write")
+	check := fs.Bool("check", false, "write nothing; print a unified diff of what gen would change and exit 1 when the package differs from what it would write")
 	return func(s stdio, args []string) error {
 		if *name != "" && len(args) != 1 {
 			return usageError{"-name names the templates of a single INPUT; name each of several as NAME=INPUT"}
@@ -120,7 +120,7 @@ func genFlags(fs *flag.FlagSet) func(stdio, []string) error {
 			return err
 		}
 		if *check {
-			return staleness(plan)
+			return staleness(s.out, plan)
 		}
 		retired, err := plan.Apply()
 		if err != nil {
@@ -233,20 +233,49 @@ func dirPackage(dir string) (pkg, file string, err error) {
 	return "", "", nil
 }
 
-// staleness is nil when a plan changes nothing, else an error naming what differs.
-func staleness(p *codegen.Plan) error {
+// staleness is nil when a plan changes nothing, else an error naming what differs,
+// after writing to w a unified diff of what gen would change.
+func staleness(w io.Writer, p *codegen.Plan) error {
 	if !p.Changed() {
 		return nil
 	}
 	var what []string
+	diff := func(name, old, new string) error {
+		path := filepath.Join(p.Dir, name)
+		oldName, newName := path, path
+		switch {
+		case old == "":
+			oldName = "/dev/null"
+		case new == "":
+			newName = "/dev/null"
+		}
+		return writeDiff(w, oldName, newName, old, new)
+	}
 	for _, f := range sortedKeys(p.Create) {
 		what = append(what, f+" is missing")
+		if err := diff(f, "", string(p.Create[f])); err != nil {
+			return err
+		}
 	}
 	for _, f := range sortedKeys(p.Update) {
 		what = append(what, f+" differs")
+		old, err := os.ReadFile(filepath.Join(p.Dir, f))
+		if err != nil {
+			return err
+		}
+		if err := diff(f, string(old), string(p.Update[f])); err != nil {
+			return err
+		}
 	}
 	for _, f := range p.Live() {
 		what = append(what, f+" is no longer generated")
+		old, err := os.ReadFile(filepath.Join(p.Dir, f))
+		if err != nil {
+			return err
+		}
+		if err := diff(f, string(old), ""); err != nil {
+			return err
+		}
 	}
 	return fmt.Errorf("%s is not what gen writes (%s): run go generate", p.Dir, strings.Join(what, ", "))
 }

@@ -201,6 +201,12 @@ func TestGenCheck(t *testing.T) {
 	check("", a, b)
 	writeFile(t, b, "{{ 3 }}")
 	check("(b.go differs)", a, b)
+	_, stdout, _ := runCLI(t, "", "gen", "-check", "-o", out, a, b)
+	bGo := filepath.Join(out, "b.go")
+	if !strings.HasPrefix(stdout, "--- "+bGo+"\n+++ "+bGo+"\n@@ -") || !strings.Contains(stdout, "\n-\tw.WriteString(\"2\")\n") ||
+		!strings.Contains(stdout, "\n+\tw.WriteString(\"3\")\n") {
+		t.Errorf("-check printed no diff of b.go's change:\n%s", stdout)
+	}
 	check("(registry.go differs, b.go is no longer generated)", a)
 }
 
