@@ -15,13 +15,14 @@ import (
 )
 
 // templateProgram returns the program in tmplgen's cache that renders the template
-// text, compiling it (never interpreting it) and building the program the first time.
+// text, whose errors cite it as file, compiling it (never interpreting it) and building
+// the program the first time.
 // Its folder is named by the template's sha256 and by the sha256 of the Go it is built
 // from (harness.UnitsSum), so that a tmplgen that compiles the template differently, or
 // whose runtime changed, builds it anew even when its build is not stamped (go run).
-func templateProgram(text string, stderr io.Writer) (string, error) {
+func templateProgram(text, file string, stderr io.Writer) (string, error) {
 	sum := templatehash.SHA256(text)
-	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
+	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: file, Text: text}})
 	if len(failed) > 0 {
 		return "", failed[0]
 	}

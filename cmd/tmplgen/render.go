@@ -71,6 +71,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 
 		// the template: a model's or a file's text, or the name of a catalog template
 		var text, catalogName string
+		file := "template.jinja" // a model's template, as errors cite it
 		var info *modelfile.ModelInfo
 		switch {
 		case *model != "":
@@ -85,7 +86,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			if err != nil {
 				return err
 			}
-			text = string(b)
+			text, file = string(b), *tmpl
 		default:
 			catalogName = *tmpl
 		}
@@ -100,7 +101,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 				return err
 			}
 		}
-		bin, name, err := renderProgram(text, catalogName, s.err)
+		bin, name, err := renderProgram(text, file, catalogName, s.err)
 		if err != nil {
 			return err
 		}
@@ -125,10 +126,11 @@ func isFileArg(arg string) bool {
 
 // renderProgram returns the program in tmplgen's cache that renders the template, and
 // the template's name in it: the catalog's for a catalog name other than "", which
-// must be there, else a program compiling the text on its own.
-func renderProgram(text, catalogName string, stderr io.Writer) (string, string, error) {
+// must be there, else a program compiling the text on its own, whose errors cite it as
+// file.
+func renderProgram(text, file, catalogName string, stderr io.Writer) (string, string, error) {
 	if catalogName == "" {
-		bin, err := templateProgram(text, stderr)
+		bin, err := templateProgram(text, file, stderr)
 		return bin, "template", err
 	}
 	bin, templates, err := openCatalog(stderr)
