@@ -23,6 +23,25 @@ func ParseRequest(data []byte) (*Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("request: %w", err)
 	}
+	return requestOf(v)
+}
+
+// RequestOf returns the request a Go value holds, as ParseRequest returns it for the
+// value's JSON: a request type of an OpenAI SDK (openai-go's
+// openai.ChatCompletionNewParams, go-openai's openai.ChatCompletionRequest), a map or a
+// struct of the request's fields. It converts x with ValueOf, which takes a type
+// implementing json.Marshaler (the SDKs' types do) as what its MarshalJSON returns: the
+// request the SDK would send, fields and key order included.
+func RequestOf(x any) (*Request, error) {
+	v, err := jinja2.ValueOf(x)
+	if err != nil {
+		return nil, fmt.Errorf("request: %w", err)
+	}
+	return requestOf(v)
+}
+
+// requestOf reads the fields of a request decoded into v.
+func requestOf(v Value) (*Request, error) {
 	d := v.AsDict()
 	if d == nil {
 		return nil, fmt.Errorf("request: want a JSON object, got %s", jinja2.JSONTypeName(v))
