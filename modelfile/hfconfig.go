@@ -516,6 +516,18 @@ func hfReadTemplate(path string) (string, error) {
 	return string(data), nil
 }
 
+// IsModelDir reports whether dir is a Hugging Face model directory, one that
+// ReadModelDir reads: it holds a tokenizer_config.json, chat_template.jinja or
+// chat_template.json.
+func IsModelDir(dir string) bool {
+	for _, name := range []string{hfTokenizerConfig, hfTemplateJinja, hfTemplateJSON} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadModel reads the chat template and special tokens of the model at path: a GGUF file
 // (recognised by its magic, whatever its name), a model directory (see ReadModelDir), a
 // tokenizer_config.json (read with the rest of its directory, as ReadModelDir does), or another

@@ -118,6 +118,35 @@ func TestGenNames(t *testing.T) {
 	}
 }
 
+// TestGenModelFolder: gen of a folder of models (model directories and GGUF files)
+// compiles each model's templates, named after the model; a folder of none is refused.
+func TestGenModelFolder(t *testing.T) {
+	dir := t.TempDir()
+	models := filepath.Join(dir, "models")
+	writeFile(t, filepath.Join(models, "alpha", "tokenizer_config.json"), `{"bos_token": "<a>", "chat_template": "a{{ messages | length }}"}`)
+	writeFile(t, filepath.Join(models, "beta", "tokenizer_config.json"), `{"chat_template": "b{{ messages | length }}"}`)
+	gguf, err := os.ReadFile("../../testdata/models/roka-tiny.gguf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(models, "roka-tiny.gguf"), string(gguf))
+	writeFile(t, filepath.Join(models, "notes.txt"), "not a model")
+	code, stdout, stderr := runCLI(t, "", "gen", "-v", "-o", filepath.Join(dir, "out"), models)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{`template "alpha" `, `template "beta" `, `template "Roka Tiny" `, `template "Roka Tiny:tool_use" `} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	writeFile(t, filepath.Join(empty, "notes.txt"), "not a model")
+	if code, _, stderr := runCLI(t, "", "gen", "-o", filepath.Join(dir, "out2"), empty); code != 1 || !strings.Contains(stderr, "nor a folder of models") {
+		t.Errorf("a folder of no models: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestGenSharedText: two models whose template has one text compile to one render
 // function; their special tokens differ, so gen warns that looking the text up is
 // ambiguous, and each keeps its tokens.

@@ -51,7 +51,8 @@ func init() {
 // inputsDoc says what an INPUT is, for the commands that take one.
 const inputsDoc = `An INPUT is a .jinja template file or a model: a GGUF file, a tokenizer_config.json
 (or another JSON file in its form, such as chat_template.json) or a Hugging Face model
-directory. A model's templates are named after it (the GGUF's general.name, else the
+directory; a folder that is not a model directory is each of its GGUF files and model
+directories. A model's templates are named after it (the GGUF's general.name, else the
 file's or directory's name), its named variants as NAME:VARIANT (NAME:tool_use).`
 
 // run runs the command with its arguments and returns the exit code: 0 on success, 1

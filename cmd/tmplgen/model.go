@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,12 +11,16 @@ import (
 	"github.com/tmplgen/tmplgen/modelfile"
 )
 
-// readInput reads the chat templates of an input: a .jinja file, or a model (a GGUF
+// readInput reads the chat templates of an input: a .jinja file, a model (a GGUF
 // file, a tokenizer_config.json or a model directory) whose templates are named after
-// the model (named variants as MODEL:VARIANT). A name other than "" replaces the
-// file's or model's. The model's information is returned for a model input, nil for a
-// template file.
+// the model (named variants as MODEL:VARIANT), or a folder of models (see
+// readModelFolder). A name other than "" replaces the file's or model's. The model's
+// information is returned for a model input, nil for a template file or a folder.
 func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() && !modelfile.IsModelDir(path) {
+		srcs, err := readModelFolder(path, name)
+		return srcs, nil, err
+	}
 	if harness.IsTemplateFile(path) {
 		s, err := readTemplateFile(path)
 		if name != "" {
@@ -50,6 +55,38 @@ func readInput(path, name string) ([]source, *modelfile.ModelInfo, error) {
 		srcs = append(srcs, s)
 	}
 	return srcs, info, nil
+}
+
+// readModelFolder reads the templates of each model in dir, a folder that is not a model
+// directory itself: its GGUF files (*.gguf) and its model directories, in name order,
+// each named after its model; a name other than "" names the only model.
+func readModelFolder(dir, name string) ([]source, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var models []string
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() && modelfile.IsModelDir(path) || !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".gguf") {
+			models = append(models, path)
+		}
+	}
+	switch {
+	case len(models) == 0:
+		return nil, fmt.Errorf("%s: not a model directory (no tokenizer_config.json, chat_template.jinja or chat_template.json), nor a folder of models (GGUF files, model directories)", dir)
+	case name != "" && len(models) > 1:
+		return nil, fmt.Errorf("%s: a folder of %d models: a name names one model's templates (name each as NAME=PATH)", dir, len(models))
+	}
+	var srcs []source
+	for _, path := range models {
+		more, _, err := readInput(path, name)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, more...)
+	}
+	return srcs, nil
 }
 
 // eachInput reads the templates of each input of args (at least one), in order, and
