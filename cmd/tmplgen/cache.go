@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
@@ -51,9 +53,32 @@ func cacheDir(name string) (string, error) {
 		}
 		root = filepath.Join(dir, "tmplgen")
 	}
-	build := sha256.Sum256([]byte(version.Build()))
+	build := sha256.Sum256([]byte(buildKey()))
 	return filepath.Join(root, version.Version+"-"+hex.EncodeToString(build[:6]), name), nil
 }
+
+// buildKey says what this tmplgen was built from, for the cache: its build
+// information (version.Build), and the sha256 of its executable when that information
+// does not pin the source (a tree with uncommitted changes, a module replaced by a
+// directory, a build without VCS information such as go run's or a test's), so that a
+// rebuilt tmplgen never reuses programs an older one compiled (the build information
+// alone when the executable cannot be read).
+var buildKey = sync.OnceValue(func() string {
+	build := version.Build()
+	if build != "" && !strings.HasSuffix(build, ", modified") && !strings.Contains(build, " => ") {
+		return build
+	}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return build + " executable " + hex.EncodeToString(h.Sum(nil))
+			}
+		}
+	}
+	return build
+})
 
 // cachedProgram returns the program harness built in the cache folder dir, building it
 // the first time with build, which builds it in the folder it is given and returns its

@@ -334,3 +334,23 @@ func TestCheckUsage(t *testing.T) {
 		t.Errorf("malformed cases file: exit %d, stderr %q; want its name, line and column", code, stderr)
 	}
 }
+
+// TestBuildKey: a tmplgen whose build information does not pin its source (a test
+// binary records no VCS revision) keys its cache by its executable's content too.
+func TestBuildKey(t *testing.T) {
+	if b := version.Build(); b != "" && !strings.HasSuffix(b, ", modified") && !strings.Contains(b, " => ") {
+		t.Fatalf("the test binary's build information %q pins its source", b)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if want := " executable " + hex.EncodeToString(sum[:]); !strings.HasSuffix(buildKey(), want) {
+		t.Errorf("buildKey() = %q, want it to end with %q", buildKey(), want)
+	}
+}
