@@ -100,8 +100,8 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	if in.AllowMissingTokens {
 		return in, nil
 	}
-	for _, name := range tokens {
-		if !slices.Contains(t.VLLM.Undeclared, name) {
+	for _, name := range t.VLLM.Undeclared { // the names the template reads: few, and few of them tokens
+		if !strings.HasSuffix(name, "_token") || !slices.Contains(tokens, name) {
 			continue
 		}
 		if _, ok := in.SpecialTokens[name]; ok {
