@@ -38,6 +38,10 @@ type Template struct {
 	// VLLM is what vLLM's server decides about the template when it loads it, computed
 	// when the template was compiled.
 	VLLM VLLMFacts
+	// ReadsTokens are the special-token variables (bos_token, eos_token, unk_token,
+	// sep_token, pad_token, cls_token, mask_token: transformers' special_tokens_map) the
+	// template reads, in order: a render fails when one has no value (see ModelInput).
+	ReadsTokens []string
 	// Tokens are the special tokens of the model the template was generated from, by
 	// variable name (bos_token, eos_token, unk_token...: the texts its model file
 	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
@@ -64,7 +68,11 @@ func (t *Template) Render(in *Input) (string, error) {
 // appending the prompt to dst; in is never modified. (Package llamaserver renders the
 // prompt llama-server builds instead.)
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
-	in, err = t.ModelInput(in, specialTokens...)
+	if t == nil {
+		_, err := t.ModelInput(in) // its error for a nil template
+		return dst, err
+	}
+	in, err = t.ModelInput(in, t.ReadsTokens...)
 	if err != nil {
 		return dst, err
 	}
@@ -77,16 +85,16 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 // ModelInput returns in with the special tokens and tokenizer settings of the
 // template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
 // none, else a copy. Every render takes its input through it, with the special tokens
-// its profile gives a template (bos_token, eos_token, unk_token, sep_token, pad_token,
-// cls_token and mask_token for transformers and vLLM; bos_token and eos_token for
-// llama-server).
+// its profile needs (ReadsTokens for transformers and vLLM; bos_token and eos_token for
+// llama-server, which strips a leading BOS).
 //
 // It fails for a nil template or input (ErrNilInput), and with an *Error of kind
-// InputError (ErrMissingToken) when the template reads one of tokens that neither in
-// (SpecialTokens, Kwargs) nor the template gives, unless in.AllowMissingTokens: a
-// prompt rendered without its model's token is not the model's prompt, though Jinja2
-// prints the undefined token as "" without complaint. A template compiled from a
-// model's files carries its tokens; one compiled from a .jinja file does not.
+// InputError (ErrMissingToken) when the template reads one of tokens (ReadsTokens)
+// that neither in (SpecialTokens, Kwargs) nor the template gives, unless
+// in.AllowMissingTokens: a prompt rendered without its model's token is not the
+// model's prompt, though Jinja2 prints the undefined token as "" without complaint. A
+// template compiled from a model's files carries its tokens; one compiled from a
+// .jinja file does not.
 func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	switch {
 	case t == nil:
@@ -94,43 +102,30 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	case in == nil:
 		return nil, fmt.Errorf("tmplgen: render of %s with a nil *Input: %w", t.Name, ErrNilInput)
 	}
-	if t.lacksTokens(in) {
-		in = t.withTokens(in)
-	}
-	if in.AllowMissingTokens {
-		return in, nil
-	}
-	for _, name := range t.VLLM.Undeclared { // the names the template reads: few, and few of them tokens
-		if !strings.HasSuffix(name, "_token") || !slices.Contains(tokens, name) {
-			continue
-		}
+	lacks := t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS
+	for _, name := range tokens {
 		if _, ok := in.SpecialTokens[name]; ok {
 			continue
 		}
 		if _, ok := in.Kwargs[name]; ok {
 			continue
 		}
-		return nil, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
-			"which the input does not give (a template compiled from a .jinja file carries no special tokens): "+
-			"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it), "+
-			"compile the template from the model's files (tmplgen gen MODEL), or set Input.AllowMissingTokens "+
-			"to render it undefined", name, name)}
-	}
-	return in, nil
-}
-
-// lacksTokens reports whether in misses one of the model's special tokens or
-// tokenizer settings the template carries.
-func (t *Template) lacksTokens(in *Input) bool {
-	if t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS {
-		return true
-	}
-	for name := range t.Tokens {
-		if _, ok := in.SpecialTokens[name]; !ok {
-			return true
+		if _, ok := t.Tokens[name]; ok {
+			lacks = true
+			continue
+		}
+		if !in.AllowMissingTokens && slices.Contains(t.ReadsTokens, name) {
+			return nil, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
+				"which the input does not give (a template compiled from a .jinja file carries no special tokens): "+
+				"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it), "+
+				"compile the template from the model's files (tmplgen gen MODEL), or set Input.AllowMissingTokens "+
+				"to render it undefined", name, name)}
 		}
 	}
-	return false
+	if lacks {
+		return t.withTokens(in), nil
+	}
+	return in, nil
 }
 
 // withTokens returns a copy of in with the model's special tokens and tokenizer
@@ -148,11 +143,6 @@ func (t *Template) withTokens(in *Input) *Input {
 	out.AddEOS = in.AddEOS || t.AddEOS
 	return &out
 }
-
-// specialTokens are the variables transformers gives a chat template from its
-// tokenizer's special tokens (special_tokens_map), as vLLM does; llama-server gives
-// bos_token and eos_token only.
-var specialTokens = []string{"bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}
 
 // ErrMissingToken is the error (errors.Is) of a render whose template reads a special
 // token that neither the input nor the template gives (see Template.ModelInput).

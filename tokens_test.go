@@ -27,7 +27,7 @@ func printTokens(w *jinja2.Writer) {
 // special tokens and tokenizer settings, unless the input gives its own.
 func TestTemplateTokens(t *testing.T) {
 	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
-		Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
+		ReadsTokens: []string{"bos_token", "eos_token"}, Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}, AddBOS: true}
 	tests := []struct {
 		name   string
 		in     tmplgen.Input
@@ -59,7 +59,7 @@ func TestTemplateTokens(t *testing.T) {
 // or the template gives it, or the input allows it missing; under every profile.
 func TestMissingTokens(t *testing.T) {
 	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
-		VLLM: tmplgen.VLLMFacts{Undeclared: []string{"bos_token", "eos_token", "unk_token"}}}
+		ReadsTokens: []string{"bos_token", "eos_token", "unk_token"}, VLLM: tmplgen.VLLMFacts{Undeclared: []string{"bos_token", "eos_token", "unk_token"}}}
 	profiles := map[string]func(*tmplgen.Template, *tmplgen.Input) (string, error){
 		"transformers": (*tmplgen.Template).Render, "llama-server": llamaserver.Render, "vllm": vllm.Render,
 	}

@@ -25,23 +25,24 @@ var Apriel1_6_15bThinkerFixed = &tmplgen.Template{
 		ReasoningStart:    "<|begin_assistant|>\n",
 		ReasoningEnd:      "\n[BEGIN FINAL RESPONSE]\n",
 	},
-	File:      "Apriel-1.6-15b-Thinker-fixed.jinja",
-	Func:      renderApriel1_6_15bThinkerFixed,
-	LlamaFunc: renderApriel1_6_15bThinkerFixedLlama,
-	Name:      "Apriel-1.6-15b-Thinker-fixed",
-	Origin:    "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
-	SHA256:    "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
-	Spans:     spansApriel1_6_15bThinkerFixed,
+	File:        "Apriel-1.6-15b-Thinker-fixed.jinja",
+	Func:        renderApriel1_6_15bThinkerFixed,
+	LlamaFunc:   renderApriel1_6_15bThinkerFixedLlama,
+	Name:        "Apriel-1.6-15b-Thinker-fixed",
+	Origin:      "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
+	Spans:       spansApriel1_6_15bThinkerFixed,
 	VLLM: tmplgen.VLLMFacts{
 		OpenAIContent: true,
 		Undeclared:    []string{"add_generation_prompt", "asst_content", "asst_text", "bos_token", "eos_token", "messages", "msg_content", "sys_content", "system_message", "tool_calls", "tool_content", "tool_message", "tools", "training_prompt"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
@@ -567,4 +568,4 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 
 // spansApriel1_6_15bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|0DEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGI2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGmBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGK2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"
+const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|2DEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGI2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGmBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGK2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"

@@ -26,22 +26,23 @@ var Bielik11B_V3_0Instruct = &tmplgen.Template{
 		ReasoningStart:    "<think>\n",
 		ReasoningEnd:      "\n</think>\n",
 	},
-	File:      "Bielik-11B-v3.0-Instruct.jinja",
-	Func:      renderBielik11B_V3_0Instruct,
-	LlamaFunc: renderBielik11B_V3_0InstructLlama,
-	Name:      "Bielik-11B-v3.0-Instruct",
-	Origin:    "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
-	SHA256:    "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
-	Spans:     spansBielik11B_V3_0Instruct,
+	File:        "Bielik-11B-v3.0-Instruct.jinja",
+	Func:        renderBielik11B_V3_0Instruct,
+	LlamaFunc:   renderBielik11B_V3_0InstructLlama,
+	Name:        "Bielik-11B-v3.0-Instruct",
+	Origin:      "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
+	Spans:       spansBielik11B_V3_0Instruct,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "enable_thinking", "loop_start_index", "messages", "reasoning_content", "reasoning_parts", "system_message", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -329,4 +330,4 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 
 // spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|wDACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|yDACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"

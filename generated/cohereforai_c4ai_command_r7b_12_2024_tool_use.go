@@ -25,22 +25,23 @@ var CohereForAI_C4aiCommandR7b12_2024ToolUse = &tmplgen.Template{
 		ReasoningStart:    "<|START_THINKING|>",
 		ReasoningEnd:      "<|END_THINKING|>",
 	},
-	File:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	Func:      renderCohereForAI_C4aiCommandR7b12_2024ToolUse,
-	LlamaFunc: renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama,
-	Name:      "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
-	Origin:    "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-	SHA256:    "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
-	Spans:     spansCohereForAI_C4aiCommandR7b12_2024ToolUse,
+	File:        "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+	Func:        renderCohereForAI_C4aiCommandR7b12_2024ToolUse,
+	LlamaFunc:   renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama,
+	Name:        "CohereForAI-c4ai-command-r7b-12-2024-tool_use",
+	Origin:      "llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
+	Spans:       spansCohereForAI_C4aiCommandR7b12_2024ToolUse,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"bos_token", "developer_preamble", "documents", "enable_citations", "enable_thinking", "messages", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
@@ -515,4 +516,4 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 
 // spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|wDACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"
+const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|yDACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"

@@ -21,22 +21,23 @@ var CohereForAI_C4aiCommandR_PlusToolUse = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	Func:      renderCohereForAI_C4aiCommandR_PlusToolUse,
-	LlamaFunc: renderCohereForAI_C4aiCommandR_PlusToolUseLlama,
-	Name:      "CohereForAI-c4ai-command-r-plus-tool_use",
-	Origin:    "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	SHA256:    "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
-	Spans:     spansCohereForAI_C4aiCommandR_PlusToolUse,
+	File:        "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	Func:        renderCohereForAI_C4aiCommandR_PlusToolUse,
+	LlamaFunc:   renderCohereForAI_C4aiCommandR_PlusToolUseLlama,
+	Name:        "CohereForAI-c4ai-command-r-plus-tool_use",
+	Origin:      "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
+	Spans:       spansCohereForAI_C4aiCommandR_PlusToolUse,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "loop_messages", "messages", "system_message", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
@@ -747,4 +748,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|kD+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW+EUNAG2ECAIIECIEIEGAGMuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEiCCAEMyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ+FOZAG2FCAIIECEEIIGAEGACECGEGcGI8BChBISECEEIAGAGEaCAEEICEGQEEAGOAKJGEsCCAEO6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|mD+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW+EUNAG2ECAIIECIEIEGAGMuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEiCCAEMyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ+FOZAG2FCAIIECEEIIGAEGACECGEGcGI8BChBISECEEIAGAGEaCAEEICEGQEEAGOAKJGEsCCAEO6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"

@@ -21,13 +21,14 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 		ReasoningStart:   "<think>",
 		ReasoningEnd:     "</think>",
 	},
-	File:      "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	Func:      renderDeepseekAiDeepSeekR1DistillLlama8B,
-	LlamaFunc: renderDeepseekAiDeepSeekR1DistillLlama8BLlama,
-	Name:      "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
-	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	SHA256:    "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
-	Spans:     spansDeepseekAiDeepSeekR1DistillLlama8B,
+	File:        "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	Func:        renderDeepseekAiDeepSeekR1DistillLlama8B,
+	LlamaFunc:   renderDeepseekAiDeepSeekR1DistillLlama8BLlama,
+	Name:        "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
+	Origin:      "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
+	Spans:       spansDeepseekAiDeepSeekR1DistillLlama8B,
 	Tokens: map[string]string{
 		"bos_token": "<｜begin▁of▁sentence｜>",
 		"eos_token": "<｜end▁of▁sentence｜>",
@@ -37,10 +38,10 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
@@ -319,4 +320,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|oDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"

@@ -24,13 +24,14 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 		ReasoningStart:    "<think>",
 		ReasoningEnd:      "</think>",
 	},
-	File:      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	Func:      renderDeepseekAiDeepSeekR1DistillQwen32B,
-	LlamaFunc: renderDeepseekAiDeepSeekR1DistillQwen32BLlama,
-	Name:      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
-	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	SHA256:    "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
-	Spans:     spansDeepseekAiDeepSeekR1DistillQwen32B,
+	File:        "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	Func:        renderDeepseekAiDeepSeekR1DistillQwen32B,
+	LlamaFunc:   renderDeepseekAiDeepSeekR1DistillQwen32BLlama,
+	Name:        "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
+	Origin:      "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
+	Spans:       spansDeepseekAiDeepSeekR1DistillQwen32B,
 	Tokens: map[string]string{
 		"bos_token": "<｜begin▁of▁sentence｜>",
 		"eos_token": "<｜end▁of▁sentence｜>",
@@ -40,10 +41,10 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
@@ -332,4 +333,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|wDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|yDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"

@@ -24,13 +24,14 @@ var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 		ReasoningStart:    "<think>",
 		ReasoningEnd:      "</think>",
 	},
-	File:      "deepseek-ai-DeepSeek-V3.1.jinja",
-	Func:      renderDeepseekAiDeepSeekV3_1,
-	LlamaFunc: renderDeepseekAiDeepSeekV3_1Llama,
-	Name:      "deepseek-ai-DeepSeek-V3.1",
-	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
-	SHA256:    "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
-	Spans:     spansDeepseekAiDeepSeekV3_1,
+	File:        "deepseek-ai-DeepSeek-V3.1.jinja",
+	Func:        renderDeepseekAiDeepSeekV3_1,
+	LlamaFunc:   renderDeepseekAiDeepSeekV3_1Llama,
+	Name:        "deepseek-ai-DeepSeek-V3.1",
+	Origin:      "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
+	Spans:       spansDeepseekAiDeepSeekV3_1,
 	Tokens: map[string]string{
 		"bos_token": "<｜begin▁of▁sentence｜>",
 		"eos_token": "<｜end▁of▁sentence｜>",
@@ -40,10 +41,10 @@ var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
@@ -396,4 +397,4 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|yDGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|0DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"

@@ -24,23 +24,24 @@ var DeepseekAiDeepSeekV4 = &tmplgen.Template{
 		ThinkingStartTag:  "<think>",
 		SortToolResults:   true,
 	},
-	File:      "deepseek-ai-DeepSeek-V4.jinja",
-	Func:      renderDeepseekAiDeepSeekV4,
-	LlamaFunc: renderDeepseekAiDeepSeekV4Llama,
-	Name:      "deepseek-ai-DeepSeek-V4",
-	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
-	SHA256:    "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
-	Spans:     spansDeepseekAiDeepSeekV4,
+	File:        "deepseek-ai-DeepSeek-V4.jinja",
+	Func:        renderDeepseekAiDeepSeekV4,
+	LlamaFunc:   renderDeepseekAiDeepSeekV4Llama,
+	Name:        "deepseek-ai-DeepSeek-V4",
+	Origin:      "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
+	Spans:       spansDeepseekAiDeepSeekV4,
 	VLLM: tmplgen.VLLMFacts{
 		DeveloperRole: true,
 		Undeclared:    []string{"add_generation_prompt", "bos_token", "drop_thinking", "enable_thinking", "is_after_last_user", "keep_reasoning", "messages", "reasoning_effort", "response_format", "thinking", "tools", "ts"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
@@ -667,4 +668,4 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIqJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAGqBGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKwJGJEKkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEGACECEICAGMACACEGCAAEACECK6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"
+const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|6DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIqJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAGqBGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECKwJGJEKkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEGACECEICAGMACACEGCAAEACECK6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGQWKNAGOEEAEACEGIAEAG"

@@ -20,13 +20,14 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "fireworks-ai-llama-3-firefunction-v2.jinja",
-	Func:      renderFireworksAiLlama3FirefunctionV2,
-	LlamaFunc: renderFireworksAiLlama3FirefunctionV2Llama,
-	Name:      "fireworks-ai-llama-3-firefunction-v2",
-	Origin:    "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
-	SHA256:    "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
-	Spans:     spansFireworksAiLlama3FirefunctionV2,
+	File:        "fireworks-ai-llama-3-firefunction-v2.jinja",
+	Func:        renderFireworksAiLlama3FirefunctionV2,
+	LlamaFunc:   renderFireworksAiLlama3FirefunctionV2Llama,
+	Name:        "fireworks-ai-llama-3-firefunction-v2",
+	Origin:      "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
+	Spans:       spansFireworksAiLlama3FirefunctionV2,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -36,10 +37,10 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
@@ -227,4 +228,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|sDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|uDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

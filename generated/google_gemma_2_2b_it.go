@@ -16,13 +16,14 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 		Handler:       "generic",
 		ReasoningMode: "none",
 	},
-	File:      "google-gemma-2-2b-it.jinja",
-	Func:      renderGoogleGemma2_2bIt,
-	LlamaFunc: renderGoogleGemma2_2bItLlama,
-	Name:      "google-gemma-2-2b-it",
-	Origin:    "llama.cpp/google-gemma-2-2b-it.jinja",
-	SHA256:    "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
-	Spans:     spansGoogleGemma2_2bIt,
+	File:        "google-gemma-2-2b-it.jinja",
+	Func:        renderGoogleGemma2_2bIt,
+	LlamaFunc:   renderGoogleGemma2_2bItLlama,
+	Name:        "google-gemma-2-2b-it",
+	Origin:      "llama.cpp/google-gemma-2-2b-it.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
+	Spans:       spansGoogleGemma2_2bIt,
 	Tokens: map[string]string{
 		"bos_token": "<bos>",
 		"eos_token": "<eos>",
@@ -32,10 +33,10 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
@@ -133,4 +134,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|+CACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"

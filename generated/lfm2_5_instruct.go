@@ -19,22 +19,23 @@ var LFM2_5Instruct = &tmplgen.Template{
 		Thinking:         true,
 		ThinkingStartTag: "<think>",
 	},
-	File:      "LFM2.5-Instruct.jinja",
-	Func:      renderLFM2_5Instruct,
-	LlamaFunc: renderLFM2_5InstructLlama,
-	Name:      "LFM2.5-Instruct",
-	Origin:    "llama.cpp/LFM2.5-Instruct.jinja",
-	SHA256:    "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
-	Spans:     spansLFM2_5Instruct,
+	File:        "LFM2.5-Instruct.jinja",
+	Func:        renderLFM2_5Instruct,
+	LlamaFunc:   renderLFM2_5InstructLlama,
+	Name:        "LFM2.5-Instruct",
+	Origin:      "llama.cpp/LFM2.5-Instruct.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
+	Spans:       spansLFM2_5Instruct,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "keep_past_thinking", "messages", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
@@ -277,4 +278,4 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 
 // spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5Instruct = "{{ }},set,if,for|iDACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI0BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJEkBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICKyBGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJE"
+const spansLFM2_5Instruct = "{{ }},set,if,for|kDACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI0BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJEkBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICKyBGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAGEEJE"

@@ -19,22 +19,23 @@ var LFM2_8B_A1B = &tmplgen.Template{
 		Thinking:         true,
 		ThinkingStartTag: "<think>",
 	},
-	File:      "LFM2-8B-A1B.jinja",
-	Func:      renderLFM2_8B_A1B,
-	LlamaFunc: renderLFM2_8B_A1BLlama,
-	Name:      "LFM2-8B-A1B",
-	Origin:    "llama.cpp/LFM2-8B-A1B.jinja",
-	SHA256:    "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-	Spans:     spansLFM2_8B_A1B,
+	File:        "LFM2-8B-A1B.jinja",
+	Func:        renderLFM2_8B_A1B,
+	LlamaFunc:   renderLFM2_8B_A1BLlama,
+	Name:        "LFM2-8B-A1B",
+	Origin:      "llama.cpp/LFM2-8B-A1B.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+	Spans:       spansLFM2_8B_A1B,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "messages", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
@@ -209,4 +210,4 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_8B_A1B = "{{ }},set,if,for|+CACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"
+const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"

@@ -25,22 +25,23 @@ var LlamaCppDeepseekR1 = &tmplgen.Template{
 		ReasoningStart:    "<think>",
 		ReasoningEnd:      "</think>",
 	},
-	File:      "llama-cpp-deepseek-r1.jinja",
-	Func:      renderLlamaCppDeepseekR1,
-	LlamaFunc: renderLlamaCppDeepseekR1Llama,
-	Name:      "llama-cpp-deepseek-r1",
-	Origin:    "llama.cpp/llama-cpp-deepseek-r1.jinja",
-	SHA256:    "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
-	Spans:     spansLlamaCppDeepseekR1,
+	File:        "llama-cpp-deepseek-r1.jinja",
+	Func:        renderLlamaCppDeepseekR1,
+	LlamaFunc:   renderLlamaCppDeepseekR1Llama,
+	Name:        "llama-cpp-deepseek-r1",
+	Origin:      "llama.cpp/llama-cpp-deepseek-r1.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
+	Spans:       spansLlamaCppDeepseekR1,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "messages", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
@@ -323,4 +324,4 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|qDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEkFCAEGICIAGACIGGKEJAEECIGKkCEJAGAEICE4BCAEGMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGiFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAEICG2BCAEGMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|sDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEkFCAEGICIAGACIGGKEJAEECIGKkCEJAGAEICE4BCAEGMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGiFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAEICG2BCAEGMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"

@@ -22,22 +22,23 @@ var LlamaCppLfm2 = &tmplgen.Template{
 		Thinking:          true,
 		ThinkingStartTag:  "<think>",
 	},
-	File:      "llama-cpp-lfm2.jinja",
-	Func:      renderLlamaCppLfm2,
-	LlamaFunc: renderLlamaCppLfm2Llama,
-	Name:      "llama-cpp-lfm2",
-	Origin:    "llama.cpp/llama-cpp-lfm2.jinja",
-	SHA256:    "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
-	Spans:     spansLlamaCppLfm2,
+	File:        "llama-cpp-lfm2.jinja",
+	Func:        renderLlamaCppLfm2,
+	LlamaFunc:   renderLlamaCppLfm2Llama,
+	Name:        "llama-cpp-lfm2",
+	Origin:      "llama.cpp/llama-cpp-lfm2.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
+	Spans:       spansLlamaCppLfm2,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "messages", "ns_tc", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -299,4 +300,4 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppLfm2 = "{{ }},set,if,for|kDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"
+const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"

@@ -21,22 +21,23 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	Func:      renderLlamaCppMicrosoftPhi4MiniInstruct,
-	LlamaFunc: renderLlamaCppMicrosoftPhi4MiniInstructLlama,
-	Name:      "llama-cpp-microsoft-Phi-4-mini-instruct",
-	Origin:    "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	SHA256:    "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
-	Spans:     spansLlamaCppMicrosoftPhi4MiniInstruct,
+	File:        "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	Func:        renderLlamaCppMicrosoftPhi4MiniInstruct,
+	LlamaFunc:   renderLlamaCppMicrosoftPhi4MiniInstructLlama,
+	Name:        "llama-cpp-microsoft-Phi-4-mini-instruct",
+	Origin:      "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	ReadsTokens: []string{"eos_token"},
+	SHA256:      "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
+	Spans:       spansLlamaCppMicrosoftPhi4MiniInstruct,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "eos_token", "messages", "system_message", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
@@ -199,4 +200,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|kDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|mDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"

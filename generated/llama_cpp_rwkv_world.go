@@ -21,22 +21,23 @@ var LlamaCppRwkvWorld = &tmplgen.Template{
 		ReasoningStart:   "<think>",
 		ReasoningEnd:     "\n</think>",
 	},
-	File:      "llama-cpp-rwkv-world.jinja",
-	Func:      renderLlamaCppRwkvWorld,
-	LlamaFunc: renderLlamaCppRwkvWorldLlama,
-	Name:      "llama-cpp-rwkv-world",
-	Origin:    "llama.cpp/llama-cpp-rwkv-world.jinja",
-	SHA256:    "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
-	Spans:     spansLlamaCppRwkvWorld,
+	File:        "llama-cpp-rwkv-world.jinja",
+	Func:        renderLlamaCppRwkvWorld,
+	LlamaFunc:   renderLlamaCppRwkvWorldLlama,
+	Name:        "llama-cpp-rwkv-world",
+	Origin:      "llama.cpp/llama-cpp-rwkv-world.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
+	Spans:       spansLlamaCppRwkvWorld,
 	VLLM: tmplgen.VLLMFacts{
 		Undeclared: []string{"add_generation_prompt", "bos_token", "content", "enable_thinking", "messages"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
@@ -183,4 +184,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|iDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|kDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"

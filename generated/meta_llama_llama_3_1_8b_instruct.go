@@ -20,13 +20,14 @@ var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 		Handler:         "generic",
 		ReasoningMode:   "none",
 	},
-	File:      "meta-llama-Llama-3.1-8B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama3_1_8B_Instruct,
-	LlamaFunc: renderMetaLlamaLlama3_1_8B_InstructLlama,
-	Name:      "meta-llama-Llama-3.1-8B-Instruct",
-	Origin:    "llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja",
-	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
-	Spans:     spansMetaLlamaLlama3_1_8B_Instruct,
+	File:        "meta-llama-Llama-3.1-8B-Instruct.jinja",
+	Func:        renderMetaLlamaLlama3_1_8B_Instruct,
+	LlamaFunc:   renderMetaLlamaLlama3_1_8B_InstructLlama,
+	Name:        "meta-llama-Llama-3.1-8B-Instruct",
+	Origin:      "llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
+	Spans:       spansMetaLlamaLlama3_1_8B_Instruct,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -36,10 +37,10 @@ var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
@@ -414,4 +415,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|0DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI8EGJGG0ECICGICIAKkECACGICACGACIAGAEJEEiCCACGEEIAMYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|2DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG2EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI8EGJGG0ECICGICIAKkECACGICACGACIAGAEJEEiCCACGEEIAMYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAMEKZC"

@@ -20,13 +20,14 @@ var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 		Handler:         "generic",
 		ReasoningMode:   "none",
 	},
-	File:      "meta-llama-Llama-3.2-3B-Instruct.jinja",
-	Func:      renderMetaLlamaLlama3_2_3B_Instruct,
-	LlamaFunc: renderMetaLlamaLlama3_2_3B_InstructLlama,
-	Name:      "meta-llama-Llama-3.2-3B-Instruct",
-	Origin:    "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
-	SHA256:    "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
-	Spans:     spansMetaLlamaLlama3_2_3B_Instruct,
+	File:        "meta-llama-Llama-3.2-3B-Instruct.jinja",
+	Func:        renderMetaLlamaLlama3_2_3B_Instruct,
+	LlamaFunc:   renderMetaLlamaLlama3_2_3B_InstructLlama,
+	Name:        "meta-llama-Llama-3.2-3B-Instruct",
+	Origin:      "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
+	Spans:       spansMetaLlamaLlama3_2_3B_Instruct,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -36,10 +37,10 @@ var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
@@ -349,4 +350,4 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|yDACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|0DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"

@@ -21,13 +21,14 @@ var MetaLlamaLlama3_3_70B_Instruct = &tmplgen.Template{
 		Handler:         "generic",
 		ReasoningMode:   "none",
 	},
-	File:      "meta-llama-Llama-3.3-70B-Instruct.jinja",
-	Func:      MetaLlamaLlama3_1_8B_Instruct.Func,
-	LlamaFunc: MetaLlamaLlama3_1_8B_Instruct.LlamaFunc,
-	Name:      "meta-llama-Llama-3.3-70B-Instruct",
-	Origin:    "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
-	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
-	Spans:     MetaLlamaLlama3_1_8B_Instruct.Spans,
+	File:        "meta-llama-Llama-3.3-70B-Instruct.jinja",
+	Func:        MetaLlamaLlama3_1_8B_Instruct.Func,
+	LlamaFunc:   MetaLlamaLlama3_1_8B_Instruct.LlamaFunc,
+	Name:        "meta-llama-Llama-3.3-70B-Instruct",
+	Origin:      "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
+	Spans:       MetaLlamaLlama3_1_8B_Instruct.Spans,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -37,8 +38,8 @@ var MetaLlamaLlama3_3_70B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )

@@ -17,13 +17,14 @@ var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 		Handler:       "generic",
 		ReasoningMode: "none",
 	},
-	File:      "microsoft-Phi-3.5-mini-instruct.jinja",
-	Func:      renderMicrosoftPhi3_5MiniInstruct,
-	LlamaFunc: renderMicrosoftPhi3_5MiniInstructLlama,
-	Name:      "microsoft-Phi-3.5-mini-instruct",
-	Origin:    "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
-	SHA256:    "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
-	Spans:     spansMicrosoftPhi3_5MiniInstruct,
+	File:        "microsoft-Phi-3.5-mini-instruct.jinja",
+	Func:        renderMicrosoftPhi3_5MiniInstruct,
+	LlamaFunc:   renderMicrosoftPhi3_5MiniInstructLlama,
+	Name:        "microsoft-Phi-3.5-mini-instruct",
+	Origin:      "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
+	ReadsTokens: []string{"eos_token"},
+	SHA256:      "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
+	Spans:       spansMicrosoftPhi3_5MiniInstruct,
 	Tokens: map[string]string{
 		"bos_token": "<s>",
 		"eos_token": "<|endoftext|>",
@@ -33,10 +34,10 @@ var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
@@ -119,4 +120,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|gDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|iDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"

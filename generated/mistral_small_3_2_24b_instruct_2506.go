@@ -21,13 +21,14 @@ var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	Func:      renderMistralSmall3_2_24B_Instruct2506,
-	LlamaFunc: renderMistralSmall3_2_24B_Instruct2506Llama,
-	Name:      "Mistral-Small-3.2-24B-Instruct-2506",
-	Origin:    "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	SHA256:    "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
-	Spans:     spansMistralSmall3_2_24B_Instruct2506,
+	File:        "Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	Func:        renderMistralSmall3_2_24B_Instruct2506,
+	LlamaFunc:   renderMistralSmall3_2_24B_Instruct2506Llama,
+	Name:        "Mistral-Small-3.2-24B-Instruct-2506",
+	Origin:      "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
+	Spans:       spansMistralSmall3_2_24B_Instruct2506,
 	Tokens: map[string]string{
 		"bos_token": "<s>",
 		"eos_token": "</s>",
@@ -38,10 +39,10 @@ var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
@@ -441,4 +442,4 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 
 // spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|uDACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACeAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"
+const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|wDACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACeAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"

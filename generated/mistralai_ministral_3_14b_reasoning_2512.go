@@ -22,23 +22,24 @@ var MistralaiMinistral3_14B_Reasoning2512 = &tmplgen.Template{
 		Thinking:          true,
 		ThinkingStartTag:  "[THINK]",
 	},
-	File:      "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	Func:      renderMistralaiMinistral3_14B_Reasoning2512,
-	LlamaFunc: renderMistralaiMinistral3_14B_Reasoning2512Llama,
-	Name:      "mistralai-Ministral-3-14B-Reasoning-2512",
-	Origin:    "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	SHA256:    "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
-	Spans:     spansMistralaiMinistral3_14B_Reasoning2512,
+	File:        "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	Func:        renderMistralaiMinistral3_14B_Reasoning2512,
+	LlamaFunc:   renderMistralaiMinistral3_14B_Reasoning2512Llama,
+	Name:        "mistralai-Ministral-3-14B-Reasoning-2512",
+	Origin:      "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
+	Spans:       spansMistralaiMinistral3_14B_Reasoning2512,
 	VLLM: tmplgen.VLLMFacts{
 		OpenAIContent: true,
 		Undeclared:    []string{"blocks", "bos_token", "eos_token", "loop_messages", "messages", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
@@ -444,4 +445,4 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 
 // spansMistralaiMinistral3_14B_Reasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|oDAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEGmBCIGICEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACeA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEIkBCIGIAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"
+const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|qDAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEGmBCIGICEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACeA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEIkBCIGIAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"

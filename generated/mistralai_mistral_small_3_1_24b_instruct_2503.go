@@ -21,13 +21,14 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	Func:      renderMistralaiMistralSmall3_1_24B_Instruct2503,
-	LlamaFunc: renderMistralaiMistralSmall3_1_24B_Instruct2503Llama,
-	Name:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
-	Origin:    "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	SHA256:    "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
-	Spans:     spansMistralaiMistralSmall3_1_24B_Instruct2503,
+	File:        "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	Func:        renderMistralaiMistralSmall3_1_24B_Instruct2503,
+	LlamaFunc:   renderMistralaiMistralSmall3_1_24B_Instruct2503Llama,
+	Name:        "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
+	Origin:      "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
+	Spans:       spansMistralaiMistralSmall3_1_24B_Instruct2503,
 	Tokens: map[string]string{
 		"bos_token": "<s>",
 		"eos_token": "</s>",
@@ -38,10 +39,10 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -571,4 +572,4 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|wDACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI4KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACgBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+KIRGI0KCIEGqDCIEGiDEIGICCIAK+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|yDACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI4KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACgBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+KIRGI0KCIEGqDCIEGiDEIGICCIAK+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"

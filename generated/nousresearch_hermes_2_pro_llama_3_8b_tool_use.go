@@ -21,13 +21,14 @@ var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	Func:      renderNousResearchHermes2ProLlama3_8B_ToolUse,
-	LlamaFunc: renderNousResearchHermes2ProLlama3_8B_ToolUseLlama,
-	Name:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
-	Origin:    "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
-	Spans:     spansNousResearchHermes2ProLlama3_8B_ToolUse,
+	File:        "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	Func:        renderNousResearchHermes2ProLlama3_8B_ToolUse,
+	LlamaFunc:   renderNousResearchHermes2ProLlama3_8B_ToolUseLlama,
+	Name:        "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
+	Origin:      "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
+	Spans:       spansNousResearchHermes2ProLlama3_8B_ToolUse,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|im_end|>",
@@ -37,10 +38,10 @@ var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
@@ -524,4 +525,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|qDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG8FIAIIKCIEGACICIEGJGIECAGMcCAIMECIGIECAEMOKJEGGCIGMEEJGMkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|sDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG8FIAIIKCIEGACICIEGJGIECAGMcCAIMECIGIECAEMOKJEGGCIGMEEJGMkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"

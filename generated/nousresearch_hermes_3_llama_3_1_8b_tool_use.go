@@ -22,13 +22,14 @@ var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
-	Func:      NousResearchHermes2ProLlama3_8B_ToolUse.Func,
-	LlamaFunc: NousResearchHermes2ProLlama3_8B_ToolUse.LlamaFunc,
-	Name:      "NousResearch-Hermes-3-Llama-3.1-8B-tool_use",
-	Origin:    "llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
-	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
-	Spans:     NousResearchHermes2ProLlama3_8B_ToolUse.Spans,
+	File:        "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
+	Func:        NousResearchHermes2ProLlama3_8B_ToolUse.Func,
+	LlamaFunc:   NousResearchHermes2ProLlama3_8B_ToolUse.LlamaFunc,
+	Name:        "NousResearch-Hermes-3-Llama-3.1-8B-tool_use",
+	Origin:      "llama.cpp/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
+	Spans:       NousResearchHermes2ProLlama3_8B_ToolUse.Spans,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|im_end|>",
@@ -38,8 +39,8 @@ var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )

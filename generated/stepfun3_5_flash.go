@@ -23,23 +23,24 @@ var StepFun3_5Flash = &tmplgen.Template{
 		ThinkingStartTag:  "<think>",
 		TrimContent:       true,
 	},
-	File:      "StepFun3.5-Flash.jinja",
-	Func:      renderStepFun3_5Flash,
-	LlamaFunc: renderStepFun3_5FlashLlama,
-	Name:      "StepFun3.5-Flash",
-	Origin:    "llama.cpp/StepFun3.5-Flash.jinja",
-	SHA256:    "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
-	Spans:     spansStepFun3_5Flash,
+	File:        "StepFun3.5-Flash.jinja",
+	Func:        renderStepFun3_5Flash,
+	LlamaFunc:   renderStepFun3_5FlashLlama,
+	Name:        "StepFun3.5-Flash",
+	Origin:      "llama.cpp/StepFun3.5-Flash.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
+	Spans:       spansStepFun3_5Flash,
 	VLLM: tmplgen.VLLMFacts{
 		OpenAIContent: true,
 		Undeclared:    []string{"add_generation_prompt", "arguments", "bos_token", "messages", "reasoning_content", "role_name", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
@@ -479,4 +480,4 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "macro,if,{{ }},for,set|oDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII2GGRGKECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK8GGRGKECIIIoGCACGICIIMACAEC0FCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEG0CEJCIoCCIGGICICGACIIGAEJEEwBCACGACIIIeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_5Flash = "macro,if,{{ }},for,set|qDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII2GGRGKECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK8GGRGKECIIIoGCACGICIIMACAEC0FCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEG0CEJCIoCCIGGICICGACIIGAEJEEwBCACGACIIIeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

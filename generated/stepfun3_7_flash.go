@@ -24,23 +24,24 @@ var StepFun3_7Flash = &tmplgen.Template{
 		ThinkingStartTag:  "<think>",
 		TrimContent:       true,
 	},
-	File:      "StepFun3.7-Flash.jinja",
-	Func:      renderStepFun3_7Flash,
-	LlamaFunc: renderStepFun3_7FlashLlama,
-	Name:      "StepFun3.7-Flash",
-	Origin:    "llama.cpp/StepFun3.7-Flash.jinja",
-	SHA256:    "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
-	Spans:     spansStepFun3_7Flash,
+	File:        "StepFun3.7-Flash.jinja",
+	Func:        renderStepFun3_7Flash,
+	LlamaFunc:   renderStepFun3_7FlashLlama,
+	Name:        "StepFun3.7-Flash",
+	Origin:      "llama.cpp/StepFun3.7-Flash.jinja",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
+	Spans:       spansStepFun3_7Flash,
 	VLLM: tmplgen.VLLMFacts{
 		OpenAIContent: true,
 		Undeclared:    []string{"add_generation_prompt", "arguments", "bos_token", "messages", "preserve_thinking", "reasoning_content", "reasoning_effort", "role_name", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
@@ -562,4 +563,4 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "macro,if,{{ }},set,for|wDmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGRIMECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGRIMECIGIsGCACGICIGMACAEC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG8CEJCIwCCIIGICICGACIGGAEJEE4BCACGICIGQeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_7Flash = "macro,if,{{ }},set,for|yDmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGRIMECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGRIMECIGIsGCACGICIGMACAEC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG8CEJCIwCCIIGICICGACIGGAEJEE4BCACGICIGQeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"

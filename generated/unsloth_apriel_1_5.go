@@ -21,23 +21,24 @@ var UnslothApriel1_5 = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "unsloth-Apriel-1.5.jinja",
-	Func:      renderUnslothApriel1_5,
-	LlamaFunc: renderUnslothApriel1_5Llama,
-	Name:      "unsloth-Apriel-1.5",
-	Origin:    "llama.cpp/unsloth-Apriel-1.5.jinja",
-	SHA256:    "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
-	Spans:     spansUnslothApriel1_5,
+	File:        "unsloth-Apriel-1.5.jinja",
+	Func:        renderUnslothApriel1_5,
+	LlamaFunc:   renderUnslothApriel1_5Llama,
+	Name:        "unsloth-Apriel-1.5",
+	Origin:      "llama.cpp/unsloth-Apriel-1.5.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
+	Spans:       spansUnslothApriel1_5,
 	VLLM: tmplgen.VLLMFacts{
 		OpenAIContent: true,
 		Undeclared:    []string{"add_generation_prompt", "add_thoughts", "bos_token", "eos_token", "messages", "system_message", "tool_message", "tool_output_instructions", "tools"},
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
@@ -547,4 +548,4 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 
 // spansUnslothApriel1_5 is the position table of unsloth-Apriel-1.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothApriel1_5 = "set,if,for,{{ }}|sDAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCmBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"
+const spansUnslothApriel1_5 = "set,if,for,{{ }}|uDAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCmBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"

@@ -22,13 +22,14 @@ var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 		Thinking:          true,
 		ThinkingStartTag:  "[THINK]",
 	},
-	File:      "unsloth-mistral-Devstral-Small-2507.jinja",
-	Func:      renderUnslothMistralDevstralSmall2507,
-	LlamaFunc: renderUnslothMistralDevstralSmall2507Llama,
-	Name:      "unsloth-mistral-Devstral-Small-2507",
-	Origin:    "llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja",
-	SHA256:    "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
-	Spans:     spansUnslothMistralDevstralSmall2507,
+	File:        "unsloth-mistral-Devstral-Small-2507.jinja",
+	Func:        renderUnslothMistralDevstralSmall2507,
+	LlamaFunc:   renderUnslothMistralDevstralSmall2507Llama,
+	Name:        "unsloth-mistral-Devstral-Small-2507",
+	Origin:      "llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja",
+	ReadsTokens: []string{"bos_token", "eos_token"},
+	SHA256:      "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
+	Spans:       spansUnslothMistralDevstralSmall2507,
 	Tokens: map[string]string{
 		"bos_token": "<s>",
 		"eos_token": "</s>",
@@ -39,10 +40,10 @@ var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
@@ -386,4 +387,4 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|wDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACeAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACeAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"

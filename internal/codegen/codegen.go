@@ -17,6 +17,7 @@ import (
 	"go/format"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"sort"
 
 	"github.com/dave/jennifer/jen"
@@ -157,6 +158,11 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	return appendSpanTable(src, table, g.t.File, g.sites)
 }
 
+// specialTokenVars are the variables transformers gives a template from its tokenizer's
+// special tokens (special_tokens_map), as vLLM does: a Template's ReadsTokens are those
+// its template reads.
+var specialTokenVars = []string{"bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}
+
 // templateFields returns the fields of a unit's tmplgen.Template that say what the
 // template is: all but its functions and position table.
 func templateFields(u *Unit) jen.Dict {
@@ -186,6 +192,15 @@ func templateFields(u *Unit) jen.Dict {
 			tokens[jen.Lit(name)] = jen.Lit(u.Tokens[name])
 		}
 		fields[jen.Id("Tokens")] = jen.Map(jen.String()).String().Values(tokens)
+	}
+	var reads []jen.Code
+	for _, name := range u.VLLM.Undeclared {
+		if slices.Contains(specialTokenVars, name) {
+			reads = append(reads, jen.Lit(name))
+		}
+	}
+	if len(reads) > 0 {
+		fields[jen.Id("ReadsTokens")] = jen.Index().String().Values(reads...)
 	}
 	if u.AddBOS {
 		fields[jen.Id("AddBOS")] = jen.True()

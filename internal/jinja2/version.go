@@ -13,10 +13,10 @@ const Version = "v0.1.0"
 // runs the code of earlier releases and its code runs on their runtime.
 const (
 	// MinVersion is the oldest version of generated code this runtime runs.
-	MinVersion = 1
+	MinVersion = 2
 	// MaxVersion is the newest version of generated code this runtime runs, the version
 	// of the code the generator of this release writes.
-	MaxVersion = 1
+	MaxVersion = 2
 )
 
 // EnforceVersion is how a generated file asserts at compile time that the runtime runs

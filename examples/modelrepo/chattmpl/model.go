@@ -21,13 +21,14 @@ var Model = &tmplgen.Template{
 		Handler:           "generic",
 		ReasoningMode:     "none",
 	},
-	File:      "model",
-	Func:      renderModel,
-	LlamaFunc: renderModelLlama,
-	Name:      "model",
-	Origin:    "./model",
-	SHA256:    "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
-	Spans:     spansModel,
+	File:        "model",
+	Func:        renderModel,
+	LlamaFunc:   renderModelLlama,
+	Name:        "model",
+	Origin:      "./model",
+	ReadsTokens: []string{"bos_token"},
+	SHA256:      "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Spans:       spansModel,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -37,10 +38,10 @@ var Model = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 1, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(1 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 1) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderModel renders model.
@@ -238,4 +239,4 @@ func renderModelLlama(w *jinja2.Writer) {
 
 // spansModel is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModel = "macro,{{ }},for,if,set|oDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansModel = "macro,{{ }},for,if,set|qDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
