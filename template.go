@@ -117,9 +117,10 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 		if !in.AllowMissingTokens && slices.Contains(t.ReadsTokens, name) {
 			return nil, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
 				"which the input does not give (a template compiled from a .jinja file carries no special tokens): "+
-				"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it), "+
-				"compile the template from the model's files (tmplgen gen MODEL), or set Input.AllowMissingTokens "+
-				"to render it undefined", name, name)}
+				"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it; "+
+				"in a request to tmplgen render, the field %q), compile the template from the model's files "+
+				"(tmplgen gen MODEL, tmplgen render -model MODEL), or set Input.AllowMissingTokens to render it "+
+				"undefined", name, name, name)}
 		}
 	}
 	if lacks {
