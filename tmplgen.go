@@ -1,17 +1,24 @@
 // Package tmplgen renders chat prompts with compiled chat templates: the prompt format
 // every LLM checkpoint carries as a Jinja program (tokenizer.chat_template), compiled
 // ahead of time into a Go function whose output is byte-identical to Python Jinja2 as
-// Hugging Face transformers' apply_chat_template runs it (and, through package
-// llamaserver, to the prompt llama.cpp's llama-server builds).
+// Hugging Face transformers' apply_chat_template runs it, to the prompt vLLM's
+// OpenAI-compatible server builds (package vllm) and to llama.cpp's llama-server's
+// (package llamaserver).
 //
-// A service decodes a request (ParseRequest, or builds the conversation from Go values
-// with MessagesValue and ToolsValue), finds the model's template in a package of
-// compiled templates (the module's generated package, or one `tmplgen gen` wrote from
-// the model's files) by its text or name, and renders:
+// A service decodes a request (ParseRequest of its body, RequestOf of an OpenAI SDK's
+// request value, or builds the conversation from Go values with MessagesValue and
+// ToolsValue), finds the model's template in a package of compiled templates (the
+// module's generated package, or one `tmplgen gen` wrote from the model's files) by its
+// text or name, and renders the prompt of the server it stands for:
 //
 //	req, err := tmplgen.ParseRequest(body)      // OpenAI-style: messages, tools, chat_template_kwargs...
 //	t, err := chattmpl.LookupText(templateText) // unknown text is an *UnknownTemplateError, never guessed
-//	prompt, err := t.Render(&req.Input)
+//	prompt, err := vllm.Render(t, &req.Input)   // vLLM's prompt; llamaserver.Render: llama-server's
+//
+// Template.Render is transformers' apply_chat_template: the template sees the messages
+// exactly as given, as it does in Python, where many templates fail on what OpenAI
+// clients send (content null, content arrays, arguments as JSON strings); the server
+// profiles rewrite the request as their servers do first.
 //
 // A Template is immutable and a render never modifies its Input, so one Template (and
 // one Input) may be rendered from any number of goroutines at once. Errors a caller
