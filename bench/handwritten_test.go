@@ -219,11 +219,18 @@ func pyStrip(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
 }
 
+// A hwPair is an oracle case a hand-written renderer handles: the compiled template's
+// pair (its input and prompt) and the typed request.
+type hwPair struct {
+	*pair
+	req *hwRequest
+}
+
 // handwrittenPairs returns, for each hand-written template, the oracle cases it
-// handles with the compiled template's prompt for each.
-func handwrittenPairs(tb testing.TB) map[string][]*pair {
+// handles.
+func handwrittenPairs(tb testing.TB) map[string][]hwPair {
 	c := mustCorpus(tb)
-	out := map[string][]*pair{}
+	out := map[string][]hwPair{}
 	for _, t := range c.templates {
 		hw, ok := handwritten[t.name]
 		if !ok {
@@ -244,7 +251,7 @@ func handwrittenPairs(tb testing.TB) map[string][]*pair {
 			if p.err != nil {
 				continue
 			}
-			out[t.name] = append(out[t.name], p)
+			out[t.name] = append(out[t.name], hwPair{p, r})
 		}
 	}
 	return out
@@ -253,21 +260,13 @@ func handwrittenPairs(tb testing.TB) map[string][]*pair {
 // TestHandwritten: each hand-written renderer writes the compiled template's prompt,
 // byte for byte, on every oracle case it handles, and handles at least five.
 func TestHandwritten(t *testing.T) {
-	c := mustCorpus(t)
 	pairs := handwrittenPairs(t)
 	for name, hw := range handwritten {
 		if len(pairs[name]) < 5 {
 			t.Errorf("%s: the hand-written renderer handles %d cases, want at least 5", name, len(pairs[name]))
 		}
 		for _, p := range pairs[name] {
-			var raw []byte
-			for _, cs := range c.cases {
-				if cs.id == p.caseID {
-					raw = cs.raw
-				}
-			}
-			r, _ := hwRequestOf(raw)
-			got, _ := hw(nil, r)
+			got, _ := hw(nil, p.req)
 			if string(got) != p.out {
 				t.Errorf("%s %s:\nhand-written %q\ncompiled     %q", name, p.caseID, got, p.out)
 			}
@@ -281,24 +280,17 @@ func TestHandwritten(t *testing.T) {
 // (handwritten, appending into a reused buffer, from the typed request), so that
 // benchstat -col /engine gives the ratio.
 func BenchmarkHandwritten(b *testing.B) {
-	c := mustCorpus(b)
 	for name, pairs := range handwrittenPairs(b) {
 		hw := handwritten[name]
 		b.Run(name, func(b *testing.B) {
 			for _, p := range pairs {
-				var r *hwRequest
-				for _, cs := range c.cases {
-					if cs.id == p.caseID {
-						r, _ = hwRequestOf(cs.raw)
-					}
-				}
 				b.Run(p.caseID, func(b *testing.B) {
 					b.Run("engine=tmplgen", func(b *testing.B) { benchTmplgen(b, p.in, p.tmpl) })
 					b.Run("engine=handwritten", func(b *testing.B) {
 						b.ReportAllocs()
-						buf, _ := hw(nil, r)
+						buf, _ := hw(nil, p.req)
 						for b.Loop() {
-							buf, _ = hw(buf[:0], r)
+							buf, _ = hw(buf[:0], p.req)
 						}
 					})
 				})

@@ -132,15 +132,10 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 	var toolDicts jinja2.Value = jinja2.None()
 	if hasTools {
-		list := make([]jinja2.Value, len(tools.Items()))
-		for i, tool := range tools.Items() {
-			d, err := toolDict(t, tool)
-			if err != nil {
-				return nil, err
-			}
-			list[i] = d
+		var err error
+		if toolDicts, err = eachItem(t, tools, toolDict); err != nil {
+			return nil, err
 		}
-		toolDicts = jinja2.ListOf(list)
 	}
 	msgs := in.Messages.Items()
 	validated := make([]*jinja2.Dict, len(msgs))
@@ -423,15 +418,11 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 		switch c.Kind() {
 		case jinja2.KindString:
 		case jinja2.KindList:
-			parts := make([]jinja2.Value, len(c.Items()))
-			for i, p := range c.Items() {
-				vp, err := validPart(t, p)
-				if err != nil {
-					return nil, err
-				}
-				parts[i] = vp
+			parts, err := eachItem(t, c, validPart)
+			if err != nil {
+				return nil, err
 			}
-			out.SetStr("content", jinja2.ListOf(parts))
+			out.SetStr("content", parts)
 		default:
 			return nil, refused(t, "messages.content: Input should be a valid string or list")
 		}
@@ -440,15 +431,11 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 		if calls.Kind() != jinja2.KindList {
 			return nil, refused(t, "messages.tool_calls: Input should be a valid list")
 		}
-		list := make([]jinja2.Value, len(calls.Items()))
-		for i, c := range calls.Items() {
-			vc, err := validToolCall(t, c)
-			if err != nil {
-				return nil, err
-			}
-			list[i] = vc
+		list, err := eachItem(t, calls, validToolCall)
+		if err != nil {
+			return nil, err
 		}
-		out.SetStr("tool_calls", jinja2.ListOf(list))
+		out.SetStr("tool_calls", list)
 	}
 	for _, k := range []string{"name", "tool_call_id", "reasoning", "task"} {
 		if v, _ := out.GetStr(k); !isNone(v) && v.Kind() != jinja2.KindString {
@@ -456,6 +443,20 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 		}
 	}
 	return out, nil
+}
+
+// eachItem returns a new list of each item of list as f returns it, or f's first error.
+func eachItem(t *tmplgen.Template, list jinja2.Value, f func(*tmplgen.Template, jinja2.Value) (jinja2.Value, error)) (jinja2.Value, error) {
+	items := list.Items()
+	out := make([]jinja2.Value, len(items))
+	for i, it := range items {
+		v, err := f(t, it)
+		if err != nil {
+			return jinja2.Value{}, err
+		}
+		out[i] = v
+	}
+	return jinja2.ListOf(out), nil
 }
 
 // validPart is a content part as vLLM validates it: a text part {"text", "type"}, other
