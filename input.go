@@ -127,7 +127,7 @@ func (in *Input) Lookup(name string) Value {
 	}
 	if len(in.SpecialTokens) > 0 {
 		if s, ok := in.SpecialTokens[name]; ok {
-			return jinja2.Str(s)
+			return jinja2.Lit(s)
 		}
 	}
 	return jinja2.Undefined(name)

@@ -68,6 +68,12 @@ func (t *Template) Render(in *Input) (string, error) {
 // appending the prompt to dst; in is never modified. (Package llamaserver renders the
 // prompt llama-server builds instead.)
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
+	return t.appendRenderTracked(dst, in, nil)
+}
+
+// appendRenderTracked is AppendRender that, when markup is not nil, sets it to the
+// ranges of the prompt that are template text.
+func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.ByteRange) (out []byte, err error) {
 	if t == nil {
 		_, err := t.ModelInput(in) // its error for a nil template
 		return dst, err
@@ -77,9 +83,9 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 		return dst, err
 	}
 	if in.ContinueFinalMessage != ContinueNone {
-		return t.appendContinued(dst, in)
+		return t.appendContinued(dst, in, markup)
 	}
-	return t.appendRender(dst, in, in, t.Func)
+	return t.appendRender(dst, in, in, t.Func, markup)
 }
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
@@ -160,7 +166,7 @@ const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "
 // appendContinued is apply_chat_template with continue_final_message: the final
 // message's text is tagged, the conversation rendered, and the prompt cut where the tag
 // is, so that it ends with the final message's text, open.
-func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
+func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteRange) ([]byte, error) {
 	fail := func(format string, args ...any) ([]byte, error) {
 		return dst, &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 	}
@@ -211,42 +217,56 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged, &tagged, t.Func)
+	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup)
 	if err != nil {
 		return dst, err
 	}
 	rendered := string(out[start:])
+	cut := func(out []byte) []byte { // the prompt is out, a prefix of the render's
+		if markup != nil {
+			*markup = jinja2.SpliceMarkup(*markup, len(out), len(rendered)-(len(out)-start), 0, false)
+		}
+		return out
+	}
 	tag := strings.TrimSpace(continueTag)
 	if !strings.Contains(rendered, strings.TrimFunc(final, pystr.IsSpace)) || !strings.Contains(rendered, tag) {
 		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template!")
 	}
 	at := strings.LastIndex(rendered, tag)
 	if strings.HasPrefix(rendered[at:], continueTag) {
-		return out[:start+at], nil
+		return cut(out[:start+at]), nil
 	}
-	return append(out[:start], strings.TrimRightFunc(rendered[:at], pystr.IsSpace)...), nil
+	return cut(append(out[:start], strings.TrimRightFunc(rendered[:at], pystr.IsSpace)...)), nil
 }
 
 // AppendRenderLlama renders the template as llama.cpp's Jinja engine does, with
 // LlamaFunc (Func for a template without one), appending the prompt to dst: the
 // variables are vars exactly (llama-server's, which package llamaserver builds from an
-// Input), the clock and limits in's.
-func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input) ([]byte, error) {
+// Input), the clock and limits in's. When markup is not nil, it is set to the ranges of
+// the prompt that are template text (see AppendRenderSegments).
+func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input, markup *[]jinja2.ByteRange) ([]byte, error) {
 	fn := t.LlamaFunc
 	if fn == nil {
 		fn = t.Func
 	}
-	return t.appendRender(dst, in, vars, fn)
+	return t.appendRender(dst, in, vars, fn, markup)
 }
 
 // appendRender runs the compiled function fn (Func or LlamaFunc) on the variables vars
 // (in, or llama-server's) with in's clock and limits; a failure is an *Error or
-// *RaiseError.
-func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer)) ([]byte, error) {
+// *RaiseError. When markup is not nil, it is set to the ranges of the output that are
+// template text.
+func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange) ([]byte, error) {
 	// field by field: a composite literal is built in a temporary and copied
 	var r jinja2.Run
 	r.Vars, r.Now, r.Limits, r.File, r.Spans = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans
-	out, err := r.Append(dst, fn)
+	var out []byte
+	var err error
+	if markup != nil {
+		out, *markup, err = r.AppendTracked(dst, fn)
+	} else {
+		out, err = r.Append(dst, fn)
+	}
 	if err != nil {
 		return dst, renderError(err)
 	}

@@ -34,10 +34,10 @@ var Apertus8B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApertus8B_Instruct renders Apertus-8B-Instruct.jinja.
@@ -87,7 +87,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						jinja2.WriteAdd(w, innerType, jinja2.Str("[]"))
+						jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
@@ -107,7 +107,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
 			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
@@ -167,7 +167,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
@@ -319,29 +319,29 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
-	systemToken = jinja2.Str("<|system_start|>")
+	systemToken = jinja2.Lit("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
-	endSystemToken = jinja2.Str("<|system_end|>")
+	endSystemToken = jinja2.Lit("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
-	developerToken = jinja2.Str("<|developer_start|>")
+	developerToken = jinja2.Lit("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
-	endDeveloperToken = jinja2.Str("<|developer_end|>")
+	endDeveloperToken = jinja2.Lit("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
-	userToken = jinja2.Str("<|user_start|>")
+	userToken = jinja2.Lit("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
-	endUserToken = jinja2.Str("<|user_end|>")
+	endUserToken = jinja2.Lit("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
-	assistantToken = jinja2.Str("<|assistant_start|>")
+	assistantToken = jinja2.Lit("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	endAssistantToken = jinja2.Str("<|assistant_end|>")
+	endAssistantToken = jinja2.Lit("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
-	innerToken = jinja2.Str("<|inner_prefix|>")
+	innerToken = jinja2.Lit("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
-	outerToken = jinja2.Str("<|inner_suffix|>")
+	outerToken = jinja2.Lit("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	toolCallsToken = jinja2.Str("<|tools_prefix|>")
+	toolCallsToken = jinja2.Lit("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	endToolCallsToken = jinja2.Str("<|tools_suffix|>")
+	endToolCallsToken = jinja2.Lit("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	nsInAssistant := false
 	nsInTool := false
@@ -351,37 +351,37 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.In(jinja2.Str("content"), messages0) {
+		if jinja2.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := jinja2.Attr(messages0, "content")
 			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, messages0Content, endSystemToken)
-			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Str("text"), messages0Content) {
+			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, jinja2.Attr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		jinja2.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
+		jinja2.WriteAdd(w, systemToken, jinja2.Lit("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	jinja2.WriteAdd(w, developerToken, jinja2.Str("Deliberation: "))
+	jinja2.WriteAdd(w, developerToken, jinja2.Lit("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
 	if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
@@ -424,7 +424,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if jinja2.In(jinja2.Str("content"), message) {
+			if jinja2.In(jinja2.Lit("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				jinja2.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
@@ -432,7 +432,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				if jinja2.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					jinja2.Write(w, messageContent)
-				} else if jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("parts"), messageContent) {
+				} else if jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Lit("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = jinja2.Attr(messageContent, "parts")
@@ -446,13 +446,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
+							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				jinja2.Write(w, endUserToken)
@@ -467,7 +467,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.In(jinja2.Str("content"), message) && !jinja2.IsNone(jinja2.Attr(message, "content")) {
+			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.Attr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := jinja2.Attr(message, "content")
 				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
@@ -478,13 +478,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						nsInTool = false
 					}
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
-					nsAssistantFormat = jinja2.Str("string")
+					nsAssistantFormat = jinja2.Lit("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					jinja2.Write(w, messageContent)
-				} else if (jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("blocks"), messageContent)) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Lit("blocks"), messageContent)) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
-					nsAssistantFormat = jinja2.Str("mapping")
+					nsAssistantFormat = jinja2.Lit("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
 					blocks = jinja2.Attr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
@@ -525,7 +525,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								jinja2.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							jinja2.WriteAdd(w, toolCallsToken, jinja2.Str("["))
+							jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
 							items := jinja2.Iterate(w, jinja2.Attr(block, "calls"))
 							for i := range items {
@@ -549,7 +549,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
@@ -584,23 +584,23 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
+							jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("Invalid assistant content '"), messageContent), jinja2.Lit("', expected ")), nsAssistantFormat)))
 				}
-			} else if jinja2.NotIn(jinja2.Str("tool_calls"), message) {
+			} else if jinja2.NotIn(jinja2.Lit("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.Attr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.Attr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				jinja2.WriteAdd(w, toolCallsToken, jinja2.Str("["))
+				jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
 				for i := range items {
@@ -624,7 +624,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
@@ -636,7 +636,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool message outside of assistant")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -652,7 +652,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid message role")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -715,7 +715,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						llamacpp.WriteAdd(w, innerType, jinja2.Str("[]"))
+						llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
@@ -735,7 +735,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
 			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
@@ -795,7 +795,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
@@ -951,29 +951,29 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
-	systemToken = jinja2.Str("<|system_start|>")
+	systemToken = jinja2.Lit("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
-	endSystemToken = jinja2.Str("<|system_end|>")
+	endSystemToken = jinja2.Lit("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
-	developerToken = jinja2.Str("<|developer_start|>")
+	developerToken = jinja2.Lit("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
-	endDeveloperToken = jinja2.Str("<|developer_end|>")
+	endDeveloperToken = jinja2.Lit("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
-	userToken = jinja2.Str("<|user_start|>")
+	userToken = jinja2.Lit("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
-	endUserToken = jinja2.Str("<|user_end|>")
+	endUserToken = jinja2.Lit("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
-	assistantToken = jinja2.Str("<|assistant_start|>")
+	assistantToken = jinja2.Lit("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	endAssistantToken = jinja2.Str("<|assistant_end|>")
+	endAssistantToken = jinja2.Lit("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
-	innerToken = jinja2.Str("<|inner_prefix|>")
+	innerToken = jinja2.Lit("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
-	outerToken = jinja2.Str("<|inner_suffix|>")
+	outerToken = jinja2.Lit("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	toolCallsToken = jinja2.Str("<|tools_prefix|>")
+	toolCallsToken = jinja2.Lit("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	endToolCallsToken = jinja2.Str("<|tools_suffix|>")
+	endToolCallsToken = jinja2.Lit("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	nsInAssistant := false
 	nsInTool := false
@@ -983,37 +983,37 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if llamacpp.In(jinja2.Str("content"), messages0) {
+		if llamacpp.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := llamacpp.Attr(messages0, "content")
 			if llamacpp.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, messages0Content, endSystemToken)
-			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Str("text"), messages0Content) {
+			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, llamacpp.Attr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid system message")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		llamacpp.WriteAdd(w, systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
+		llamacpp.WriteAdd(w, systemToken, jinja2.Lit("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	llamacpp.WriteAdd(w, developerToken, jinja2.Str("Deliberation: "))
+	llamacpp.WriteAdd(w, developerToken, jinja2.Lit("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
 	if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
@@ -1057,7 +1057,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if llamacpp.In(jinja2.Str("content"), message) {
+			if llamacpp.In(jinja2.Lit("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
@@ -1065,7 +1065,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				if llamacpp.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
-				} else if llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Str("parts"), messageContent) {
+				} else if llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Lit("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = llamacpp.Attr(messageContent, "parts")
@@ -1079,13 +1079,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid user part: "), partType)))
+							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid user message: "), messageRole)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				llamacpp.Write(w, endUserToken)
@@ -1100,7 +1100,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if llamacpp.In(jinja2.Str("content"), message) && !llamacpp.IsNone(llamacpp.Attr(message, "content")) {
+			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.Attr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := llamacpp.Attr(message, "content")
 				if llamacpp.IsString(messageContent) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
@@ -1111,13 +1111,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 						nsInTool = false
 					}
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
-					nsAssistantFormat = jinja2.Str("string")
+					nsAssistantFormat = jinja2.Lit("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
-				} else if (llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Str("blocks"), messageContent)) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Lit("blocks"), messageContent)) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
-					nsAssistantFormat = jinja2.Str("mapping")
+					nsAssistantFormat = jinja2.Lit("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
 					blocks = llamacpp.Attr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
@@ -1158,7 +1158,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							llamacpp.WriteAdd(w, toolCallsToken, jinja2.Str("["))
+							llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
 							items := llamacpp.Iterate(w, llamacpp.Attr(block, "calls"))
 							for i := range items {
@@ -1182,7 +1182,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
@@ -1217,23 +1217,23 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
+							llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("Invalid assistant content '"), messageContent), jinja2.Lit("', expected ")), nsAssistantFormat)))
 				}
-			} else if llamacpp.NotIn(jinja2.Str("tool_calls"), message) {
+			} else if llamacpp.NotIn(jinja2.Lit("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid assistant message "), message)))
+				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Str("["))
+				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
@@ -1258,7 +1258,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
@@ -1270,7 +1270,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool message outside of assistant")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -1286,7 +1286,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Invalid message role")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}

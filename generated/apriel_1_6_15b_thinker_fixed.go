@@ -39,10 +39,10 @@ var Apriel1_6_15bThinkerFixed = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
@@ -68,25 +68,25 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		return jinja2.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
-	availableToolString = jinja2.Str("")
+	availableToolString = jinja2.Lit("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
 	addToolId = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
 	addThoughts = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
 	bosToken = jinja2.Or(bosToken, func() jinja2.Value {
-		return jinja2.Str("")
+		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
 	eosToken = jinja2.Or(eosToken, func() jinja2.Value {
-		return jinja2.Str("")
+		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
 	mark := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
+	reasoningAsstTurnStart = jinja2.Lit("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
 	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
@@ -106,11 +106,11 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
@@ -140,7 +140,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -151,7 +151,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			sysContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
 			if sysContent.Truthy() && jinja2.Gt(jinja2.FilterLength(sysContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
@@ -166,16 +166,16 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
-				systemMessage = jinja2.Str("")
+				systemMessage = jinja2.Lit("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
 			if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				jinja2.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
@@ -186,12 +186,12 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && jinja2.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				jinja2.WriteAdd(w, jinja2.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
+				jinja2.WriteAdd(w, jinja2.ItemStr(message, "reasoning_content"), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			asstContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
 			if asstContent.Truthy() && jinja2.Gt(jinja2.FilterLength(asstContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
@@ -204,21 +204,21 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				if !(i == len(items)-1) && jinja2.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && jinja2.In(jinja2.Lit("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					jinja2.Write(w, asstText)
 				}
-			} else if jinja2.MethodGet(message, jinja2.Str("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.Int(0)) {
+			} else if jinja2.MethodGet(message, jinja2.Lit("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = jinja2.MethodGetDefault(message, jinja2.Str("tool_calls"), jinja2.NewList())
+			toolCalls = jinja2.MethodGetDefault(message, jinja2.Lit("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
 			if toolCalls.Truthy() && jinja2.Gt(jinja2.FilterLength(toolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
@@ -233,7 +233,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					w.WriteString("\", \"arguments\": ")
 					jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Str("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
 						jinja2.WriteStr(w, jinja2.ItemStr(toolCall, "id"))
@@ -258,7 +258,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			toolContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
 			if jinja2.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
@@ -269,7 +269,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				if toolContent.Truthy() {
 					toolMessage = jinja2.ItemStr(jinja2.ItemInt(toolContent, 0), "text")
 				} else {
-					toolMessage = jinja2.Str("")
+					toolMessage = jinja2.Lit("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
@@ -280,7 +280,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			msgContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !jinja2.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
@@ -329,25 +329,25 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		return jinja2.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
-	availableToolString = jinja2.Str("")
+	availableToolString = jinja2.Lit("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
 	addToolId = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
 	addThoughts = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
 	bosToken = jinja2.Or(bosToken, func() jinja2.Value {
-		return jinja2.Str("")
+		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
 	eosToken = jinja2.Or(eosToken, func() jinja2.Value {
-		return jinja2.Str("")
+		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
 	mark := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
+	reasoningAsstTurnStart = jinja2.Lit("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
 	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
@@ -367,11 +367,11 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
@@ -402,7 +402,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -413,7 +413,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			sysContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
 			if sysContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(sysContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
@@ -428,16 +428,16 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
-				systemMessage = jinja2.Str("")
+				systemMessage = jinja2.Lit("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
 			if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
@@ -448,12 +448,12 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && llamacpp.MethodGet(message, jinja2.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "reasoning_content"), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			asstContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
 			if asstContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(asstContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
@@ -466,21 +466,21 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				if !(i == len(items)-1) && llamacpp.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && llamacpp.In(jinja2.Lit("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					llamacpp.Write(w, asstText)
 				}
-			} else if llamacpp.MethodGet(message, jinja2.Str("chosen")).Truthy() && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.Int(0)) {
+			} else if llamacpp.MethodGet(message, jinja2.Lit("chosen")).Truthy() && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = llamacpp.MethodGetDefault(message, jinja2.Str("tool_calls"), jinja2.NewList())
+			toolCalls = llamacpp.MethodGetDefault(message, jinja2.Lit("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
 			if toolCalls.Truthy() && llamacpp.Gt(llamacpp.FilterLength(toolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
@@ -495,7 +495,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					w.WriteString("\", \"arguments\": ")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Str("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))
@@ -520,7 +520,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			toolContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
 			if llamacpp.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
@@ -531,7 +531,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				if toolContent.Truthy() {
 					toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(toolContent, 0), "text")
 				} else {
-					toolMessage = jinja2.Str("")
+					toolMessage = jinja2.Lit("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
@@ -542,7 +542,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
+			msgContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !llamacpp.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}

@@ -29,10 +29,10 @@ var BailingThink = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBailingThink renders bailing-think.jinja.
@@ -44,7 +44,7 @@ func renderBailingThink(w *jinja2.Writer) {
 		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
-			role = jinja2.Str("HUMAN")
+			role = jinja2.Lit("HUMAN")
 		} else {
 			role = jinja2.FilterUpper(messageRole)
 		}
@@ -69,7 +69,7 @@ func renderBailingThinkLlama(w *jinja2.Writer) {
 		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
-			role = jinja2.Str("HUMAN")
+			role = jinja2.Lit("HUMAN")
 		} else {
 			role = llamacpp.FilterUpper(messageRole)
 		}

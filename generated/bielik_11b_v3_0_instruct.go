@@ -39,10 +39,10 @@ var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -65,7 +65,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
 		loopStartIndex = jinja2.Int(0)
 	}
@@ -115,17 +115,17 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+			content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = jinja2.FilterDefault(jinja2.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
+			reasoningContent = jinja2.FilterDefault(jinja2.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Str("<think>"), content)) && jinja2.In(jinja2.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Lit("<think>"), content)) && jinja2.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
+				reasoningParts = jinja2.MethodSplitSep(content, jinja2.Lit("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Str("<think>")), -1)
+				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
+				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
@@ -207,7 +207,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
 		loopStartIndex = jinja2.Int(0)
 	}
@@ -258,17 +258,17 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+			content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = llamacpp.FilterDefault(llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
+			reasoningContent = llamacpp.FilterDefault(llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Str("<think>"), content)) && llamacpp.In(jinja2.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Lit("<think>"), content)) && llamacpp.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
+				reasoningParts = llamacpp.MethodSplitSep(content, jinja2.Lit("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Str("<think>")), -1)
+				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
+				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {

@@ -38,10 +38,10 @@ var ByteDanceSeedOSS = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
@@ -55,23 +55,23 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	useJsonTooldef := w.Lookup("use_json_tooldef")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
-	bosToken = jinja2.Str("<seed:bos>")
+	bosToken = jinja2.Lit("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
-	eosToken = jinja2.Str("<seed:eos>")
+	eosToken = jinja2.Lit("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
-	_ = jinja2.Str("<seed:pad>")
+	_ = jinja2.Lit("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<seed:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</seed:tool_call>")
+	toolcallEndToken = jinja2.Lit("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
-	thinkBeginToken = jinja2.Str("<seed:think>")
+	thinkBeginToken = jinja2.Lit("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
-	thinkEndToken = jinja2.Str("</seed:think>")
+	thinkEndToken = jinja2.Lit("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	budgetBeginToken = jinja2.Str("<seed:cot_budget_reflect>")
+	budgetBeginToken = jinja2.Lit("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
+	budgetEndToken = jinja2.Lit("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
 	if !jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
@@ -137,13 +137,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		jinja2.WriteAdd(w, bosToken, jinja2.Str("system\n"), systemMessage)
+		jinja2.WriteAdd(w, bosToken, jinja2.Lit("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
 		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			jinja2.WriteAdd(w, bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
@@ -212,7 +212,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 			}
@@ -236,7 +236,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 			}
@@ -257,14 +257,14 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			jinja2.WriteAdd(w, bosToken, jinja2.Str("system"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			jinja2.Write(w, eosToken)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			jinja2.WriteAdd(w, bosToken, jinja2.Str("system"))
+			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
 			jinja2.Write(w, thinkingBudget)
@@ -334,7 +334,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 							argValue = jinja2.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						jinja2.WriteAdd(w, argValue, jinja2.Str("</parameter>\n"))
+						jinja2.WriteAdd(w, argValue, jinja2.Lit("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
@@ -346,7 +346,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else if jinja2.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
@@ -371,17 +371,17 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		jinja2.WriteAdd(w, bosToken, jinja2.Str("assistant\n"))
+		jinja2.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			jinja2.WriteAdd(w, thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
+			jinja2.WriteAdd(w, thinkBeginToken, jinja2.Lit("\n"), budgetBeginToken, jinja2.Lit("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Lit("\n"), thinkEndToken)
 		}
 	}
 }
@@ -399,23 +399,23 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	useJsonTooldef := w.Lookup("use_json_tooldef")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
-	bosToken = jinja2.Str("<seed:bos>")
+	bosToken = jinja2.Lit("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
-	eosToken = jinja2.Str("<seed:eos>")
+	eosToken = jinja2.Lit("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
-	_ = jinja2.Str("<seed:pad>")
+	_ = jinja2.Lit("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<seed:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</seed:tool_call>")
+	toolcallEndToken = jinja2.Lit("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
-	thinkBeginToken = jinja2.Str("<seed:think>")
+	thinkBeginToken = jinja2.Lit("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
-	thinkEndToken = jinja2.Str("</seed:think>")
+	thinkEndToken = jinja2.Lit("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	budgetBeginToken = jinja2.Str("<seed:cot_budget_reflect>")
+	budgetBeginToken = jinja2.Lit("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
+	budgetEndToken = jinja2.Lit("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
 	if !llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
@@ -483,13 +483,13 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if llamacpp.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		llamacpp.WriteAdd(w, bosToken, jinja2.Str("system\n"), systemMessage)
+		llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
 		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
@@ -563,7 +563,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 			}
@@ -590,7 +590,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
 					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 			}
@@ -611,14 +611,14 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system"))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			llamacpp.WriteAdd(w, bosToken, jinja2.Str("system"))
+			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
 			llamacpp.Write(w, thinkingBudget)
@@ -690,7 +690,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 							argValue = llamacpp.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						llamacpp.WriteAdd(w, argValue, jinja2.Str("</parameter>\n"))
+						llamacpp.WriteAdd(w, argValue, jinja2.Lit("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
@@ -702,7 +702,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
@@ -727,17 +727,17 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		llamacpp.WriteAdd(w, bosToken, jinja2.Str("assistant\n"))
+		llamacpp.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			llamacpp.WriteAdd(w, thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
+			llamacpp.WriteAdd(w, thinkBeginToken, jinja2.Lit("\n"), budgetBeginToken, jinja2.Lit("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Lit("\n"), thinkEndToken)
 		}
 	}
 }

@@ -37,10 +37,10 @@ var Cohere2MoE = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
@@ -80,7 +80,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = jinja2.FilterUpper(jinja2.FilterDefault(grounding, []jinja2.Value{jinja2.Str("disabled")}, nil))
+	grounding = jinja2.FilterUpper(jinja2.FilterDefault(grounding, []jinja2.Value{jinja2.Lit("disabled")}, nil))
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -205,7 +205,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
 			if jinja2.IsString(toolMsgContent) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
+				textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:69:17 {%- else -%}
 				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
@@ -245,10 +245,10 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		itemType := jinja2.Attr(item, "type")
 		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Str("content"), jinja2.Attr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), jinja2.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			jinja2.WriteJSON(w, textWrapper, nil, nil)
-		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.Attr(item, "document").Truthy()) && jinja2.In(jinja2.Str("data"), jinja2.Attr(item, "document")) {
+		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.Attr(item, "document").Truthy()) && jinja2.In(jinja2.Lit("data"), jinja2.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			jinja2.WriteJSON(w, jinja2.Attr(jinja2.Attr(item, "document"), "data"), nil, nil)
@@ -659,7 +659,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = llamacpp.FilterUpper(llamacpp.FilterDefault(grounding, []jinja2.Value{jinja2.Str("disabled")}, nil))
+	grounding = llamacpp.FilterUpper(llamacpp.FilterDefault(grounding, []jinja2.Value{jinja2.Lit("disabled")}, nil))
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -785,7 +785,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
 			if llamacpp.IsString(toolMsgContent) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
+				textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:69:17 {%- else -%}
 				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
@@ -826,10 +826,10 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		itemType := llamacpp.Attr(item, "type")
 		if jinja2.EqStr(llamacpp.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Str("content"), llamacpp.Attr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			llamacpp.WriteJSON(w, textWrapper, nil, nil)
-		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Str("data"), llamacpp.Attr(item, "document")) {
+		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Lit("data"), llamacpp.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			llamacpp.WriteJSON(w, llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil)

@@ -34,10 +34,10 @@ var CohereForAI_C4aiCommandR_PlusToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
@@ -53,7 +53,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
@@ -83,7 +83,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
 				jinja2.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -122,7 +122,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				jinja2.WriteAdd(w, paramName, jinja2.Str(": "))
+				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 				if !jinja2.Attr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
@@ -151,7 +151,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					jinja2.WriteAdd(w, paramName, jinja2.Str(" ("))
+					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 					if !jinja2.Attr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
@@ -204,7 +204,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				jinja2.WriteAdd(w, paramName, jinja2.Str(": "))
+				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 				if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
@@ -237,7 +237,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					jinja2.WriteAdd(w, paramName, jinja2.Str(" ("))
+					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 					if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
@@ -275,7 +275,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		systemMessage = jinja2.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
+		systemMessage = jinja2.Lit("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
@@ -341,11 +341,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.Attr(toolCall, "name"), jinja2.Str("\",\n"))
+				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.Attr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.Int(0)) {
@@ -357,7 +357,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -400,7 +400,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
@@ -430,7 +430,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
 				llamacpp.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -471,7 +471,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				llamacpp.WriteAdd(w, paramName, jinja2.Str(": "))
+				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 				if !llamacpp.Attr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
@@ -504,7 +504,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					llamacpp.WriteAdd(w, paramName, jinja2.Str(" ("))
+					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 					if !llamacpp.Attr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
@@ -559,7 +559,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				llamacpp.WriteAdd(w, paramName, jinja2.Str(": "))
+				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 				if !llamacpp.In(paramName, llamacpp.Attr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
@@ -597,7 +597,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					llamacpp.WriteAdd(w, paramName, jinja2.Str(" ("))
+					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 					if !llamacpp.In(paramName, llamacpp.Attr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
@@ -635,7 +635,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		systemMessage = jinja2.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
+		systemMessage = jinja2.Lit("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
@@ -702,11 +702,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name"), jinja2.Str("\",\n"))
+				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.Int(0)) {
@@ -718,7 +718,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")

@@ -29,10 +29,10 @@ var CommandR = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCommandR renders command-r.jinja.
@@ -40,9 +40,9 @@ func renderCommandR(w *jinja2.Writer) {
 	var cSpace, roleTokens jinja2.Value
 	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
+	roleTokens = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("<|SYSTEM_TOKEN|>"), jinja2.Lit("user"), jinja2.Lit("<|USER_TOKEN|>"), jinja2.Lit("assistant"), jinja2.Lit("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
@@ -65,9 +65,9 @@ func renderCommandRLlama(w *jinja2.Writer) {
 	var cSpace, roleTokens jinja2.Value
 	messages := w.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
+	roleTokens = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("<|SYSTEM_TOKEN|>"), jinja2.Lit("user"), jinja2.Lit("<|USER_TOKEN|>"), jinja2.Lit("assistant"), jinja2.Lit("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}

@@ -29,10 +29,10 @@ var Deepseek2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseek2 renders deepseek2.jinja.
@@ -44,7 +44,7 @@ func renderDeepseek2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
@@ -73,7 +73,7 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}

@@ -41,10 +41,10 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
@@ -62,7 +62,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
@@ -143,9 +143,9 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
 				content = jinja2.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
@@ -205,7 +205,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
@@ -286,9 +286,9 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
 				content = llamacpp.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")

@@ -41,10 +41,10 @@ var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
@@ -74,7 +74,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	nsIsFirst := false
 	nsIsTool := false
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
@@ -90,7 +90,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.ItemStr(message, "content"))
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.ItemStr(message, "content"))
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						jinja2.WriteAdd(w, messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"), jinja2.Str("<｜tool▁sep｜>"), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
+						jinja2.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"), jinja2.Lit("<｜tool▁sep｜>"), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -179,7 +179,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>"))
+				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -187,12 +187,12 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
 				content = jinja2.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = jinja2.ItemInt(jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
+					content = jinja2.ItemInt(jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				jinja2.WriteAdd(w, content, jinja2.Str("<｜end▁of▁sentence｜>"))
+				jinja2.WriteAdd(w, content, jinja2.Lit("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
@@ -249,7 +249,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	nsIsFirst := false
 	nsIsTool := false
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
@@ -265,7 +265,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), llamacpp.ItemStr(message, "content"))
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.ItemStr(message, "content"))
 			}
 		}
 	}
@@ -318,7 +318,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						llamacpp.WriteAdd(w, messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), jinja2.Str("<｜tool▁sep｜>"), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
+						llamacpp.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), jinja2.Lit("<｜tool▁sep｜>"), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -354,7 +354,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>"))
+				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -362,12 +362,12 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
 				content = llamacpp.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
+					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				llamacpp.WriteAdd(w, content, jinja2.Str("<｜end▁of▁sentence｜>"))
+				llamacpp.WriteAdd(w, content, jinja2.Lit("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}

@@ -36,10 +36,10 @@ var DeepseekAiDeepSeekV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
@@ -69,17 +69,17 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	toolsHeader = jinja2.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	toolsHeader = jinja2.Sum(jinja2.Lit("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Lit("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Lit("function_calls>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Lit("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Lit("parameter>\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n</"), dsmlToken, jinja2.Lit("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Lit("function_calls>\n...\n</"), dsmlToken, jinja2.Lit("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Lit("...thinking about results"), thinkingEndToken, jinja2.Lit("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
-	toolsFooter = jinja2.Str("</functions>\n")
+	toolsFooter = jinja2.Lit("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -89,15 +89,15 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Lit("")
 				}))
 			}
 		}
@@ -105,19 +105,19 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := jinja2.Str("")
+		tsSchemas := jinja2.Lit("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
@@ -155,7 +155,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
 			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
@@ -313,7 +313,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
 			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
@@ -387,17 +387,17 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	toolsHeader = llamacpp.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	toolsHeader = llamacpp.Sum(jinja2.Lit("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Lit("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Lit("function_calls>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Lit("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Lit("parameter>\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n</"), dsmlToken, jinja2.Lit("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Lit("function_calls>\n...\n</"), dsmlToken, jinja2.Lit("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Lit("...thinking about results"), thinkingEndToken, jinja2.Lit("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
-	toolsFooter = jinja2.Str("</functions>\n")
+	toolsFooter = jinja2.Lit("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
@@ -407,15 +407,15 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Lit("")
 				}))
 			}
 		}
@@ -423,19 +423,19 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := jinja2.Str("")
+		tsSchemas := jinja2.Lit("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
@@ -474,7 +474,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
 			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
@@ -635,7 +635,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
 			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}

@@ -38,10 +38,10 @@ var DeepseekAiDeepSeekV4Flash0731 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
@@ -80,25 +80,25 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 		dropThinking = jinja2.Bool(true)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
-	reasoningEffortHigh = jinja2.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	reasoningEffortHigh = jinja2.Lit("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
-	reasoningEffortMax = jinja2.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
+	reasoningEffortMax = jinja2.Lit("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	responseFormatTemplate = jinja2.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	responseFormatTemplate = jinja2.Lit("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
 	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = jinja2.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = jinja2.Sum(jinja2.Lit("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Lit("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Lit("tool_calls>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Lit("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Lit("parameter>\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n</"), dsmlToken, jinja2.Lit("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Lit("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Lit("..."), thinkingEndToken, jinja2.Lit(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Lit(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	toolsFooter = jinja2.Lit("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
@@ -109,15 +109,15 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Lit("")
 				}))
 			}
 		}
@@ -127,19 +127,19 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := jinja2.Str("")
+		tsSchemas := jinja2.Lit("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
@@ -151,7 +151,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n"))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, responseFormatTemplate), jinja2.FilterTojson(responseFormat, nil, nil))
@@ -211,7 +211,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
 			jinja2.Write(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
@@ -227,7 +227,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
 			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -396,25 +396,25 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 		dropThinking = jinja2.Bool(true)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
-	reasoningEffortHigh = jinja2.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	reasoningEffortHigh = jinja2.Lit("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
-	reasoningEffortMax = jinja2.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
+	reasoningEffortMax = jinja2.Lit("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	responseFormatTemplate = jinja2.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	responseFormatTemplate = jinja2.Lit("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
 	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = llamacpp.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = llamacpp.Sum(jinja2.Lit("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Lit("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Lit("tool_calls>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Lit("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Lit("parameter>\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n<"), dsmlToken, jinja2.Lit("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Lit("invoke>\n</"), dsmlToken, jinja2.Lit("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Lit("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Lit("..."), thinkingEndToken, jinja2.Lit(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Lit(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	toolsFooter = jinja2.Lit("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
@@ -425,15 +425,15 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
 				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-					return jinja2.Str("")
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Lit("")
 				}))
 			}
 		}
@@ -443,19 +443,19 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := jinja2.Str("")
+		tsSchemas := jinja2.Lit("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
 			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
@@ -467,7 +467,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n"))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
 		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.FilterTojson(responseFormat, nil, nil))
@@ -528,7 +528,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
 			llamacpp.Write(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
@@ -544,7 +544,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
 			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
 		} else if jinja2.EqStr(messageRole, "assistant") {

@@ -34,10 +34,10 @@ var DeepSeekV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
@@ -53,15 +53,15 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
+	bosToken = jinja2.Lit("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	eosToken = jinja2.Str("<｜end▁of▁sentence｜>")
+	eosToken = jinja2.Lit("<｜end▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
@@ -69,11 +69,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range jinja2.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range jinja2.Iterate(w, jinja2.Attr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = jinja2.CallMethod(jinja2.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
+					_ = jinja2.CallMethod(jinja2.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
 						return jinja2.Attr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
@@ -89,7 +89,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if jinja2.MethodGet(message, jinja2.Str("response_format")).Truthy() {
+		if jinja2.MethodGet(message, jinja2.Lit("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = jinja2.Attr(message, "response_format")
 		}
@@ -221,7 +221,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		jinja2.Write(w, jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")))
+		jinja2.Write(w, jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -336,7 +336,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.Attr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Str("tool_calls"), jinja2.NewList()))) {
+			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if jinja2.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -355,14 +355,14 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && jinja2.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
+				jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				jinja2.Write(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
+			jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				jinja2.Write(w, dsmlToken)
@@ -424,15 +424,15 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
 	enableThinking = llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
+	bosToken = jinja2.Lit("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	eosToken = jinja2.Str("<｜end▁of▁sentence｜>")
+	eosToken = jinja2.Lit("<｜end▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
-	thinkingStartToken = jinja2.Str("<think>")
+	thinkingStartToken = jinja2.Lit("<think>")
 	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
-	thinkingEndToken = jinja2.Str("</think>")
+	thinkingEndToken = jinja2.Lit("</think>")
 	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
-	dsmlToken = jinja2.Str("｜DSML｜")
+	dsmlToken = jinja2.Lit("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
@@ -440,11 +440,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range llamacpp.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tools")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range llamacpp.Iterate(w, llamacpp.Attr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
+					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
 						return llamacpp.Attr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
@@ -460,7 +460,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if llamacpp.MethodGet(message, jinja2.Str("response_format")).Truthy() {
+		if llamacpp.MethodGet(message, jinja2.Lit("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = llamacpp.Attr(message, "response_format")
 		}
@@ -595,7 +595,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		llamacpp.Write(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")))
+		llamacpp.Write(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -711,7 +711,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if jinja2.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Str("tool_calls"), jinja2.NewList()))) {
+			if jinja2.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if llamacpp.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -730,14 +730,14 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && llamacpp.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
+				llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				llamacpp.Write(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
+			llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				llamacpp.Write(w, dsmlToken)

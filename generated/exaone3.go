@@ -29,10 +29,10 @@ var Exaone3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaone3 renders exaone3.jinja.
@@ -40,7 +40,7 @@ func renderExaone3(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -77,7 +77,7 @@ func renderExaone3Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value

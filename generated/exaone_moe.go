@@ -29,10 +29,10 @@ var ExaoneMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaoneMoe renders exaone-moe.jinja.
@@ -40,7 +40,7 @@ func renderExaoneMoe(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
@@ -64,7 +64,7 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}

@@ -37,10 +37,10 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
@@ -54,7 +54,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	messageRoles = jinja2.NewList(jinja2.Str("system"), jinja2.Str("user"), jinja2.Str("assistant"), jinja2.Str("tool"))
+	messageRoles = jinja2.NewList(jinja2.Lit("system"), jinja2.Lit("user"), jinja2.Lit("assistant"), jinja2.Lit("tool"))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	mark := w.Mark()
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
@@ -64,16 +64,16 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Str("\n"), functions)
+	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Lit("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
+	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Lit("\nToday is "), datetime, jinja2.Lit("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
-	nsRole := jinja2.Str("")
-	nsContent := jinja2.Str("")
+	nsRole := jinja2.Lit("")
+	nsContent := jinja2.Lit("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Expected non-empty messages")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	items := jinja2.Iterate(w, loopMessages)
@@ -86,22 +86,22 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if jinja2.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
+			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Lit(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Add(jinja2.Lit("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				systemPrompt = jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
 			nsContent = jinja2.Add(bosToken, systemPrompt)
@@ -111,21 +111,21 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			nsContent = jinja2.Sum(jinja2.Add(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
+			nsContent = jinja2.Sum(jinja2.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
 				for _, call := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("{\"name\": \""), jinja2.ItemStr(jinja2.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
+					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(jinja2.ItemStr(call, "function"), "name")), jinja2.Lit("\", \"arguments\": ")), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Lit("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = jinja2.Add(jinja2.Add(jinja2.Add(nsContent, jinja2.Str(" functools[")), jinja2.FilterJoin(toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
+				nsContent = jinja2.Add(jinja2.Add(jinja2.Add(nsContent, jinja2.Lit(" functools[")), jinja2.FilterJoin(toolCalls, []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			nsContent = jinja2.Add(nsContent, jinja2.Str("<|eot_id|>"))
+			nsContent = jinja2.Add(nsContent, jinja2.Lit("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
 			jinja2.Write(w, nsContent)
 		}
@@ -146,7 +146,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	messageRoles = jinja2.NewList(jinja2.Str("system"), jinja2.Str("user"), jinja2.Str("assistant"), jinja2.Str("tool"))
+	messageRoles = jinja2.NewList(jinja2.Lit("system"), jinja2.Lit("user"), jinja2.Lit("assistant"), jinja2.Lit("tool"))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	mark := w.Mark()
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
@@ -156,16 +156,16 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Str("\n"), functions)
+	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Lit("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
+	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Lit("\nToday is "), datetime, jinja2.Lit("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
-	nsRole := jinja2.Str("")
-	nsContent := jinja2.Str("")
+	nsRole := jinja2.Lit("")
+	nsContent := jinja2.Lit("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Expected non-empty messages")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -179,22 +179,22 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if llamacpp.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = llamacpp.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
+			messageRolesString = llamacpp.FilterJoin(messageRoles, []jinja2.Value{jinja2.Lit(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(llamacpp.Add(jinja2.Lit("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				systemPrompt = llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
 			nsContent = llamacpp.Add(bosToken, systemPrompt)
@@ -204,21 +204,21 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
 		if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
+			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
 				for _, call := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
+					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Lit("\", \"arguments\": ")), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Lit("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Str(" functools[")), llamacpp.FilterJoin(toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
+				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Lit(" functools[")), llamacpp.FilterJoin(toolCalls, []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			nsContent = llamacpp.Add(nsContent, jinja2.Str("<|eot_id|>"))
+			nsContent = llamacpp.Add(nsContent, jinja2.Lit("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
 			llamacpp.Write(w, nsContent)
 		}

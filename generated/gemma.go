@@ -29,10 +29,10 @@ var Gemma = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGemma renders gemma.jinja.
@@ -40,9 +40,9 @@ func renderGemma(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// gemma.jinja:16:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
@@ -55,7 +55,7 @@ func renderGemma(w *jinja2.Writer) {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			if jinja2.EqStr(messageRole, "assistant") {
-				role = jinja2.Str("model")
+				role = jinja2.Lit("model")
 			} else {
 				role = messageRole
 			}
@@ -66,12 +66,12 @@ func renderGemma(w *jinja2.Writer) {
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = jinja2.Str("")
+				nsSystemPrompt = jinja2.Lit("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			jinja2.WriteAdd(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace), jinja2.Str("<end_of_turn>\n"))
+			jinja2.WriteAdd(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace), jinja2.Lit("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -84,9 +84,9 @@ func renderGemmaLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// gemma.jinja:16:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var role jinja2.Value
@@ -100,7 +100,7 @@ func renderGemmaLlama(w *jinja2.Writer) {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
 			if jinja2.EqStr(messageRole, "assistant") {
-				role = jinja2.Str("model")
+				role = jinja2.Lit("model")
 			} else {
 				role = messageRole
 			}
@@ -111,12 +111,12 @@ func renderGemmaLlama(w *jinja2.Writer) {
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
+				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = jinja2.Str("")
+				nsSystemPrompt = jinja2.Lit("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			llamacpp.WriteAdd(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace), jinja2.Str("<end_of_turn>\n"))
+			llamacpp.WriteAdd(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace), jinja2.Lit("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")

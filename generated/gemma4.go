@@ -38,10 +38,10 @@ var Gemma4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGemma4 renders gemma4.jinja.
@@ -60,7 +60,7 @@ func renderGemma4(w *jinja2.Writer) {
 		properties = jinja2.Param(properties, "properties")
 		var standardKeys, ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -223,7 +223,7 @@ func renderGemma4(w *jinja2.Writer) {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -309,7 +309,7 @@ func renderGemma4(w *jinja2.Writer) {
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Lit("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -424,15 +424,15 @@ func renderGemma4(w *jinja2.Writer) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if jinja2.In(jinja2.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Lit("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -459,7 +459,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
@@ -483,7 +483,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -497,7 +497,7 @@ func renderGemma4(w *jinja2.Writer) {
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
@@ -551,7 +551,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := jinja2.ItemStr(message, "tool_responses")
@@ -564,7 +564,7 @@ func renderGemma4(w *jinja2.Writer) {
 				if jinja2.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -588,7 +588,7 @@ func renderGemma4(w *jinja2.Writer) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					jinja2.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
@@ -600,7 +600,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := jinja2.ItemStr(message, "content")
@@ -636,21 +636,21 @@ func renderGemma4(w *jinja2.Writer) {
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 				}
 			}
 		}
@@ -693,7 +693,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		llamacpp.Param(required, "required")
 		var standardKeys, ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -861,7 +861,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -947,7 +947,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Lit("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -1065,15 +1065,15 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		text = llamacpp.Param(text, "text")
 		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if llamacpp.In(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Lit("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1100,7 +1100,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -1124,7 +1124,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1139,7 +1139,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
@@ -1196,7 +1196,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
@@ -1209,7 +1209,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -1236,7 +1236,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					llamacpp.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
@@ -1248,7 +1248,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := llamacpp.ItemStr(message, "content")
@@ -1284,21 +1284,21 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 				}
 			}
 		}

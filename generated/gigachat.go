@@ -28,10 +28,10 @@ var Gigachat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigachat renders gigachat.jinja.
@@ -45,7 +45,7 @@ func renderGigachat(w *jinja2.Writer) {
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|message_sep|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|message_sep|>"))
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
@@ -77,7 +77,7 @@ func renderGigachatLlama(w *jinja2.Writer) {
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|message_sep|>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|message_sep|>"))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}

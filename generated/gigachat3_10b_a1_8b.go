@@ -32,10 +32,10 @@ var GigaChat3_10B_A1_8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
@@ -52,23 +52,23 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
 		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = jinja2.Str("")
+			indent = jinja2.Lit("")
 		}
 		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
 		var additionalTypeStr, ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = jinja2.MethodGet(schema, jinja2.Str("type"))
+		ty = jinja2.MethodGet(schema, jinja2.Lit("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = jinja2.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf())
+			props = jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = jinja2.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList())
+			required = jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))))
+			hasAdditionalProps = jinja2.Bool(jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = jinja2.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -77,7 +77,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
+					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
 				} else if jinja2.IsMapping(schemaAdditionalProperties) {
 					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
@@ -91,13 +91,13 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				val := values[i]
 				var typeStr, default2 jinja2.Value
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if jinja2.In(jinja2.Str("description"), val) {
+				if jinja2.In(jinja2.Lit("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Str("\n"))) {
+					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 						if jinja2.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 						}
 					}
 				}
@@ -111,28 +111,28 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Lit("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 				jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}, func() jinja2.Value {
-					return jinja2.Str("?")
-				}), jinja2.Str(": "), typeStr, jinja2.Str(","))
+					return jinja2.Lit("?")
+				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if jinja2.In(jinja2.Str("default"), val) || jinja2.In(jinja2.Str("defalut_value"), val) {
+				if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = jinja2.MethodGetDefault(val, jinja2.Str("default"), jinja2.MethodGet(val, jinja2.Str("defalut_value")))
+					default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 					if jinja2.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
@@ -152,17 +152,17 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			if hasAdditionalProps.Truthy() && !jinja2.IsNone(additionalPropsType) {
 				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, jinja2.Add(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(additionalPropsType, jinja2.Add(indent, jinja2.Lit("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				jinja2.WriteAdd(w, indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.Missing()), jinja2.Str("}"))
+			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
@@ -170,11 +170,11 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("none")), "date-time", "date") {
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
@@ -184,9 +184,9 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		} else if jinja2.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -197,11 +197,11 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if jinja2.In(jinja2.Str("items"), schema) {
+			if jinja2.In(jinja2.Lit("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				jinja2.WriteAdd(w, w.Capture(func() {
 					jsonSchemaToTypescript(jinja2.ItemStr(schema, "items"), indent)
-				}), jinja2.Str("[]"))
+				}), jinja2.Lit("[]"))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
@@ -217,7 +217,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
@@ -230,52 +230,52 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
+			if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Str("")
+			mainBody = jinja2.Lit("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.MethodGet(tool, jinja2.Str("parameters"))
+			params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.MethodGet(params, jinja2.Str("properties")).Truthy() {
+			if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Str("  "))
+					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
+			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
+			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
+					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = jinja2.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.Concat(mainBody, jinja2.Str("any"))
+				mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.Concat(mainBody, jinja2.Str(";\n"))
+			mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
@@ -283,14 +283,14 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -306,7 +306,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
 		messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
 		if !jinja2.IsString(messageContent) {
@@ -336,10 +336,10 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.Concat(jinja2.Str("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -347,7 +347,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
+	renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
@@ -359,10 +359,10 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
 		toolsContent = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), tools)
-		}), jinja2.Str("\n\n"))
+			renderToolNamespace(jinja2.Lit("functions"), tools)
+		}), jinja2.Lit("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -374,7 +374,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message, jinja2.Str("function result"))
+			renderRoleMessage(message, jinja2.Lit("function result"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
@@ -388,11 +388,11 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), jinja2.Attr(message, "content")), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.Attr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
+				renderFunctionCall(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
@@ -426,23 +426,23 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
 		schema = llamacpp.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = jinja2.Str("")
+			indent = jinja2.Lit("")
 		}
 		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
 		var additionalTypeStr, ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = llamacpp.MethodGet(schema, jinja2.Str("type"))
+		ty = llamacpp.MethodGet(schema, jinja2.Lit("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = llamacpp.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf())
+			props = llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = llamacpp.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList())
+			required = llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))))
+			hasAdditionalProps = jinja2.Bool(llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = jinja2.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -451,7 +451,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
+					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
 				} else if llamacpp.IsMapping(schemaAdditionalProperties) {
 					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
@@ -468,13 +468,13 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if llamacpp.In(jinja2.Str("description"), val) {
+				if llamacpp.In(jinja2.Lit("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Str("\n"))) {
+					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 						if llamacpp.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 						}
 					}
 				}
@@ -490,30 +490,30 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
 						if llamacpp.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
 							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, llamacpp.Add(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(val, llamacpp.Add(indent, jinja2.Lit("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 				llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}, func() jinja2.Value {
-					return jinja2.Str("?")
-				}), jinja2.Str(": "), typeStr, jinja2.Str(","))
+					return jinja2.Lit("?")
+				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
+				if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = llamacpp.MethodGetDefault(val, jinja2.Str("default"), llamacpp.MethodGet(val, jinja2.Str("defalut_value")))
+					default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 					if llamacpp.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
@@ -533,17 +533,17 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			if hasAdditionalProps.Truthy() && !llamacpp.IsNone(additionalPropsType) {
 				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, llamacpp.Add(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(additionalPropsType, llamacpp.Add(indent, jinja2.Lit("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				llamacpp.WriteAdd(w, indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Str("  "))), jinja2.Missing()), jinja2.Str("}"))
+			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
@@ -551,11 +551,11 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("none")), "date-time", "date") {
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
@@ -565,9 +565,9 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -578,11 +578,11 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if llamacpp.In(jinja2.Str("items"), schema) {
+			if llamacpp.In(jinja2.Lit("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				llamacpp.WriteAdd(w, w.Capture(func() {
 					jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent)
-				}), jinja2.Str("[]"))
+				}), jinja2.Lit("[]"))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
@@ -598,7 +598,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		tools = llamacpp.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
@@ -612,52 +612,52 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
+			if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Str("\n"))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if llamacpp.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Str("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Str("")
+			mainBody = jinja2.Lit("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.MethodGet(tool, jinja2.Str("parameters"))
+			params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Str("properties")).Truthy() {
+			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Str("  "))
+					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.MethodGet(tool, jinja2.Str("return_parameters"))
+			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
+			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
+					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = llamacpp.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = llamacpp.Concat(mainBody, jinja2.Str("any"))
+				mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = llamacpp.Concat(mainBody, jinja2.Str(";\n"))
+			mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
@@ -665,14 +665,14 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -688,7 +688,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		}
 		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
 		messageContent = jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
 		if !llamacpp.IsString(messageContent) {
@@ -718,10 +718,10 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -729,7 +729,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
+	renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
@@ -741,10 +741,10 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
 		toolsContent = llamacpp.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), tools)
-		}), jinja2.Str("\n\n"))
+			renderToolNamespace(jinja2.Lit("functions"), tools)
+		}), jinja2.Lit("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -757,7 +757,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message, jinja2.Str("function result"))
+			renderRoleMessage(message, jinja2.Lit("function result"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
@@ -771,11 +771,11 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), llamacpp.Attr(message, "content")), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.Attr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
+				renderFunctionCall(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}

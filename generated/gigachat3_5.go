@@ -34,10 +34,10 @@ var GigaChat3_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_5 renders GigaChat3.5.jinja.
@@ -62,7 +62,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
 		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = jinja2.Str("")
+			indent = jinja2.Lit("")
 		}
 		if indentFactor.IsMissing() {
 			indentFactor = jinja2.Int(2)
@@ -94,11 +94,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !jinja2.IsMapping(schema) {
 			w.WriteString("any")
-		} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("$ref"))) {
+		} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = jinja2.ItemStr(schema, "$ref")
@@ -106,20 +106,20 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			rnsChain := jinja2.Attr(rns, "chain")
 			if jinja2.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !jinja2.MethodStartswith(refstr, jinja2.Str("#/")).Truthy() {
+			} else if !jinja2.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
+				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				for _, rawSeg := range jinja2.Iterate(w, segs) {
 					var seg jinja2.Value
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
+					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if jinja2.IsMapping(jinja2.Attr(nsP, "n")) && jinja2.In(seg, jinja2.Attr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
@@ -153,7 +153,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					w.WriteString("any")
 				}
 			}
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(schema, "anyOf")) {
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -167,11 +167,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("oneOf"))) && !jinja2.IsString(jinja2.Attr(schema, "oneOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -185,11 +185,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("allOf"))) && !jinja2.IsString(jinja2.Attr(schema, "allOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("allOf"))) && !jinja2.IsString(jinja2.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -203,11 +203,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("type"))) && !jinja2.IsString(jinja2.Attr(schema, "type")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
@@ -217,74 +217,74 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = jinja2.Str("null")
+					frag = jinja2.Lit("null")
 				} else if jinja2.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Str("const"), schema) {
+					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+					} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), jinja2.Attr(schema, "enum"), jinja2.Str("format"), jinja2.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.Attr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 						})
-					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
+					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = jinja2.Str("Date")
+						frag = jinja2.Lit("Date")
 					} else {
 						// GigaChat3.5.jinja:87:9 {%- else -%}
 						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = jinja2.Str("string")
+						frag = jinja2.Lit("string")
 					}
 				} else if jinja2.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Str("const"), schema) {
+					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), jinja2.MethodGet(schema, jinja2.Str("enum"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), jinja2.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
 						})
 					}
 				} else if jinja2.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Str("const"), schema) {
+					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
 						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = jinja2.Str("boolean")
+						frag = jinja2.Lit("boolean")
 					}
 				} else if jinja2.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))) {
+					if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+						}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Str("additionalProperties"), jinja2.Attr(schema, "additionalProperties"))
+						}), jinja2.Lit("additionalProperties"), jinja2.Attr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+						}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
 						}))
 					}
@@ -295,17 +295,17 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
+					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), jinja2.Attr(schema, "prefixItems"))
-					} else if jinja2.In(jinja2.Str("items"), schema) {
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), jinja2.Attr(schema, "prefixItems"))
+					} else if jinja2.In(jinja2.Lit("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), jinja2.ItemStr(schema, "items"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), jinja2.ItemStr(schema, "items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
 					}
 					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
@@ -314,27 +314,27 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				} else {
 					// GigaChat3.5.jinja:118:8 {%- else -%}
 					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = jinja2.Str("any")
+					frag = jinja2.Lit("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.Attr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
+				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.Attr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = jinja2.MethodGet(schema, jinja2.Str("type"))
+			tyRaw = jinja2.MethodGet(schema, jinja2.Lit("type"))
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if jinja2.EqStr(tyRaw, "dict") {
-				ty = jinja2.Str("object")
+				ty = jinja2.Lit("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (jinja2.In(jinja2.Str("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
+			if (jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = jinja2.Attr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
@@ -359,7 +359,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
+			} else if (jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -370,7 +370,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
@@ -380,14 +380,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties")))) {
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()))
+				keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
@@ -397,24 +397,24 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))) {
+				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
 					} else if jinja2.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
+				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "pairs")) {
 					vals := jinja2.Unpack(item, 2)
@@ -422,13 +422,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					val := vals[1]
 					var typeStr, default2 jinja2.Value
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if jinja2.In(jinja2.Str("description"), val) {
+					if jinja2.In(jinja2.Lit("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Str("\n"))) {
+						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 							if jinja2.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								jinja2.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+								jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 							}
 						}
 					}
@@ -446,27 +446,27 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
 						if jinja2.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 					jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}, func() jinja2.Value {
-						return jinja2.Str("?")
-					}), jinja2.Str(": "), typeStr, jinja2.Str(","))
+						return jinja2.Lit("?")
+					}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if jinja2.In(jinja2.Str("default"), val) || jinja2.In(jinja2.Str("defalut_value"), val) {
+					if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = jinja2.MethodGetDefault(val, jinja2.Str("default"), jinja2.MethodGet(val, jinja2.Str("defalut_value")))
+						default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 						if jinja2.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
@@ -483,11 +483,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}"))
+				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Lit("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if jinja2.In(jinja2.Str("const"), schema) {
+				if jinja2.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := jinja2.Attr(schema, "const")
 					if jinja2.IsString(schemaConst) {
@@ -511,7 +511,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -520,11 +520,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
@@ -534,7 +534,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else if jinja2.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if jinja2.In(jinja2.Str("const"), schema) {
+				if jinja2.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst := jinja2.Attr(schema, "const")
 					if jinja2.IsString(schemaConst) {
@@ -567,10 +567,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 							w.WriteString("number")
 						}
 					}
-				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if jinja2.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -584,7 +584,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if jinja2.In(jinja2.Str("const"), schema) && jinja2.IsBoolean(jinja2.Attr(schema, "const")) {
+				if jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsBoolean(jinja2.Attr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if jinja2.Attr(schema, "const").Truthy() {
 						w.WriteString("true")
@@ -601,7 +601,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
+				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -615,9 +615,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
-				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
+				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
@@ -632,9 +632,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
-				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
+				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -648,7 +648,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("not"))) {
+			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("not"))) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -663,59 +663,59 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
+			if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Str("")
+			mainBody = jinja2.Lit("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.MethodGet(tool, jinja2.Str("parameters"))
+			params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.MethodGet(params, jinja2.Str("properties")).Truthy() {
+			if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Str("type "), jinja2.Attr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
+			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
+			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = jinja2.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:340:7 {%- else -%}
 				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.Concat(mainBody, jinja2.Str("any"))
+				mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.Concat(mainBody, jinja2.Str(";\n"))
+			mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
@@ -723,14 +723,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -741,18 +741,18 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
+		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "oneOf"), 0))
 			}))
-		} else if jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
@@ -767,7 +767,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				jinja2.SetAttr(ns, "result", jsonObj)
 			}
-		} else if jinja2.InStrs(jinja2.MethodGet(jsonSchema, jinja2.Str("type")), "object", "dict") {
+		} else if jinja2.InStrs(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if jinja2.IsMapping(jsonObj) {
@@ -776,7 +776,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = jinja2.MethodGetDefault(jsonSchema, jinja2.Str("properties"), jinja2.DictOf())
+			properties = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			keys, values := jinja2.DictItems(properties)
 			for i := range w.Count(len(keys)) {
@@ -788,7 +788,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = jinja2.Item(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Str("type")), "array") {
+					if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Lit("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
@@ -819,17 +819,17 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				jinja2.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.Attr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
+				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.Attr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 			w.WriteString("}")
-		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Str("type")), "array") {
+		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
 			if jinja2.IsIterable(jsonObj) && !jinja2.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = jinja2.MethodGetDefault(jsonSchema, jinja2.Str("items"), jinja2.DictOf())
+				itemSchema = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
@@ -845,7 +845,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -877,15 +877,15 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		functions = jinja2.Param(functions, "functions")
 		var nsPrompt, indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = jinja2.Str("  ")
+		indent = jinja2.Lit("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil))), jinja2.Int(0)) {
+		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			jinja2.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Attr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
+			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Attr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range jinja2.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
@@ -907,11 +907,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 							params = jinja2.FilterTojson(jinja2.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = jinja2.Concat(jinja2.Str("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
+						call = jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						jinja2.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), jinja2.FilterTojson(jinja2.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Str(" -> "), call)))
+						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.Attr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), jinja2.FilterTojson(jinja2.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Lit(" -> "), call)))
 					}
 				}
 			}
@@ -926,7 +926,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if jinja2.NotIn(jinja2.Attr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		jinja2.Write(w, devsystem)
@@ -951,7 +951,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		if !jinja2.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
-			messageContent = jinja2.Str("")
+			messageContent = jinja2.Lit("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
 		if !jinja2.IsString(messageContent) {
@@ -959,7 +959,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if jinja2.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
+		if jinja2.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
@@ -971,12 +971,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return jinja2.Item(addTokens, jinja2.Attr(f, "type"))
 				}, func() jinja2.Value {
-					return jinja2.FilterDefault(jinja2.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+					return jinja2.FilterDefault(jinja2.Attr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 				}), jinja2.Attr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if jinja2.MethodGetDefault(message, jinja2.Str("file_placeholders"), jinja2.Bool(false)).Truthy() {
+				if jinja2.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = jinja2.Concat(jinja2.Str("<file_placeholder_"), jinja2.Attr(f, "id"), jinja2.Str(">"))
+					placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.Attr(f, "id"), jinja2.Lit(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
@@ -1000,11 +1000,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		jinja2.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
 			return jinja2.Attr(addTokens, "role_sep")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
 			return jinja2.Attr(addTokens, "message_sep")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		}))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
@@ -1012,9 +1012,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		message = jinja2.Param(message, "message")
 		var functionIds, nsCurrentTools, content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if jinja2.NotIn(jinja2.Str("function_descriptions"), message) {
+		if jinja2.NotIn(jinja2.Lit("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = jinja2.ItemStr(message, "function_descriptions")
@@ -1040,12 +1040,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), jinja2.Attr(nsCurrentTools, "tools"))
+			renderToolNamespace(jinja2.Lit("functions"), jinja2.Attr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
 			renderExamples(jinja2.Attr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
 	renderGcmlParameter := func(name, value jinja2.Value) {
@@ -1082,11 +1082,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = jinja2.MethodGetDefault(inner, jinja2.Str("arguments"), jinja2.DictOf())
+		args = jinja2.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if jinja2.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -1109,7 +1109,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -1131,7 +1131,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -1166,10 +1166,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				jinja2.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.Attr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.Attr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = jinja2.Concat(jinja2.Str("{"), jinja2.FilterJoin(jinja2.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+			body = jinja2.Concat(jinja2.Lit("{"), jinja2.FilterJoin(jinja2.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
 		} else if jinja2.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -1207,7 +1207,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("FR items count "), jinja2.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), jinja2.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
@@ -1221,12 +1221,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
-	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Lit("<|file|>")), jinja2.KW("file_end", jinja2.Lit("<|/file|>")), jinja2.KW("image", jinja2.Lit("[image_token]")), jinja2.KW("audio", jinja2.Lit("[audio_token]")), jinja2.KW("video", jinja2.Lit("[video_image_token]")), jinja2.KW("video_audio", jinja2.Lit("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
@@ -1234,7 +1234,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if jinja2.In(jinja2.Str("function"), item) {
+			if jinja2.In(jinja2.Lit("function"), item) {
 				item = jinja2.ItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
@@ -1333,7 +1333,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -1345,7 +1345,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			prepareDevsystem(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -1358,12 +1358,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTION_NAMES))
+		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.Int(0)
@@ -1382,7 +1382,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
@@ -1397,20 +1397,20 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
 				renderFunctionResponses(jinja2.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -1422,11 +1422,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
 					if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing())
 					}
@@ -1435,18 +1435,18 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
+			renderRoleMessage(message, jinja2.Lit("user"), jinja2.Missing())
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
 				if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
 					})), jinja2.Missing(), jinja2.Missing())
 				}
@@ -1468,7 +1468,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				if nsStatePreviousToolNames.Truthy() {
 					name = jinja2.ItemInt(nsStatePreviousToolNames, 0)
 				} else {
-					name = jinja2.Str("")
+					name = jinja2.Lit("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
@@ -1489,7 +1489,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.Int(1))) {
 								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
-								nm = jinja2.Str("")
+								nm = jinja2.Lit("")
 							}
 						}
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
@@ -1524,11 +1524,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
-			nsThinkText := jinja2.Str("")
+			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
@@ -1614,7 +1614,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.Attr(message, "content")), func() jinja2.Value {
 				return jinja2.Attr(message, "content")
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
 			if !jinja2.IsString(nsTextValue) {
@@ -1626,7 +1626,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(jinja2.Concat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
+				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(jinja2.Concat(jinja2.Lit("<think>"), nsThinkText, jinja2.Lit("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
@@ -1662,10 +1662,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = jinja2.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
+			compositeContent = jinja2.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Lit("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = jinja2.Add(loop.Index0(), nsLaSkipCount)
@@ -1674,7 +1674,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Missing(), jinja2.Bool(false))
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Missing(), jinja2.Bool(false))
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
@@ -1733,7 +1733,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
 		schema = llamacpp.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = jinja2.Str("")
+			indent = jinja2.Lit("")
 		}
 		if indentFactor.IsMissing() {
 			indentFactor = jinja2.Int(2)
@@ -1765,11 +1765,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
+		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !llamacpp.IsMapping(schema) {
 			w.WriteString("any")
-		} else if llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Str("$ref"))) {
+		} else if llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = llamacpp.ItemStr(schema, "$ref")
@@ -1777,13 +1777,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			rnsChain := llamacpp.Attr(rns, "chain")
 			if llamacpp.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !llamacpp.MethodStartswith(refstr, jinja2.Str("#/")).Truthy() {
+			} else if !llamacpp.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Str("/"))
+				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -1791,7 +1791,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				var seg jinja2.Value
 				for _, rawSeg := range llamacpp.Iterate(w, segs) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
+					seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) && llamacpp.In(seg, llamacpp.Attr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
@@ -1825,7 +1825,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					w.WriteString("any")
 				}
 			}
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "anyOf")) {
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -1840,11 +1840,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "oneOf")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -1859,11 +1859,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("allOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "allOf")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
@@ -1878,11 +1878,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("type"))) && !llamacpp.IsString(llamacpp.Attr(schema, "type")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.Attr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
@@ -1893,74 +1893,74 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = jinja2.Str("null")
+					frag = jinja2.Lit("null")
 				} else if jinja2.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+					} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), llamacpp.Attr(schema, "enum"), jinja2.Str("format"), llamacpp.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.Attr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 						})
-					} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
+					} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = jinja2.Str("Date")
+						frag = jinja2.Lit("Date")
 					} else {
 						// GigaChat3.5.jinja:87:9 {%- else -%}
 						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = jinja2.Str("string")
+						frag = jinja2.Lit("string")
 					}
 				} else if llamacpp.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), llamacpp.MethodGet(schema, jinja2.Str("enum"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), llamacpp.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
 						})
 					}
 				} else if jinja2.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
 						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = jinja2.Str("boolean")
+						frag = jinja2.Lit("boolean")
 					}
 				} else if llamacpp.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))) {
+					if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+						}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Str("additionalProperties"), llamacpp.Attr(schema, "additionalProperties"))
+						}), jinja2.Lit("additionalProperties"), llamacpp.Attr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+						}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
 						}))
 					}
@@ -1971,17 +1971,17 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
+					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), llamacpp.Attr(schema, "prefixItems"))
-					} else if llamacpp.In(jinja2.Str("items"), schema) {
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), llamacpp.Attr(schema, "prefixItems"))
+					} else if llamacpp.In(jinja2.Lit("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), llamacpp.ItemStr(schema, "items"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), llamacpp.ItemStr(schema, "items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
 					}
 					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
@@ -1990,27 +1990,27 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				} else {
 					// GigaChat3.5.jinja:118:8 {%- else -%}
 					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = jinja2.Str("any")
+					frag = jinja2.Lit("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.Attr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.Attr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = llamacpp.MethodGet(schema, jinja2.Str("type"))
+			tyRaw = llamacpp.MethodGet(schema, jinja2.Lit("type"))
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if jinja2.EqStr(tyRaw, "dict") {
-				ty = jinja2.Str("object")
+				ty = jinja2.Lit("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (llamacpp.In(jinja2.Str("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties"))) {
+			if (llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = llamacpp.Attr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
@@ -2035,7 +2035,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties"))) {
+			} else if (llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -2046,7 +2046,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
@@ -2056,8 +2056,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("properties")))) {
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
@@ -2065,7 +2065,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()), "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()), "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					k := vals[0]
 					v := vals[1]
@@ -2075,24 +2075,24 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Str("additionalProperties"))) {
+				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
 					} else if llamacpp.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
+				required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -2102,13 +2102,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					key := vals[0]
 					val := vals[1]
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if llamacpp.In(jinja2.Str("description"), val) {
+					if llamacpp.In(jinja2.Lit("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Str("\n"))) {
+						for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 							if llamacpp.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								llamacpp.WriteAdd(w, indent, jinja2.Str("// "), line, jinja2.Str("\n"))
+								llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 							}
 						}
 					}
@@ -2128,29 +2128,29 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
 						if llamacpp.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
+							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 							// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
 							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 					llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}, func() jinja2.Value {
-						return jinja2.Str("?")
-					}), jinja2.Str(": "), typeStr, jinja2.Str(","))
+						return jinja2.Lit("?")
+					}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
+					if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = llamacpp.MethodGetDefault(val, jinja2.Str("default"), llamacpp.MethodGet(val, jinja2.Str("defalut_value")))
+						default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 						if llamacpp.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
@@ -2167,11 +2167,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}"))
+				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Lit("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if llamacpp.In(jinja2.Str("const"), schema) {
+				if llamacpp.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := llamacpp.Attr(schema, "const")
 					if llamacpp.IsString(schemaConst) {
@@ -2195,7 +2195,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -2204,11 +2204,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
@@ -2218,7 +2218,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else if llamacpp.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if llamacpp.In(jinja2.Str("const"), schema) {
+				if llamacpp.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst := llamacpp.Attr(schema, "const")
 					if llamacpp.IsString(schemaConst) {
@@ -2251,10 +2251,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 							w.WriteString("number")
 						}
 					}
-				} else if llamacpp.MethodGet(schema, jinja2.Str("enum")).Truthy() {
+				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if llamacpp.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -2268,7 +2268,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if llamacpp.In(jinja2.Str("const"), schema) && llamacpp.IsBoolean(llamacpp.Attr(schema, "const")) {
+				if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.Attr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if llamacpp.Attr(schema, "const").Truthy() {
 						w.WriteString("true")
@@ -2285,7 +2285,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
+				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -2299,9 +2299,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
-				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Str("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Str("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("items"))) {
+				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
@@ -2316,9 +2316,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
-				} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("items"))) {
+				} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -2332,7 +2332,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Str("not"))) {
+			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("not"))) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2347,7 +2347,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		tools = llamacpp.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
@@ -2355,52 +2355,52 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if llamacpp.MethodGet(tool, jinja2.Str("description")).Truthy() {
+			if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Str("\n"))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if llamacpp.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Str("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Str("")
+			mainBody = jinja2.Lit("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.MethodGet(tool, jinja2.Str("parameters"))
+			params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Str("properties")).Truthy() {
+			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.MethodGet(tool, jinja2.Str("return_parameters"))
+			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
+			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
 				mainBody = llamacpp.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:340:7 {%- else -%}
 				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = llamacpp.Concat(mainBody, jinja2.Str("any"))
+				mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = llamacpp.Concat(mainBody, jinja2.Str(";\n"))
+			mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
@@ -2408,14 +2408,14 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -2426,18 +2426,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
+		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "oneOf"), 0))
 			}))
-		} else if llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
+		} else if llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
@@ -2452,7 +2452,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				llamacpp.SetAttr(ns, "result", jsonObj)
 			}
-		} else if llamacpp.InStrs(llamacpp.MethodGet(jsonSchema, jinja2.Str("type")), "object", "dict") {
+		} else if llamacpp.InStrs(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if llamacpp.IsMapping(jsonObj) {
@@ -2461,7 +2461,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = llamacpp.MethodGetDefault(jsonSchema, jinja2.Str("properties"), jinja2.DictOf())
+			properties = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -2476,7 +2476,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = llamacpp.Item(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if llamacpp.IsMapping(item) || jinja2.EqStr(llamacpp.MethodGet(propSchema, jinja2.Str("type")), "array") {
+					if llamacpp.IsMapping(item) || jinja2.EqStr(llamacpp.MethodGet(propSchema, jinja2.Lit("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
@@ -2508,17 +2508,17 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.Attr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
+				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.Attr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 			w.WriteString("}")
-		} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Str("type")), "array") {
+		} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
 			if llamacpp.IsIterable(jsonObj) && !llamacpp.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = llamacpp.MethodGetDefault(jsonSchema, jinja2.Str("items"), jinja2.DictOf())
+				itemSchema = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
@@ -2534,7 +2534,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -2566,15 +2566,15 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		functions = llamacpp.Param(functions, "functions")
 		var nsPrompt, indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = jinja2.Str("  ")
+		indent = jinja2.Lit("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil))), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			llamacpp.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
+			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range llamacpp.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
@@ -2597,11 +2597,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 							params = llamacpp.FilterTojson(llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
+						call = llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						llamacpp.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), llamacpp.FilterTojson(llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
+						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), llamacpp.FilterTojson(llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Lit(" -> ")), call))
 					}
 				}
 			}
@@ -2616,7 +2616,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if llamacpp.NotIn(llamacpp.Attr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		llamacpp.Write(w, devsystem)
@@ -2641,7 +2641,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		if !llamacpp.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
-			messageContent = jinja2.Str("")
+			messageContent = jinja2.Lit("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
 		if !llamacpp.IsString(messageContent) {
@@ -2649,7 +2649,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if llamacpp.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
+		if llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
@@ -2662,12 +2662,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.Attr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.Attr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
 					return llamacpp.Item(addTokens, llamacpp.Attr(f, "type"))
 				}, func() jinja2.Value {
-					return llamacpp.FilterDefault(llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+					return llamacpp.FilterDefault(llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 				}), llamacpp.Attr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if llamacpp.MethodGetDefault(message, jinja2.Str("file_placeholders"), jinja2.Bool(false)).Truthy() {
+				if llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = llamacpp.Concat(jinja2.Str("<file_placeholder_"), llamacpp.Attr(f, "id"), jinja2.Str(">"))
+					placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.Attr(f, "id"), jinja2.Lit(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
@@ -2691,11 +2691,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
 			return llamacpp.Attr(addTokens, "role_sep")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
 			return llamacpp.Attr(addTokens, "message_sep")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
+			return jinja2.Lit("")
 		}))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
@@ -2703,9 +2703,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		message = llamacpp.Param(message, "message")
 		var functionIds, nsCurrentTools, content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if llamacpp.NotIn(jinja2.Str("function_descriptions"), message) {
+		if llamacpp.NotIn(jinja2.Lit("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = llamacpp.ItemStr(message, "function_descriptions")
@@ -2732,12 +2732,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = llamacpp.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), llamacpp.Attr(nsCurrentTools, "tools"))
+			renderToolNamespace(jinja2.Lit("functions"), llamacpp.Attr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
 			renderExamples(llamacpp.Attr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
 	renderGcmlParameter := func(name, value jinja2.Value) {
@@ -2774,11 +2774,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = llamacpp.MethodGetDefault(inner, jinja2.Str("arguments"), jinja2.DictOf())
+		args = llamacpp.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if llamacpp.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -2803,7 +2803,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -2825,7 +2825,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -2863,10 +2863,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = llamacpp.Concat(jinja2.Str("{"), llamacpp.FilterJoin(llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+			body = llamacpp.Concat(jinja2.Lit("{"), llamacpp.FilterJoin(llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
 		} else if llamacpp.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -2904,7 +2904,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if jinja2.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.FilterLength(items), jinja2.Str(" != preceding tool calls count "), llamacpp.FilterLength(names))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
@@ -2918,12 +2918,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
-	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Lit("<|file|>")), jinja2.KW("file_end", jinja2.Lit("<|/file|>")), jinja2.KW("image", jinja2.Lit("[image_token]")), jinja2.KW("audio", jinja2.Lit("[audio_token]")), jinja2.KW("video", jinja2.Lit("[video_image_token]")), jinja2.KW("video_audio", jinja2.Lit("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
@@ -2931,7 +2931,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if llamacpp.In(jinja2.Str("function"), item) {
+			if llamacpp.In(jinja2.Lit("function"), item) {
 				item = llamacpp.ItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
@@ -3029,7 +3029,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -3041,7 +3041,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			prepareDevsystem(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -3054,12 +3054,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTION_NAMES))
+		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.Int(0)
@@ -3079,7 +3079,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
@@ -3094,20 +3094,20 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Str("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
 				renderFunctionResponses(llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -3119,11 +3119,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
 					if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing())
 					}
@@ -3132,18 +3132,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
+			renderRoleMessage(message, jinja2.Lit("user"), jinja2.Missing())
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
 				if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
 					})), jinja2.Missing(), jinja2.Missing())
 				}
@@ -3165,7 +3165,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				if nsStatePreviousToolNames.Truthy() {
 					name = llamacpp.ItemInt(nsStatePreviousToolNames, 0)
 				} else {
-					name = jinja2.Str("")
+					name = jinja2.Lit("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
@@ -3187,7 +3187,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
 								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
-								nm = jinja2.Str("")
+								nm = jinja2.Lit("")
 							}
 						}
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
@@ -3222,11 +3222,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
-			nsThinkText := jinja2.Str("")
+			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
@@ -3313,7 +3313,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.Attr(message, "content")), func() jinja2.Value {
 				return llamacpp.Attr(message, "content")
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
 			if !llamacpp.IsString(nsTextValue) {
@@ -3325,7 +3325,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Concat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Concat(jinja2.Lit("<think>"), nsThinkText, jinja2.Lit("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
@@ -3362,10 +3362,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = llamacpp.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
+			compositeContent = llamacpp.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Lit("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
@@ -3376,7 +3376,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			func() {
 				_ = jinja2.Bool(false)
-				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
+				renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
 			}()
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {

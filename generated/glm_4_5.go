@@ -38,10 +38,10 @@ var Glm4_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGlm4_5 renders glm_4_5.jinja.
@@ -118,7 +118,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			jinja2.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(userContent, jinja2.Str("/nothink")).Truthy() {
+			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(userContent, jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -127,7 +127,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(m, "content"))
@@ -140,21 +140,21 @@ func renderGlm4_5(w *jinja2.Writer) {
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
+					parts = jinja2.MethodSplitSep(content, jinja2.Lit("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
 					beforeFirstClose = jinja2.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = jinja2.MethodSplitSep(jinja2.MethodRstripChars(beforeFirstClose, jinja2.Str("\n")), jinja2.Str("<think>"))
+					innerParts = jinja2.MethodSplitSep(jinja2.MethodRstripChars(beforeFirstClose, jinja2.Lit("\n")), jinja2.Lit("<think>"))
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
 					extractedReasoning = jinja2.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = jinja2.MethodLstripChars(extractedReasoning, jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(extractedReasoning, jinja2.Lit("\n"))
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
 					afterLastClose = jinja2.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = jinja2.MethodLstripChars(afterLastClose, jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(afterLastClose, jinja2.Lit("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
@@ -347,7 +347,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(userContent, jinja2.Str("/nothink")).Truthy() {
+			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(userContent, jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -356,7 +356,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(m, "content"))
@@ -369,21 +369,21 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
+					parts = llamacpp.MethodSplitSep(content, jinja2.Lit("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
 					beforeFirstClose = llamacpp.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(beforeFirstClose, jinja2.Str("\n")), jinja2.Str("<think>"))
+					innerParts = llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(beforeFirstClose, jinja2.Lit("\n")), jinja2.Lit("<think>"))
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
 					extractedReasoning = llamacpp.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = llamacpp.MethodLstripChars(extractedReasoning, jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(extractedReasoning, jinja2.Lit("\n"))
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
 					afterLastClose = llamacpp.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = llamacpp.MethodLstripChars(afterLastClose, jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(afterLastClose, jinja2.Lit("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}

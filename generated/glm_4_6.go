@@ -38,10 +38,10 @@ var GLM4_6 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_6 renders GLM-4.6.jinja.
@@ -115,7 +115,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
 				visibleText(jinja2.Attr(m, "content"))
-			}), jinja2.Str("/nothink")).Truthy() {
+			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -124,7 +124,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(m, "content"))
@@ -137,11 +137,11 @@ func renderGLM4_6(w *jinja2.Writer) {
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
@@ -184,7 +184,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 					if !jinja2.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
@@ -329,7 +329,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(w.Capture(func() {
 				visibleText(llamacpp.Attr(m, "content"))
-			}), jinja2.Str("/nothink")).Truthy() {
+			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -338,7 +338,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(m, "content"))
@@ -351,11 +351,11 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
@@ -399,7 +399,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 					if !llamacpp.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
+						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}

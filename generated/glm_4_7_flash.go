@@ -39,10 +39,10 @@ var GLM4_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
@@ -119,7 +119,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(m, "content"))
@@ -132,11 +132,11 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			} else {
 				// GLM-4.7-Flash.jinja:46:5 {%- else %}
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
@@ -316,7 +316,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42:1 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(m, "content"))
@@ -329,11 +329,11 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			} else {
 				// GLM-4.7-Flash.jinja:46:5 {%- else %}
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …

@@ -33,10 +33,10 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
@@ -49,7 +49,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System role not supported")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -60,12 +60,12 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(messageRole, "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1:379 {% else %}
 			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}
@@ -96,7 +96,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System role not supported")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -107,13 +107,13 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1:379 {% else %}
 			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}

@@ -37,10 +37,10 @@ var GoogleGemma4_31B_It = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma4_31B_It renders google-gemma-4-31B-it.jinja.
@@ -59,7 +59,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		properties = jinja2.Param(properties, "properties")
 		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -181,7 +181,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -343,7 +343,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Lit("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -458,15 +458,15 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
-			if jinja2.In(jinja2.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Lit("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -535,7 +535,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
@@ -559,7 +559,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -586,7 +586,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 			if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
-				role = jinja2.Str("model")
+				role = jinja2.Lit("model")
 			} else {
 				role = jinja2.ItemStr(message, "role")
 			}
@@ -621,11 +621,11 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("reasoning")), func() jinja2.Value {
-				return jinja2.MethodGet(message, jinja2.Str("reasoning_content"))
+			thinkingText = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
+				return jinja2.MethodGet(message, jinja2.Lit("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				jinja2.WriteStr(w, thinkingText)
@@ -677,24 +677,24 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+				jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_responses")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					formatToolResponseBlock(jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), jinja2.ItemStr(toolResponse, "response"))
+					formatToolResponseBlock(jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil), jinja2.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 				}
-			} else if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			} else if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
@@ -712,17 +712,17 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = jinja2.Item(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := jinja2.FilterDefault(jinja2.MethodGet(follow, jinja2.Str("name")), []jinja2.Value{jinja2.Str("unknown")}, nil)
+						nsTnameName := jinja2.FilterDefault(jinja2.MethodGet(follow, jinja2.Lit("name")), []jinja2.Value{jinja2.Lit("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if jinja2.Eq(jinja2.MethodGet(tc, jinja2.Str("id")), jinja2.MethodGet(follow, jinja2.Str("tool_call_id"))) {
+							if jinja2.Eq(jinja2.MethodGet(tc, jinja2.Lit("id")), jinja2.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = jinja2.ItemStr(jinja2.ItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = jinja2.MethodGet(follow, jinja2.Str("content"))
+						toolBody = jinja2.MethodGet(follow, jinja2.Lit("content"))
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
 						if jinja2.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
@@ -730,13 +730,13 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 						} else if jinja2.IsSequence(toolBody) && !jinja2.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
-							nsTxtS := jinja2.Str("")
+							nsTxtS := jinja2.Lit("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
 							for _, part := range jinja2.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if jinja2.EqStr(jinja2.MethodGet(part, jinja2.Str("type")), "text") {
+								if jinja2.EqStr(jinja2.MethodGet(part, jinja2.Lit("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = jinja2.Add(nsTxtS, jinja2.FilterDefault(jinja2.MethodGet(part, jinja2.Str("text")), []jinja2.Value{jinja2.Str("")}, nil))
+									nsTxtS = jinja2.Add(nsTxtS, jinja2.FilterDefault(jinja2.MethodGet(part, jinja2.Lit("text")), []jinja2.Value{jinja2.Lit("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -751,7 +751,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 					}
 				}
 			}
@@ -789,28 +789,28 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 					} else if jinja2.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 					} else if jinja2.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !jinja2.MethodGet(message, jinja2.Str("content")).Truthy()) {
+			} else if !(nsTrOutFlag && !jinja2.MethodGet(message, jinja2.Lit("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -850,7 +850,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		llamacpp.Param(required, "required")
 		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -977,7 +977,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -1139,7 +1139,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
-		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Lit("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -1257,15 +1257,15 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		text = llamacpp.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
-			if llamacpp.In(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Lit("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1337,7 +1337,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -1361,7 +1361,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1389,7 +1389,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 			if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
-				role = jinja2.Str("model")
+				role = jinja2.Lit("model")
 			} else {
 				role = llamacpp.ItemStr(message, "role")
 			}
@@ -1424,11 +1424,11 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("reasoning")), func() jinja2.Value {
-				return llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))
+			thinkingText = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
+				return llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				llamacpp.WriteStr(w, thinkingText)
@@ -1483,24 +1483,24 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+				llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_responses")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					formatToolResponseBlock(llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
+					formatToolResponseBlock(llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 				}
-			} else if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			} else if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
@@ -1519,17 +1519,17 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = llamacpp.Item(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := llamacpp.FilterDefault(llamacpp.MethodGet(follow, jinja2.Str("name")), []jinja2.Value{jinja2.Str("unknown")}, nil)
+						nsTnameName := llamacpp.FilterDefault(llamacpp.MethodGet(follow, jinja2.Lit("name")), []jinja2.Value{jinja2.Lit("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if jinja2.Eq(llamacpp.MethodGet(tc, jinja2.Str("id")), llamacpp.MethodGet(follow, jinja2.Str("tool_call_id"))) {
+							if jinja2.Eq(llamacpp.MethodGet(tc, jinja2.Lit("id")), llamacpp.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = llamacpp.MethodGet(follow, jinja2.Str("content"))
+						toolBody = llamacpp.MethodGet(follow, jinja2.Lit("content"))
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
 						if llamacpp.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
@@ -1537,13 +1537,13 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						} else if llamacpp.IsSequence(toolBody) && !llamacpp.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
-							nsTxtS := jinja2.Str("")
+							nsTxtS := jinja2.Lit("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
 							for _, part := range llamacpp.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if jinja2.EqStr(llamacpp.MethodGet(part, jinja2.Str("type")), "text") {
+								if jinja2.EqStr(llamacpp.MethodGet(part, jinja2.Lit("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = llamacpp.Add(nsTxtS, llamacpp.FilterDefault(llamacpp.MethodGet(part, jinja2.Str("text")), []jinja2.Value{jinja2.Str("")}, nil))
+									nsTxtS = llamacpp.Add(nsTxtS, llamacpp.FilterDefault(llamacpp.MethodGet(part, jinja2.Lit("text")), []jinja2.Value{jinja2.Lit("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -1558,7 +1558,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 					}
 				}
 			}
@@ -1596,28 +1596,28 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 					} else if jinja2.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 					} else if jinja2.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !llamacpp.MethodGet(message, jinja2.Str("content")).Truthy()) {
+			} else if !(nsTrOutFlag && !llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}

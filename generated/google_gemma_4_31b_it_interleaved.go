@@ -38,10 +38,10 @@ var GoogleGemma4_31B_ItInterleaved = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma4_31B_ItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
@@ -60,7 +60,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		properties = jinja2.Param(properties, "properties")
 		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -223,7 +223,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -309,7 +309,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Lit("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -424,15 +424,15 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		text = jinja2.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
-			if jinja2.In(jinja2.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Lit("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -459,7 +459,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
@@ -483,7 +483,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -507,7 +507,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
@@ -576,7 +576,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := jinja2.ItemStr(message, "tool_responses")
@@ -589,7 +589,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				if jinja2.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -613,7 +613,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					jinja2.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
@@ -625,7 +625,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := jinja2.ItemStr(message, "content")
@@ -661,21 +661,21 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 				}
 			}
 		}
@@ -718,7 +718,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		llamacpp.Param(required, "required")
 		var standardKeys, ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
@@ -886,7 +886,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -972,7 +972,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Lit("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
@@ -1090,15 +1090,15 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		text = llamacpp.Param(text, "text")
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
+		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
-			if llamacpp.In(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Lit("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Str("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1125,7 +1125,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -1149,7 +1149,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1174,7 +1174,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
-			role = jinja2.Str("model")
+			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
@@ -1246,7 +1246,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
@@ -1259,7 +1259,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -1286,7 +1286,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					llamacpp.WriteStr(w, w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
@@ -1298,7 +1298,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := llamacpp.ItemStr(message, "content")
@@ -1334,21 +1334,21 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("video"))
 				}
 			}
 		}

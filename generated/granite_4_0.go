@@ -29,10 +29,10 @@ var Granite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGranite4_0 renders granite-4.0.jinja.
@@ -52,7 +52,7 @@ func renderGranite4_0(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -76,7 +76,7 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n"))
+		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }

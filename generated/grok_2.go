@@ -29,10 +29,10 @@ var Grok2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGrok2 renders grok-2.jinja.
@@ -40,7 +40,7 @@ func renderGrok2(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
@@ -74,7 +74,7 @@ func renderGrok2Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}

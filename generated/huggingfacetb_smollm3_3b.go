@@ -33,10 +33,10 @@ var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
@@ -54,11 +54,11 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
 	if enableThinking.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
-		reasoningMode = jinja2.Str("/think")
+		reasoningMode = jinja2.Lit("/think")
 	} else {
 		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
 		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
-		reasoningMode = jinja2.Str("/no_think")
+		reasoningMode = jinja2.Lit("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
@@ -67,18 +67,18 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
 		systemMessage = jinja2.Attr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
-		if jinja2.In(jinja2.Str("/no_think"), systemMessage) {
+		if jinja2.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
-			reasoningMode = jinja2.Str("/no_think")
-		} else if jinja2.In(jinja2.Str("/think"), systemMessage) {
+			reasoningMode = jinja2.Lit("/no_think")
+		} else if jinja2.In(jinja2.Lit("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
-			reasoningMode = jinja2.Str("/think")
+			reasoningMode = jinja2.Lit("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = jinja2.MethodReplace(systemMessage, jinja2.Str("/no_think"), jinja2.Str(""))
+		customInstructions = jinja2.MethodReplace(systemMessage, jinja2.Lit("/no_think"), jinja2.Lit(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = jinja2.MethodReplace(customInstructions, jinja2.Str("/think"), jinja2.Str(""))
+		customInstructions = jinja2.MethodReplace(customInstructions, jinja2.Lit("/think"), jinja2.Lit(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
 		customInstructions = jinja2.MethodRstrip(customInstructions)
 	}
@@ -91,7 +91,7 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		jinja2.WriteAdd(w, customInstructions, jinja2.Str("\n\n"))
+		jinja2.WriteAdd(w, customInstructions, jinja2.Lit("\n\n"))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -108,7 +108,7 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
 		messageRole := jinja2.Attr(message, "role")
@@ -125,14 +125,14 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
-				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
-				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -175,11 +175,11 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
 	if enableThinking.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
-		reasoningMode = jinja2.Str("/think")
+		reasoningMode = jinja2.Lit("/think")
 	} else {
 		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
 		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
-		reasoningMode = jinja2.Str("/no_think")
+		reasoningMode = jinja2.Lit("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
@@ -188,18 +188,18 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
 		systemMessage = llamacpp.Attr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
-		if llamacpp.In(jinja2.Str("/no_think"), systemMessage) {
+		if llamacpp.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
-			reasoningMode = jinja2.Str("/no_think")
-		} else if llamacpp.In(jinja2.Str("/think"), systemMessage) {
+			reasoningMode = jinja2.Lit("/no_think")
+		} else if llamacpp.In(jinja2.Lit("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
-			reasoningMode = jinja2.Str("/think")
+			reasoningMode = jinja2.Lit("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = llamacpp.MethodReplace(systemMessage, jinja2.Str("/no_think"), jinja2.Str(""))
+		customInstructions = llamacpp.MethodReplace(systemMessage, jinja2.Lit("/no_think"), jinja2.Lit(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = llamacpp.MethodReplace(customInstructions, jinja2.Str("/think"), jinja2.Str(""))
+		customInstructions = llamacpp.MethodReplace(customInstructions, jinja2.Lit("/think"), jinja2.Lit(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
 		customInstructions = llamacpp.MethodRstrip(customInstructions)
 	}
@@ -212,7 +212,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		llamacpp.WriteAdd(w, customInstructions, jinja2.Str("\n\n"))
+		llamacpp.WriteAdd(w, customInstructions, jinja2.Lit("\n\n"))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -230,7 +230,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
 		messageRole := llamacpp.Attr(message, "role")
@@ -247,14 +247,14 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
-				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
-				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {

@@ -29,10 +29,10 @@ var HunyuanDense = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
@@ -45,7 +45,7 @@ func renderHunyuanDense(w *jinja2.Writer) {
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
@@ -74,7 +74,7 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
 		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}

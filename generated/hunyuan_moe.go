@@ -29,10 +29,10 @@ var HunyuanMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
@@ -50,7 +50,7 @@ func renderHunyuanMoe(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|eos|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
@@ -78,7 +78,7 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|eos|>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}

@@ -34,10 +34,10 @@ var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
@@ -65,37 +65,37 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = jinja2.Add(jinja2.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
+		systemMessage = jinja2.Add(jinja2.Add(jinja2.Lit("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%B %d, %Y")}, nil)), jinja2.Lit(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if jinja2.In(jinja2.Str("citations"), controls) && documents.Truthy() {
+		if jinja2.In(jinja2.Lit("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if jinja2.In(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
+		if jinja2.In(jinja2.Lit("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages
@@ -176,37 +176,37 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
+		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Lit("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%B %d, %Y")}, nil)), jinja2.Lit(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if llamacpp.In(jinja2.Str("citations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Lit("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if llamacpp.In(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Lit("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages

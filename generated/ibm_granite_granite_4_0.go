@@ -34,10 +34,10 @@ var IbmGraniteGranite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
@@ -50,15 +50,15 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	toolsSystemMessagePrefix = jinja2.Lit("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	toolsSystemMessageSuffix = jinja2.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	toolsSystemMessageSuffix = jinja2.Lit("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	documentsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	documentsSystemMessagePrefix = jinja2.Lit("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	documentsSystemMessageSuffix = jinja2.Lit("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
+	g4DefaultSystemMessage = jinja2.Lit("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
 	if jinja2.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
@@ -68,34 +68,34 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsDefaultSystemMessage := g4DefaultSystemMessage
-	nsSystemMessage := jinja2.Str("")
+	nsSystemMessage := jinja2.Lit("")
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Str("\n")), jinja2.FilterTojson(tool, nil, nil))
+			nsToolsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Lit("\n")), jinja2.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = jinja2.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
-		nsToolsSystemMessage = jinja2.Str("")
+		nsToolsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
 		for _, document := range jinja2.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = jinja2.Add(jinja2.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), jinja2.FilterTojson(document, nil, nil))
+			nsDocumentsSystemMessage = jinja2.Add(jinja2.Add(nsDocumentsSystemMessage, jinja2.Lit("\n")), jinja2.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = jinja2.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
-		nsDocumentsSystemMessage = jinja2.Str("")
+		nsDocumentsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
@@ -114,7 +114,7 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Str("\n"))
+						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Lit("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
 					nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Attr(entry, "text"))
@@ -124,22 +124,22 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage), jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -168,7 +168,7 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
-		contentVal := jinja2.Str("")
+		contentVal := jinja2.Lit("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := jinja2.Attr(message, "content")
 		if jinja2.IsString(messageContent) {
@@ -185,7 +185,7 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
-							contentVal = jinja2.Add(contentVal, jinja2.Str("\n"))
+							contentVal = jinja2.Add(contentVal, jinja2.Lit("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
 						contentVal = jinja2.Add(contentVal, jinja2.Attr(entry, "text"))
@@ -278,15 +278,15 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	toolsSystemMessagePrefix = jinja2.Lit("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	toolsSystemMessageSuffix = jinja2.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	toolsSystemMessageSuffix = jinja2.Lit("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	documentsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	documentsSystemMessagePrefix = jinja2.Lit("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	documentsSystemMessageSuffix = jinja2.Lit("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
+	g4DefaultSystemMessage = jinja2.Lit("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
 	if llamacpp.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
@@ -296,34 +296,34 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsDefaultSystemMessage := g4DefaultSystemMessage
-	nsSystemMessage := jinja2.Str("")
+	nsSystemMessage := jinja2.Lit("")
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(tool, nil, nil))
+			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Lit("\n")), llamacpp.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = llamacpp.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
-		nsToolsSystemMessage = jinja2.Str("")
+		nsToolsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
 		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.FilterTojson(document, nil, nil))
+			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Lit("\n")), llamacpp.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = llamacpp.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
-		nsDocumentsSystemMessage = jinja2.Str("")
+		nsDocumentsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
@@ -342,7 +342,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = llamacpp.Add(nsSystemMessage, jinja2.Str("\n"))
+						nsSystemMessage = llamacpp.Add(nsSystemMessage, jinja2.Lit("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
 					nsSystemMessage = llamacpp.Add(nsSystemMessage, llamacpp.Attr(entry, "text"))
@@ -352,22 +352,22 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage), jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -396,7 +396,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
-		contentVal := jinja2.Str("")
+		contentVal := jinja2.Lit("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := llamacpp.Attr(message, "content")
 		if llamacpp.IsString(messageContent) {
@@ -413,7 +413,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
-							contentVal = llamacpp.Add(contentVal, jinja2.Str("\n"))
+							contentVal = llamacpp.Add(contentVal, jinja2.Lit("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
 						contentVal = llamacpp.Add(contentVal, llamacpp.Attr(entry, "text"))

@@ -29,10 +29,10 @@ var KimiK2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2 renders kimi-k2.jinja.
@@ -40,11 +40,11 @@ func renderKimiK2(w *jinja2.Writer) {
 	var headers jinja2.Value
 	messages := w.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
-	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
+	headers = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("<|im_system|>system<|im_middle|>"), jinja2.Lit("user"), jinja2.Lit("<|im_user|>user<|im_middle|>"), jinja2.Lit("assistant"), jinja2.Lit("<|im_assistant|>assistant<|im_middle|>"), jinja2.Lit("tool"), jinja2.Lit("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStr(message, "role"), jinja2.Str("")), jinja2.ItemStr(message, "content"), jinja2.Str("<|im_end|>"))
+		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStr(message, "role"), jinja2.Lit("")), jinja2.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
@@ -56,11 +56,11 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 	var headers jinja2.Value
 	messages := w.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
-	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
+	headers = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("<|im_system|>system<|im_middle|>"), jinja2.Lit("user"), jinja2.Lit("<|im_user|>user<|im_middle|>"), jinja2.Lit("assistant"), jinja2.Lit("<|im_assistant|>assistant<|im_middle|>"), jinja2.Lit("tool"), jinja2.Lit("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStr(message, "role"), jinja2.Str("")), llamacpp.ItemStr(message, "content"), jinja2.Str("<|im_end|>"))
+		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStr(message, "role"), jinja2.Lit("")), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }

@@ -34,10 +34,10 @@ var KimiK2Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
@@ -50,7 +50,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
@@ -60,7 +60,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
@@ -91,7 +91,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return jinja2.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -115,7 +115,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
@@ -124,7 +124,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 				var formattedId jinja2.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				toolCallFunction := jinja2.ItemStr(toolCall, "function")
-				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -155,7 +155,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
@@ -190,7 +190,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
+		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if llamacpp.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
@@ -200,7 +200,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range llamacpp.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
@@ -232,7 +232,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -257,7 +257,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
@@ -266,7 +266,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			var formattedId jinja2.Value
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
+				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -298,7 +298,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}

@@ -34,10 +34,10 @@ var KimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
@@ -51,7 +51,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -61,7 +61,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -76,7 +76,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return jinja2.ItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -113,7 +113,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			var formattedId jinja2.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			toolCallFunction := jinja2.ItemStr(toolCall, "function")
-			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -141,7 +141,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -173,7 +173,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -186,7 +186,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
@@ -210,7 +210,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
+			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			jinja2.Write(w, rc)
@@ -218,7 +218,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -231,7 +231,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
@@ -267,7 +267,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
+		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if llamacpp.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -277,7 +277,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range llamacpp.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -292,7 +292,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		message = llamacpp.Param(message, "message")
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -329,7 +329,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		var formattedId jinja2.Value
 		for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
+			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -358,7 +358,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -391,7 +391,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -404,7 +404,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
@@ -429,7 +429,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
+			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			llamacpp.Write(w, rc)
@@ -437,7 +437,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -450,7 +450,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), llamacpp.FilterString(toolCallCounterValue))
+				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}

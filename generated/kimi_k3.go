@@ -36,10 +36,10 @@ var KimiK3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK3 renders Kimi-K3.jinja.
@@ -58,7 +58,7 @@ func renderKimiK3(w *jinja2.Writer) {
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		jinja2.Write(w, jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
+		jinja2.Write(w, jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
@@ -97,7 +97,7 @@ func renderKimiK3(w *jinja2.Writer) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if jinja2.Ge(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("More image placeholders than image prompts.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.Attr(state, "image_index")))
@@ -118,9 +118,9 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = jinja2.FilterString(text)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
+		if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = jinja2.MethodSplitSep(text, jinja2.Str("<|kimi_image_placeholder|>"))
+			parts = jinja2.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
 			items := jinja2.Iterate(w, parts)
 			for i := range items {
@@ -168,11 +168,11 @@ func renderKimiK3(w *jinja2.Writer) {
 		messageType = jinja2.Param(messageType, "message_type")
 		body = jinja2.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
 		jinja2.Write(w, jinja2.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
@@ -230,7 +230,7 @@ func renderKimiK3(w *jinja2.Writer) {
 			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
@@ -244,7 +244,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
@@ -291,31 +291,31 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("reasoning_content")), func() jinja2.Value {
-				return jinja2.MethodGet(message, jinja2.Str("reasoning"))
+			reasoningContent = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
+				return jinja2.MethodGet(message, jinja2.Lit("reasoning"))
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			openTag(jinja2.Str("think"), jinja2.Missing())
+			openTag(jinja2.Lit("think"), jinja2.Missing())
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			if !jinja2.IsNone(reasoningContent) && jinja2.FilterTrim(jinja2.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				renderText(reasoningContent, state)
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			closeTag(jinja2.Str("think"))
+			closeTag(jinja2.Lit("think"))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		openTag(jinja2.Str("response"), jinja2.Missing())
+		openTag(jinja2.Lit("response"), jinja2.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
+		renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		closeTag(jinja2.Str("response"))
+		closeTag(jinja2.Lit("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = jinja2.MethodGet(message, jinja2.Str("tool_calls"))
+		toolCalls = jinja2.MethodGet(message, jinja2.Lit("tool_calls"))
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			openTag(jinja2.Str("tools"), jinja2.Missing())
+			openTag(jinja2.Lit("tools"), jinja2.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
 			items := jinja2.Iterate(w, toolCalls)
 			for i := range items {
@@ -324,7 +324,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !jinja2.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := jinja2.Attr(toolCall, "function")
@@ -334,24 +334,24 @@ func renderKimiK3(w *jinja2.Writer) {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Str("name"))) {
+				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), jinja2.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.Attr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = jinja2.MethodGetDefault(fn, jinja2.Str("arguments"), jinja2.DictOf())
+				arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = jinja2.MethodGet(fn, jinja2.Str("_xtml_json_block"))
+				jsonBlock = jinja2.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
 				if !jinja2.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
+					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
 					renderText(jsonBlock, state)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Str("json"))
+					closeTag(jinja2.Lit("json"))
 				} else if jinja2.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
@@ -360,7 +360,7 @@ func renderKimiK3(w *jinja2.Writer) {
 						key := keys[i]
 						value := values[i]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
+						openTag(jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
 							xtmlType(value)
 						}))))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
@@ -368,26 +368,26 @@ func renderKimiK3(w *jinja2.Writer) {
 							xtmlValue(value)
 						}), state)
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						closeTag(jinja2.Str("argument"))
+						closeTag(jinja2.Lit("argument"))
 					}
 				} else if jinja2.IsString(arguments) && jinja2.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
+					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
 					renderText(arguments, state)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Str("json"))
+					closeTag(jinja2.Lit("json"))
 				} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				closeTag(jinja2.Str("call"))
+				closeTag(jinja2.Lit("call"))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			closeTag(jinja2.Str("tools"))
+			closeTag(jinja2.Lit("tools"))
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
@@ -406,14 +406,14 @@ func renderKimiK3(w *jinja2.Writer) {
 		if !jinja2.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if jinja2.In(jinja2.Str("tool"), message) {
+		} else if jinja2.In(jinja2.Lit("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = jinja2.MethodGet(message, jinja2.Str("tool"))
+			toolName = jinja2.MethodGet(message, jinja2.Lit("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = jinja2.MethodGet(message, jinja2.Str("name"))
+			toolName = jinja2.MethodGet(message, jinja2.Lit("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.Attr(state, "tool_calls"))) && jinja2.Le(jinja2.Attr(state, "tool_index"), jinja2.FilterLength(jinja2.Attr(state, "tool_calls"))) {
@@ -432,14 +432,14 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if jinja2.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), jinja2.Attr(state, "tool_index"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Attr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
+		renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
@@ -450,12 +450,12 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
 	if jinja2.IsUndefined(thinkingEffort) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
-		thinkingEffort = jinja2.Str("max")
+		thinkingEffort = jinja2.Lit("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !jinja2.IsNone(thinkingEffort)) && !jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Lit("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
@@ -467,7 +467,7 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("thinking-effort"), jinja2.Add(jinja2.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("`.")))
+		internalSystemMessage(jinja2.Lit("thinking-effort"), jinja2.Add(jinja2.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Lit("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -477,68 +477,68 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
 		if jinja2.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if jinja2.NotIn(jinja2.Str("role"), message) {
+			if jinja2.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 messages require a role.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
+				renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
+			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderToolDeclare(jinja2.Attr(message, "tools"), jinja2.Bool(true))
 			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
+				renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				jinja2.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				jinja2.SetAttr(state, "tool_calls", jinja2.MethodGet(message, jinja2.Str("tool_calls")))
+				jinja2.SetAttr(state, "tool_calls", jinja2.MethodGet(message, jinja2.Lit("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				jinja2.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
 				jinja2.SetAttr(state, "tool_index", jinja2.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
 				renderAssistant(message, state)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
@@ -555,7 +555,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = jinja2.Add(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = jinja2.MethodGetDefault(candidate, jinja2.Str("tool_call_id"), jinja2.MethodGet(candidate, jinja2.Str("id")))
+					callId = jinja2.MethodGetDefault(candidate, jinja2.Lit("tool_call_id"), jinja2.MethodGet(candidate, jinja2.Lit("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
@@ -563,7 +563,7 @@ func renderKimiK3(w *jinja2.Writer) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), jinja2.FilterString(callId)) {
+							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), jinja2.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -583,9 +583,9 @@ func renderKimiK3(w *jinja2.Writer) {
 					for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
 						var fn jinja2.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), emittedIds) {
+						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id")))))
+							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := jinja2.Attr(toolCall, "function")
 							if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
@@ -597,11 +597,11 @@ func renderKimiK3(w *jinja2.Writer) {
 							for _, toolMessage := range jinja2.Iterate(w, runToolMessages) {
 								var resultId jinja2.Value
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = jinja2.MethodGetDefault(toolMessage, jinja2.Str("tool_call_id"), jinja2.MethodGet(toolMessage, jinja2.Str("id")))
+								resultId = jinja2.MethodGetDefault(toolMessage, jinja2.Lit("tool_call_id"), jinja2.MethodGet(toolMessage, jinja2.Lit("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !jinja2.IsNone(resultId) && jinja2.Eq(jinja2.FilterString(resultId), jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id")))) {
+								if !jinja2.IsNone(resultId) && jinja2.Eq(jinja2.FilterString(resultId), jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, jinja2.MethodGet(fn, jinja2.Str("name")))
+									renderToolMessage(toolMessage, state, jinja2.MethodGet(fn, jinja2.Lit("name")))
 								}
 							}
 						}
@@ -620,11 +620,11 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
 	if jinja2.IsDefined(responseSchema) {
@@ -632,22 +632,22 @@ func renderKimiK3(w *jinja2.Writer) {
 		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		jinja2.SetAttr(state, "response_schema", responseSchema)
-	} else if (jinja2.IsDefined(responseFormat) && jinja2.IsMapping(responseFormat)) && !jinja2.IsNone(jinja2.MethodGet(responseFormat, jinja2.Str("json_schema"))) {
+	} else if (jinja2.IsDefined(responseFormat) && jinja2.IsMapping(responseFormat)) && !jinja2.IsNone(jinja2.MethodGet(responseFormat, jinja2.Lit("json_schema"))) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = jinja2.MethodGet(responseFormat, jinja2.Str("json_schema"))
+		schemaWrapper = jinja2.MethodGet(responseFormat, jinja2.Lit("json_schema"))
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Str("schema"), schemaWrapper) {
+		if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Lit("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Str("schema")))
-		} else if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Str("json_schema"), schemaWrapper) {
+			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Lit("schema")))
+		} else if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Lit("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Str("json_schema")))
+			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Lit("json_schema")))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
@@ -661,7 +661,7 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
 	if jinja2.IsDefined(responseFormat) && jinja2.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = jinja2.MethodGet(responseFormat, jinja2.Str("type"))
+		responseFormatType = jinja2.MethodGet(responseFormat, jinja2.Lit("type"))
 	} else if jinja2.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
@@ -670,29 +670,29 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("response-format"), jinja2.Add(jinja2.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Add(jinja2.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
 			jsonSorted(jinja2.Attr(state, "response_schema"))
-		})), jinja2.Str("\n```")))
+		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
 		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
-			return jinja2.Str("think")
+			return jinja2.Lit("think")
 		}, func() jinja2.Value {
-			return jinja2.Str("response")
+			return jinja2.Lit("response")
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
 	}
 }
 
@@ -716,7 +716,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	escapeAttr := func(value jinja2.Value) {
 		value = llamacpp.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
+		llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
@@ -755,7 +755,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("More image placeholders than image prompts.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.Attr(state, "image_index")))
@@ -776,9 +776,9 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = llamacpp.FilterString(text)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
+		if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = llamacpp.MethodSplitSep(text, jinja2.Str("<|kimi_image_placeholder|>"))
+			parts = llamacpp.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
 			items := llamacpp.Iterate(w, parts)
 			for i := range items {
@@ -826,11 +826,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		messageType = llamacpp.Param(messageType, "message_type")
 		body = llamacpp.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
 		llamacpp.Write(w, llamacpp.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
@@ -891,7 +891,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
@@ -905,7 +905,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
@@ -952,31 +952,31 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("reasoning_content")), func() jinja2.Value {
-				return llamacpp.MethodGet(message, jinja2.Str("reasoning"))
+			reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
+				return llamacpp.MethodGet(message, jinja2.Lit("reasoning"))
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			openTag(jinja2.Str("think"), jinja2.Missing())
+			openTag(jinja2.Lit("think"), jinja2.Missing())
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			if !llamacpp.IsNone(reasoningContent) && llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				renderText(reasoningContent, state)
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			closeTag(jinja2.Str("think"))
+			closeTag(jinja2.Lit("think"))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		openTag(jinja2.Str("response"), jinja2.Missing())
+		openTag(jinja2.Lit("response"), jinja2.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
+		renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		closeTag(jinja2.Str("response"))
+		closeTag(jinja2.Lit("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = llamacpp.MethodGet(message, jinja2.Str("tool_calls"))
+		toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			openTag(jinja2.Str("tools"), jinja2.Missing())
+			openTag(jinja2.Lit("tools"), jinja2.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fn, arguments, jsonBlock jinja2.Value
@@ -986,7 +986,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !llamacpp.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := llamacpp.Attr(toolCall, "function")
@@ -996,24 +996,24 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Str("name"))) {
+				if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = llamacpp.MethodGetDefault(fn, jinja2.Str("arguments"), jinja2.DictOf())
+				arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = llamacpp.MethodGet(fn, jinja2.Str("_xtml_json_block"))
+				jsonBlock = llamacpp.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
 				if !llamacpp.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
+					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
 					renderText(jsonBlock, state)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Str("json"))
+					closeTag(jinja2.Lit("json"))
 				} else if llamacpp.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
@@ -1024,7 +1024,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 						key := vals[0]
 						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
+						openTag(jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
 							xtmlType(value)
 						}))))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
@@ -1032,26 +1032,26 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 							xtmlValue(value)
 						}), state)
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						closeTag(jinja2.Str("argument"))
+						closeTag(jinja2.Lit("argument"))
 					}
 				} else if llamacpp.IsString(arguments) && llamacpp.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
+					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
 					renderText(arguments, state)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Str("json"))
+					closeTag(jinja2.Lit("json"))
 				} else if !llamacpp.IsNone(arguments) && !llamacpp.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				closeTag(jinja2.Str("call"))
+				closeTag(jinja2.Lit("call"))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			closeTag(jinja2.Str("tools"))
+			closeTag(jinja2.Lit("tools"))
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
@@ -1070,14 +1070,14 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		if !llamacpp.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if llamacpp.In(jinja2.Str("tool"), message) {
+		} else if llamacpp.In(jinja2.Lit("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = llamacpp.MethodGet(message, jinja2.Str("tool"))
+			toolName = llamacpp.MethodGet(message, jinja2.Lit("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = llamacpp.MethodGet(message, jinja2.Str("name"))
+			toolName = llamacpp.MethodGet(message, jinja2.Lit("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.Attr(state, "tool_calls"))) && llamacpp.Le(llamacpp.Attr(state, "tool_index"), llamacpp.FilterLength(llamacpp.Attr(state, "tool_calls"))) {
@@ -1096,14 +1096,14 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if llamacpp.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), llamacpp.Attr(state, "tool_index"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.Attr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
+		renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Str("message"))
+		closeTag(jinja2.Lit("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
@@ -1114,12 +1114,12 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
 	if llamacpp.IsUndefined(thinkingEffort) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
-		thinkingEffort = jinja2.Str("max")
+		thinkingEffort = jinja2.Lit("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !llamacpp.IsNone(thinkingEffort)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
@@ -1131,7 +1131,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Str("`.")))
+		internalSystemMessage(jinja2.Lit("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -1142,68 +1142,68 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
 		if llamacpp.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if llamacpp.NotIn(jinja2.Str("role"), message) {
+			if llamacpp.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Kimi K3 messages require a role.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
+				renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Str("tools")).Truthy() {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderToolDeclare(llamacpp.Attr(message, "tools"), jinja2.Bool(true))
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(llamacpp.MethodGet(message, jinja2.Str("content")), state)
+				renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				llamacpp.SetAttr(state, "tool_calls", llamacpp.MethodGet(message, jinja2.Str("tool_calls")))
+				llamacpp.SetAttr(state, "tool_calls", llamacpp.MethodGet(message, jinja2.Lit("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
 				llamacpp.SetAttr(state, "tool_index", jinja2.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
-				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Str("name")).Truthy() {
+				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Str("message"), attrs)
+				openTag(jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
 				renderAssistant(message, state)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Str("message"))
+				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
@@ -1223,7 +1223,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = llamacpp.Add(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = llamacpp.MethodGetDefault(candidate, jinja2.Str("tool_call_id"), llamacpp.MethodGet(candidate, jinja2.Str("id")))
+					callId = llamacpp.MethodGetDefault(candidate, jinja2.Lit("tool_call_id"), llamacpp.MethodGet(candidate, jinja2.Lit("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
@@ -1231,7 +1231,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id"))), llamacpp.FilterString(callId)) {
+							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), llamacpp.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1252,9 +1252,9 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					var fn jinja2.Value
 					for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (llamacpp.IsMapping(toolCall) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) && llamacpp.NotIn(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id"))), emittedIds) {
+						if (llamacpp.IsMapping(toolCall) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && llamacpp.NotIn(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id")))))
+							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := llamacpp.Attr(toolCall, "function")
 							if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
@@ -1267,11 +1267,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 							var resultId jinja2.Value
 							for _, toolMessage := range llamacpp.Iterate(w, runToolMessages) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = llamacpp.MethodGetDefault(toolMessage, jinja2.Str("tool_call_id"), llamacpp.MethodGet(toolMessage, jinja2.Str("id")))
+								resultId = llamacpp.MethodGetDefault(toolMessage, jinja2.Lit("tool_call_id"), llamacpp.MethodGet(toolMessage, jinja2.Lit("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !llamacpp.IsNone(resultId) && jinja2.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Str("id")))) {
+								if !llamacpp.IsNone(resultId) && jinja2.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, llamacpp.MethodGet(fn, jinja2.Str("name")))
+									renderToolMessage(toolMessage, state, llamacpp.MethodGet(fn, jinja2.Lit("name")))
 								}
 							}
 						}
@@ -1290,11 +1290,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
 	if llamacpp.IsDefined(responseSchema) {
@@ -1302,22 +1302,22 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		llamacpp.SetAttr(state, "response_schema", responseSchema)
-	} else if (llamacpp.IsDefined(responseFormat) && llamacpp.IsMapping(responseFormat)) && !llamacpp.IsNone(llamacpp.MethodGet(responseFormat, jinja2.Str("json_schema"))) {
+	} else if (llamacpp.IsDefined(responseFormat) && llamacpp.IsMapping(responseFormat)) && !llamacpp.IsNone(llamacpp.MethodGet(responseFormat, jinja2.Lit("json_schema"))) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = llamacpp.MethodGet(responseFormat, jinja2.Str("json_schema"))
+		schemaWrapper = llamacpp.MethodGet(responseFormat, jinja2.Lit("json_schema"))
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Str("schema"), schemaWrapper) {
+		if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Lit("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Str("schema")))
-		} else if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Str("json_schema"), schemaWrapper) {
+			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Lit("schema")))
+		} else if llamacpp.IsMapping(schemaWrapper) && llamacpp.In(jinja2.Lit("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Str("json_schema")))
+			llamacpp.SetAttr(state, "response_schema", llamacpp.MethodGet(schemaWrapper, jinja2.Lit("json_schema")))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
@@ -1331,7 +1331,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
 	if llamacpp.IsDefined(responseFormat) && llamacpp.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = llamacpp.MethodGet(responseFormat, jinja2.Str("type"))
+		responseFormatType = llamacpp.MethodGet(responseFormat, jinja2.Lit("type"))
 	} else if llamacpp.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
@@ -1340,29 +1340,29 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Str("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+		internalSystemMessage(jinja2.Lit("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
 			jsonSorted(llamacpp.Attr(state, "response_schema"))
-		})), jinja2.Str("\n```")))
+		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
 		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
-			return jinja2.Str("think")
+			return jinja2.Lit("think")
 		}, func() jinja2.Value {
-			return jinja2.Str("response")
+			return jinja2.Lit("response")
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
 	}
 }
 

@@ -36,10 +36,10 @@ var LFM2_5_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
@@ -83,7 +83,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -92,7 +92,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.Str("<image>")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.Lit("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
@@ -135,28 +135,28 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				jinja2.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.Attr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Str("=")), w.Capture(func() {
+				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.Attr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Lit("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			jinja2.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Str("(")), jinja2.FilterJoin(jinja2.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
+			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if jinja2.MethodGet(messages0, jinja2.Str("content")).Truthy() {
+		if jinja2.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(jinja2.ItemStr(messages0, "content"))
@@ -169,10 +169,10 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: ["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
 		items := jinja2.Iterate(w, tools)
 		for i := range items {
@@ -187,11 +187,11 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -233,7 +233,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
+				cfmTag = jinja2.Lit("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
@@ -246,9 +246,9 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					if !(preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if jinja2.In(jinja2.Str("</think>"), content) {
+						if jinja2.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
+							content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
@@ -280,7 +280,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if jinja2.MethodGet(message, jinja2.Str("content")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				parseContent(jinja2.ItemStr(message, "content"))
 			}
@@ -338,7 +338,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -347,7 +347,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.Str("<image>")))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.Lit("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
@@ -392,28 +392,28 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				llamacpp.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.Attr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Str("=")), w.Capture(func() {
+				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.Attr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Lit("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			llamacpp.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Str("(")), llamacpp.FilterJoin(llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
+			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if llamacpp.MethodGet(messages0, jinja2.Str("content")).Truthy() {
+		if llamacpp.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(llamacpp.ItemStr(messages0, "content"))
@@ -426,10 +426,10 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: ["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {
@@ -444,11 +444,11 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -489,7 +489,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
+				cfmTag = jinja2.Lit("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
@@ -502,9 +502,9 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if llamacpp.In(jinja2.Str("</think>"), content) {
+						if llamacpp.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
+							content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
@@ -536,7 +536,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if llamacpp.MethodGet(message, jinja2.Str("content")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				parseContent(llamacpp.ItemStr(message, "content"))
 			}

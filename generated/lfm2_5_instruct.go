@@ -32,10 +32,10 @@ var LFM2_5Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
@@ -51,7 +51,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = jinja2.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -68,10 +68,10 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.IfElse(jinja2.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: [")))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
 		items := jinja2.Iterate(w, tools)
 		for i := range items {
@@ -90,13 +90,13 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Str(", ")))
+				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Lit(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Str("]")))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Lit("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if jinja2.Attr(ns, "system_prompt").Truthy() {
@@ -141,13 +141,13 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
-			if jinja2.In(jinja2.Str("</think>"), content) {
+			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
+				content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -172,7 +172,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = llamacpp.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -189,10 +189,10 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
 		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.IfElse(llamacpp.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: [")))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {
@@ -211,13 +211,13 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Str(", ")))
+				llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Lit(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Str("]")))
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Lit("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if llamacpp.Attr(ns, "system_prompt").Truthy() {
@@ -262,13 +262,13 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
-			if llamacpp.In(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), nil, nil)
+				content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {

@@ -32,10 +32,10 @@ var LFM2_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
@@ -47,9 +47,9 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -62,10 +62,10 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: <|tool_list_start|>["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
 		items := jinja2.Iterate(w, tools)
 		for i := range items {
@@ -80,11 +80,11 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -111,10 +111,10 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if jinja2.EqStr(messageRole, "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+			content = jinja2.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -133,9 +133,9 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -148,10 +148,10 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: <|tool_list_start|>["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {
@@ -166,11 +166,11 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -197,10 +197,10 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = llamacpp.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {

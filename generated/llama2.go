@@ -29,10 +29,10 @@ var Llama2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2 renders llama2.jinja.
@@ -53,15 +53,15 @@ func renderLlama2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -88,15 +88,15 @@ func renderLlama2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

@@ -29,10 +29,10 @@ var Llama2SysStrip = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
@@ -40,7 +40,7 @@ func renderLlama2SysStrip(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
@@ -65,11 +65,11 @@ func renderLlama2SysStrip(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			jinja2.WriteAdd(w, content, jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, content, jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			jinja2.WriteAdd(w, content, jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, content, jinja2.Lit("</s>"))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -83,7 +83,7 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
@@ -109,11 +109,11 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			llamacpp.WriteAdd(w, content, jinja2.Str(" [/INST]"))
+			llamacpp.WriteAdd(w, content, jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			llamacpp.WriteAdd(w, content, jinja2.Str("</s>"))
+			llamacpp.WriteAdd(w, content, jinja2.Lit("</s>"))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

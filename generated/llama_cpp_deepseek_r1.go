@@ -38,10 +38,10 @@ var LlamaCppDeepseekR1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
@@ -59,7 +59,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	nsIsFirst := false
 	nsIsToolOutputs := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
@@ -74,7 +74,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		jinja2.WriteJSON(w, jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+		jinja2.WriteJSON(w, jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -149,9 +149,9 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = jinja2.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
-			if jinja2.In(jinja2.Str("</think>"), content) {
+			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")
@@ -199,7 +199,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	nsIsFirst := false
 	nsIsToolOutputs := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
@@ -214,7 +214,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -289,9 +289,9 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
-			if llamacpp.In(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")

@@ -35,10 +35,10 @@ var LlamaCppLfm2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -50,9 +50,9 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -65,10 +65,10 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: <|tool_list_start|>["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
 		items := jinja2.Iterate(w, tools)
 		for i := range items {
@@ -83,11 +83,11 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -109,7 +109,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
 		if !jinja2.IsString(content) {
@@ -119,11 +119,11 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Str("tool_calls"), message)) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			content = jinja2.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Lit("tool_calls"), message)) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
-			nsTcResult := jinja2.Str("")
+			nsTcResult := jinja2.Lit("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
 			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 			for i := range items {
@@ -132,13 +132,13 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					nsTcResult = jinja2.Add(nsTcResult, jinja2.Str(", "))
+					nsTcResult = jinja2.Add(nsTcResult, jinja2.Lit(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
 				tcFunction := jinja2.ItemStr(tc, "function")
 				args = jinja2.ItemStr(tcFunction, "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str("{\"name\": \"")), jinja2.ItemStr(tcFunction, "name")), jinja2.Str("\", \"arguments\": "))
+				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), jinja2.ItemStr(tcFunction, "name")), jinja2.Lit("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if jinja2.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -149,18 +149,18 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 					nsTcResult = jinja2.Add(nsTcResult, jinja2.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if jinja2.MethodGet(tc, jinja2.Str("id")).Truthy() {
+				if jinja2.MethodGet(tc, jinja2.Lit("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str(", \"id\": \"")), jinja2.ItemStr(tc, "id")), jinja2.Str("\""))
+					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), jinja2.ItemStr(tc, "id")), jinja2.Lit("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				nsTcResult = jinja2.Add(nsTcResult, jinja2.Str("}"))
+				nsTcResult = jinja2.Add(nsTcResult, jinja2.Lit("}"))
 			}
 			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			content = jinja2.Sum(jinja2.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
+			content = jinja2.Sum(jinja2.Add(jinja2.Lit("<|tool_call_start|>["), nsTcResult), jinja2.Lit("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		jinja2.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -179,9 +179,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -194,10 +194,10 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
 		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
-			return jinja2.Str("\n")
+			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
-			return jinja2.Str("")
-		})), jinja2.Str("List of tools: <|tool_list_start|>["))
+			return jinja2.Lit("")
+		})), jinja2.Lit("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
 		items := llamacpp.Iterate(w, tools)
 		for i := range items {
@@ -212,11 +212,11 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -238,7 +238,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
 		if !llamacpp.IsString(content) {
@@ -249,11 +249,11 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = llamacpp.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Str("tool_calls"), message)) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
+		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
-			nsTcResult := jinja2.Str("")
+			nsTcResult := jinja2.Lit("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var args jinja2.Value
@@ -263,12 +263,12 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					nsTcResult = llamacpp.Add(nsTcResult, jinja2.Str(", "))
+					nsTcResult = llamacpp.Add(nsTcResult, jinja2.Lit(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
 				args = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str("{\"name\": \"")), llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")), jinja2.Str("\", \"arguments\": "))
+				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")), jinja2.Lit("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if llamacpp.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -279,18 +279,18 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 					nsTcResult = llamacpp.Add(nsTcResult, llamacpp.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if llamacpp.MethodGet(tc, jinja2.Str("id")).Truthy() {
+				if llamacpp.MethodGet(tc, jinja2.Lit("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Str("\""))
+					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Lit("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				nsTcResult = llamacpp.Add(nsTcResult, jinja2.Str("}"))
+				nsTcResult = llamacpp.Add(nsTcResult, jinja2.Lit("}"))
 			}
 			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			content = llamacpp.Sum(llamacpp.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
+			content = llamacpp.Sum(llamacpp.Add(jinja2.Lit("<|tool_call_start|>["), nsTcResult), jinja2.Lit("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		llamacpp.WriteAdd(w, content, jinja2.Str("<|im_end|>\n"))
+		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {

@@ -34,10 +34,10 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
@@ -55,20 +55,20 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 	} else if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
+		systemMessage = jinja2.Lit("You are a helpful assistant with access to tools.")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
 	if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = jinja2.Add(jinja2.Add(jinja2.Add(systemMessage, jinja2.Str("<|tool|>")), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("<|/tool|>"))
+		systemMessage = jinja2.Add(jinja2.Add(jinja2.Add(systemMessage, jinja2.Lit("<|tool|>")), jinja2.FilterTojson(tools, nil, nil)), jinja2.Lit("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
-		if jinja2.NotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
+		if jinja2.NotIn(jinja2.Lit("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Lit("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
@@ -135,20 +135,20 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 	} else if llamacpp.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
+		systemMessage = jinja2.Lit("You are a helpful assistant with access to tools.")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
 	if llamacpp.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(systemMessage, jinja2.Str("<|tool|>")), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Str("<|/tool|>"))
+		systemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(systemMessage, jinja2.Lit("<|tool|>")), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Lit("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
-		if llamacpp.NotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
+		if llamacpp.NotIn(jinja2.Lit("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}

@@ -34,10 +34,10 @@ var LlamaCppRwkvWorld = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
@@ -52,7 +52,7 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
@@ -86,9 +86,9 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = jinja2.ItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
-			if jinja2.In(jinja2.Str("</think>"), content) {
+			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")
@@ -124,7 +124,7 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
@@ -158,9 +158,9 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
-			if llamacpp.In(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1)
+				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")

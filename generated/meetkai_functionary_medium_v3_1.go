@@ -34,10 +34,10 @@ var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMeetkaiFunctionaryMediumV3_1 renders meetkai-functionary-medium-v3.1.jinja.
@@ -53,14 +53,14 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = jinja2.Bool(jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = jinja2.FilterList(jinja2.FilterRejectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))
+		tools = jinja2.FilterList(jinja2.FilterRejectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	jinja2.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
+	jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -75,13 +75,13 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if jinja2.In(jinja2.Str("type"), t) {
+			if jinja2.In(jinja2.Lit("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Str("Use the function '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "name"), jinja2.FilterSafe(jinja2.Str("' to '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(jinja2.ItemStr(t, "function"), nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "name"), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "description"), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(jinja2.ItemStr(t, "function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Str("Use the function '")), jinja2.ItemStr(t, "name"), jinja2.FilterSafe(jinja2.Str("' to '")), jinja2.ItemStr(t, "description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t, nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStr(t, "name"), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStr(t, "description"), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -94,15 +94,15 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			jinja2.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := jinja2.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -110,7 +110,7 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 				jinja2.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
@@ -118,11 +118,11 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 					toolCallFunctionName := jinja2.ItemStr(toolCallFunction, "name")
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						jinja2.WriteAdd(w, jinja2.Str("<|python_tag|>"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil))
+						jinja2.WriteAdd(w, jinja2.Lit("<|python_tag|>"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						jinja2.WriteAdd(w, jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Str("</function>"))
+						jinja2.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Lit("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -153,14 +153,14 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = llamacpp.FilterList(llamacpp.FilterRejectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))
+		tools = llamacpp.FilterList(llamacpp.FilterRejectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
+	llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -175,13 +175,13 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if llamacpp.In(jinja2.Str("type"), t) {
+			if llamacpp.In(jinja2.Lit("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Str("Use the function '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name"), llamacpp.FilterSafe(jinja2.Str("' to '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description"), llamacpp.FilterSafe(jinja2.Str("'\n")), llamacpp.FilterTojson(llamacpp.ItemStr(t, "function"), nil, nil))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name"), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description"), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(llamacpp.ItemStr(t, "function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Str("Use the function '")), llamacpp.ItemStr(t, "name"), llamacpp.FilterSafe(jinja2.Str("' to '")), llamacpp.ItemStr(t, "description"), llamacpp.FilterSafe(jinja2.Str("'\n")), llamacpp.FilterTojson(t, nil, nil))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStr(t, "name"), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStr(t, "description"), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -194,15 +194,15 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("<|eot_id|>"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			llamacpp.WriteAdd(w, jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -210,7 +210,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
@@ -218,11 +218,11 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 					toolCallFunctionName := llamacpp.ItemStr(toolCallFunction, "name")
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						llamacpp.WriteAdd(w, jinja2.Str("<|python_tag|>"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
+						llamacpp.WriteAdd(w, jinja2.Lit("<|python_tag|>"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						llamacpp.WriteAdd(w, jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Str("</function>"))
+						llamacpp.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Lit("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")

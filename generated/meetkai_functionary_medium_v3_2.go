@@ -32,10 +32,10 @@ var MeetkaiFunctionaryMediumV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMeetkaiFunctionaryMediumV3_2 renders meetkai-functionary-medium-v3.2.jinja.
@@ -53,11 +53,11 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		depth = jinja2.Param(depth, "depth")
 		var offset jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = jinja2.Str("")
+		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
 		if jinja2.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.Mul(jinja2.Str("    "), depth)
+			offset = jinja2.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
@@ -73,7 +73,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					w.WriteString("\n")
 					jinja2.WriteStr(w, offset)
 					w.WriteString("// ")
-					jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 				}
 			}
 		}
@@ -99,15 +99,15 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		param = jinja2.Param(param, "param")
 		var paramType, rawParamType, oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = jinja2.Str("any")
+		paramType = jinja2.Lit("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if jinja2.In(jinja2.Str("type"), param) {
+		if jinja2.In(jinja2.Lit("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = jinja2.ItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = jinja2.FilterJoin(rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
+				paramType = jinja2.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
@@ -115,24 +115,24 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
 			convertDataType(paramType)
-		} else if jinja2.In(jinja2.Str("oneOf"), param) {
+		} else if jinja2.In(jinja2.Lit("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(jinja2.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
+			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(jinja2.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil))
+			oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			convertDataType(jinja2.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
+			convertDataType(jinja2.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
 	getFormatParam := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if jinja2.In(jinja2.Str("format"), param) {
+		if jinja2.In(jinja2.Lit("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
 			jinja2.Write(w, jinja2.ItemStr(param, "format"))
-		} else if jinja2.In(jinja2.Str("oneOf"), param) {
+		} else if jinja2.In(jinja2.Lit("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = jinja2.NewList()
@@ -140,7 +140,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			paramOneOf := jinja2.ItemStr(param, "oneOf")
 			for _, item := range jinja2.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if jinja2.In(jinja2.Str("format"), item) {
+				if jinja2.In(jinja2.Lit("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					itemFormat := jinja2.ItemStr(item, "format")
 					if jinja2.Eq(itemFormat, jinja2.ItemStr(jinja2.ItemInt(paramOneOf, -1), "format")) {
@@ -149,7 +149,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						jinja2.WriteAdd(w, itemFormat, jinja2.Str(" or "))
+						jinja2.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
 					}
 				}
 			}
@@ -163,35 +163,35 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		param = jinja2.Param(param, "param")
 		var paramType, formatParam, desc, defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = jinja2.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
+		paramType = jinja2.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((jinja2.In(jinja2.Str("description"), param) || jinja2.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
+		if (((((jinja2.In(jinja2.Lit("description"), param) || jinja2.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if jinja2.In(jinja2.Str("description"), param) {
+			if jinja2.In(jinja2.Lit("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = jinja2.ItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !jinja2.MethodEndswith(desc, jinja2.Str(".")).Truthy() {
+				if !jinja2.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = jinja2.Add(desc, jinja2.Str("."))
+					desc = jinja2.Add(desc, jinja2.Lit("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
 				w.WriteString(" ")
 				jinja2.WriteStr(w, desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if jinja2.In(jinja2.Str("default"), param) {
+			if jinja2.In(jinja2.Lit("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
 				defaultValue = jinja2.ItemStr(param, "default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
 				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = jinja2.Concat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
+					defaultValue = jinja2.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
 				w.WriteString(" Default=")
@@ -209,7 +209,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				jinja2.Write(w, formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length")))) {
+			for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length")))) {
 				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
@@ -217,7 +217,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				if jinja2.In(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.WriteString(" ")
-					jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Str("="), jinja2.Item(param, field)))
+					jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Lit("="), jinja2.Item(param, field)))
 				}
 			}
 		} else {
@@ -255,14 +255,14 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		depth = jinja2.Param(depth, "depth")
 		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = jinja2.Str("")
+		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
 		if jinja2.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.Mul(jinja2.Str("    "), depth)
+			offset = jinja2.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Str("items"), jinja2.DictOf())
+		itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
 		if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
@@ -302,7 +302,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
+				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, offset)
@@ -332,7 +332,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if jinja2.In(jinja2.Str("enum"), itemsInfo) {
+				if jinja2.In(jinja2.Lit("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
 						getEnumOptionStr(jinja2.ItemStr(itemsInfo, "enum"))
@@ -384,7 +384,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			depth = jinja2.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = jinja2.Str("")
+		_ = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
 		keys, values := jinja2.DictItems(properties)
 		for i := range w.Count(len(keys)) {
@@ -400,9 +400,9 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
 				examplesInfo = jinja2.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if jinja2.In(jinja2.Str("examples"), param) {
+				if jinja2.In(jinja2.Lit("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
+					examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
 					examplesInfo = jinja2.Add(examplesInfo, jinja2.ItemStr(param, "examples"))
 				}
@@ -411,18 +411,18 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
 				if jinja2.IsIterable(requiredParams) && jinja2.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str("?"))
+					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType = w.Capture(func() {
 					getParamType(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = jinja2.Str("")
+				offset = jinja2.Lit("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
 				if jinja2.Ge(depth, jinja2.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = jinja2.Mul(jinja2.Str("    "), depth)
+					offset = jinja2.Mul(jinja2.Lit("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
 				if jinja2.EqStr(paramType, "object") {
@@ -441,18 +441,18 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 							w.WriteString("\n")
 							jinja2.WriteStr(w, offset)
 							w.WriteString("// ")
-							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str(": {"))
+					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
 					jinja2.WriteStr(w, offset)
 					jinja2.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1)))
+						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
@@ -461,11 +461,11 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = jinja2.MethodGetDefault(param, jinja2.Str("items"), jinja2.DictOf())
+					itemInfo = jinja2.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if jinja2.NotIn(jinja2.Str("type"), itemInfo) {
+					if jinja2.NotIn(jinja2.Lit("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str(": [],"))
+						paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					} else {
@@ -485,7 +485,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 								w.WriteString("\n")
 								jinja2.WriteStr(w, offset)
 								w.WriteString("// ")
-								jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+								jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -493,9 +493,9 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !jinja2.MethodEndswith(arrayDeclaration, jinja2.Str(",")).Truthy() {
+						if !jinja2.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Str(","))
+							arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Lit(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
 						jinja2.Write(w, arrayDeclaration)
@@ -503,19 +503,19 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if jinja2.In(jinja2.Str("enum"), param) {
+					if jinja2.In(jinja2.Lit("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
 							getEnumOptionStr(jinja2.ItemStr(param, "enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if jinja2.In(jinja2.Str("nullable"), param) && jinja2.ItemStr(param, "nullable").Truthy() {
+					if jinja2.In(jinja2.Lit("nullable"), param) && jinja2.ItemStr(param, "nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = jinja2.Add(paramType, jinja2.Str(" | null"))
+						paramType = jinja2.Add(paramType, jinja2.Lit(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = jinja2.Sum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
+					paramDeclaration = jinja2.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 				}
@@ -532,7 +532,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
 		functions = jinja2.Param(functions, "functions")
 		if namespace.IsMissing() {
-			namespace = jinja2.Str("functions")
+			namespace = jinja2.Lit("functions")
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
@@ -543,18 +543,18 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		for _, function := range jinja2.Iterate(w, functions) {
 			var functionName, description, parameters, requiredParams jinja2.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if jinja2.MethodGet(function, jinja2.Str("function")).Truthy() {
+			if jinja2.MethodGet(function, jinja2.Lit("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = jinja2.MethodGet(function, jinja2.Str("function"))
+				function = jinja2.MethodGet(function, jinja2.Lit("function"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = jinja2.MethodGet(function, jinja2.Str("name"))
+			functionName = jinja2.MethodGet(function, jinja2.Lit("name"))
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = jinja2.MethodGetDefault(function, jinja2.Str("description"), jinja2.Str(""))
+				description = jinja2.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = jinja2.MethodGetDefault(function, jinja2.Str("parameters"), jinja2.DictOf())
+				parameters = jinja2.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
 				jinja2.WriteStr(w, description)
@@ -563,13 +563,13 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				w.WriteString("type ")
 				jinja2.WriteStr(w, functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Str("properties")).Truthy() {
+				if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Str("required"), jinja2.NewList())
+					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Str("properties")), requiredParams, jinja2.Int(0))
+						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -588,11 +588,11 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	jinja2.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
+	jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
-	}), jinja2.Str("<|eot_id|>"))
+	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)) {
+	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
@@ -628,7 +628,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				jinja2.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Str("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
@@ -665,11 +665,11 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		depth = llamacpp.Param(depth, "depth")
 		var offset jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = jinja2.Str("")
+		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
 		if llamacpp.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = llamacpp.Mul(jinja2.Str("    "), depth)
+			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
@@ -685,7 +685,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					w.WriteString("\n")
 					llamacpp.WriteStr(w, offset)
 					w.WriteString("// ")
-					llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 				}
 			}
 		}
@@ -711,15 +711,15 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		param = llamacpp.Param(param, "param")
 		var paramType, rawParamType, oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = jinja2.Str("any")
+		paramType = jinja2.Lit("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if llamacpp.In(jinja2.Str("type"), param) {
+		if llamacpp.In(jinja2.Lit("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = llamacpp.ItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if llamacpp.IsIterable(rawParamType) && !llamacpp.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = llamacpp.FilterJoin(rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
+				paramType = llamacpp.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
@@ -727,24 +727,24 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
 			convertDataType(paramType)
-		} else if llamacpp.In(jinja2.Str("oneOf"), param) {
+		} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = llamacpp.FilterList(llamacpp.FilterSelectattr(llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
+			oneOfTypes = llamacpp.FilterList(llamacpp.FilterSelectattr(llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = llamacpp.FilterList(llamacpp.FilterUnique(llamacpp.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil))
+			oneOfTypes = llamacpp.FilterList(llamacpp.FilterUnique(llamacpp.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			convertDataType(llamacpp.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
+			convertDataType(llamacpp.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
 	getFormatParam := func(param jinja2.Value) {
 		param = llamacpp.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if llamacpp.In(jinja2.Str("format"), param) {
+		if llamacpp.In(jinja2.Lit("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
 			llamacpp.Write(w, llamacpp.ItemStr(param, "format"))
-		} else if llamacpp.In(jinja2.Str("oneOf"), param) {
+		} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = jinja2.NewList()
@@ -752,7 +752,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			paramOneOf := llamacpp.ItemStr(param, "oneOf")
 			for _, item := range llamacpp.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if llamacpp.In(jinja2.Str("format"), item) {
+				if llamacpp.In(jinja2.Lit("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					itemFormat := llamacpp.ItemStr(item, "format")
 					if jinja2.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
@@ -761,7 +761,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						llamacpp.WriteAdd(w, itemFormat, jinja2.Str(" or "))
+						llamacpp.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
 					}
 				}
 			}
@@ -775,35 +775,35 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		param = llamacpp.Param(param, "param")
 		var paramType, formatParam, desc, defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = llamacpp.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
+		paramType = llamacpp.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((llamacpp.In(jinja2.Str("description"), param) || llamacpp.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
+		if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if llamacpp.In(jinja2.Str("description"), param) {
+			if llamacpp.In(jinja2.Lit("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = llamacpp.ItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !llamacpp.MethodEndswith(desc, jinja2.Str(".")).Truthy() {
+				if !llamacpp.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = llamacpp.Add(desc, jinja2.Str("."))
+					desc = llamacpp.Add(desc, jinja2.Lit("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
 				w.WriteString(" ")
 				llamacpp.WriteStr(w, desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if llamacpp.In(jinja2.Str("default"), param) {
+			if llamacpp.In(jinja2.Lit("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
 				defaultValue = llamacpp.ItemStr(param, "default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
 				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = llamacpp.Concat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
+					defaultValue = llamacpp.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
 				w.WriteString(" Default=")
@@ -822,7 +822,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length"))))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length"))))) {
 				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
@@ -831,7 +831,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
 					// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Str(" "), fieldName), jinja2.Str("="), llamacpp.Item(param, field)))
+					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Lit(" "), fieldName), jinja2.Lit("="), llamacpp.Item(param, field)))
 				}
 			}
 		} else {
@@ -869,14 +869,14 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		depth = llamacpp.Param(depth, "depth")
 		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = jinja2.Str("")
+		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
 		if llamacpp.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = llamacpp.Mul(jinja2.Str("    "), depth)
+			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Str("items"), jinja2.DictOf())
+		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
 		if jinja2.Eq(llamacpp.FilterLength(itemsInfo), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
@@ -916,7 +916,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1))}, nil))
+				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, offset)
@@ -946,7 +946,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if llamacpp.In(jinja2.Str("enum"), itemsInfo) {
+				if llamacpp.In(jinja2.Lit("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
 						getEnumOptionStr(llamacpp.ItemStr(itemsInfo, "enum"))
@@ -998,7 +998,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			depth = jinja2.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = jinja2.Str("")
+		_ = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1017,9 +1017,9 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
 				examplesInfo = jinja2.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if llamacpp.In(jinja2.Str("examples"), param) {
+				if llamacpp.In(jinja2.Lit("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = jinja2.NewList(llamacpp.Sum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
+					examplesInfo = jinja2.NewList(llamacpp.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
 					examplesInfo = llamacpp.Add(examplesInfo, llamacpp.ItemStr(param, "examples"))
 				}
@@ -1028,18 +1028,18 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
 				if llamacpp.IsIterable(requiredParams) && llamacpp.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str("?"))
+					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType = w.Capture(func() {
 					getParamType(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = jinja2.Str("")
+				offset = jinja2.Lit("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
 				if llamacpp.Ge(depth, jinja2.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = llamacpp.Mul(jinja2.Str("    "), depth)
+					offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
 				if jinja2.EqStr(paramType, "object") {
@@ -1058,18 +1058,18 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 							w.WriteString("\n")
 							llamacpp.WriteStr(w, offset)
 							w.WriteString("// ")
-							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": {"))
+					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
 					llamacpp.WriteStr(w, offset)
 					llamacpp.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Str("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Str("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1)))
+						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
@@ -1078,11 +1078,11 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = llamacpp.MethodGetDefault(param, jinja2.Str("items"), jinja2.DictOf())
+					itemInfo = llamacpp.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if llamacpp.NotIn(jinja2.Str("type"), itemInfo) {
+					if llamacpp.NotIn(jinja2.Lit("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": [],"))
+						paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					} else {
@@ -1102,7 +1102,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 								w.WriteString("\n")
 								llamacpp.WriteStr(w, offset)
 								w.WriteString("// ")
-								llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
+								llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1110,9 +1110,9 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Str(",")).Truthy() {
+						if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Str(","))
+							arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Lit(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
 						llamacpp.Write(w, arrayDeclaration)
@@ -1120,19 +1120,19 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if llamacpp.In(jinja2.Str("enum"), param) {
+					if llamacpp.In(jinja2.Lit("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
 							getEnumOptionStr(llamacpp.ItemStr(param, "enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if llamacpp.In(jinja2.Str("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
+					if llamacpp.In(jinja2.Lit("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = llamacpp.Add(paramType, jinja2.Str(" | null"))
+						paramType = llamacpp.Add(paramType, jinja2.Lit(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
+					paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 				}
@@ -1150,7 +1150,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
 		functions = llamacpp.Param(functions, "functions")
 		if namespace.IsMissing() {
-			namespace = jinja2.Str("functions")
+			namespace = jinja2.Lit("functions")
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
@@ -1162,18 +1162,18 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		var functionName, description, parameters, requiredParams jinja2.Value
 		for _, function := range llamacpp.Iterate(w, functions) {
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if llamacpp.MethodGet(function, jinja2.Str("function")).Truthy() {
+			if llamacpp.MethodGet(function, jinja2.Lit("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = llamacpp.MethodGet(function, jinja2.Str("function"))
+				function = llamacpp.MethodGet(function, jinja2.Lit("function"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = llamacpp.MethodGet(function, jinja2.Str("name"))
+			functionName = llamacpp.MethodGet(function, jinja2.Lit("name"))
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = llamacpp.MethodGetDefault(function, jinja2.Str("description"), jinja2.Str(""))
+				description = llamacpp.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = llamacpp.MethodGetDefault(function, jinja2.Str("parameters"), jinja2.DictOf())
+				parameters = llamacpp.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
 				llamacpp.WriteStr(w, description)
@@ -1182,13 +1182,13 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				w.WriteString("type ")
 				llamacpp.WriteStr(w, functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Str("properties")).Truthy() {
+				if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Str("required"), jinja2.NewList())
+					requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Str("properties")), requiredParams, jinja2.Int(0))
+						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1207,11 +1207,11 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	llamacpp.WriteAdd(w, bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
+	llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
-	}), jinja2.Str("<|eot_id|>"))
+	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
@@ -1247,7 +1247,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}

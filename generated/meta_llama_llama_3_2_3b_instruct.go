@@ -37,10 +37,10 @@ var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
@@ -71,11 +71,11 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
 		if jinja2.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
-			dateString = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
+			dateString = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
-			dateString = jinja2.Str("26 Jul 2024")
+			dateString = jinja2.Lit("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
@@ -93,7 +93,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
@@ -129,7 +129,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
@@ -139,27 +139,27 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		jinja2.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
+		jinja2.WriteAdd(w, firstUserMessage, jinja2.Lit("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := jinja2.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
 			w.WriteString("<|end_header_id|>\n\n")
 			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
+		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("This model only supports single tool-calls at once!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
@@ -224,11 +224,11 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
 		if llamacpp.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
-			dateString = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
+			dateString = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
-			dateString = jinja2.Str("26 Jul 2024")
+			dateString = jinja2.Lit("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
@@ -246,7 +246,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
@@ -282,7 +282,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
@@ -292,7 +292,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		llamacpp.WriteAdd(w, firstUserMessage, jinja2.Str("<|eot_id|>"))
+		llamacpp.WriteAdd(w, firstUserMessage, jinja2.Lit("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -300,20 +300,20 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
 			w.WriteString("<|end_header_id|>\n\n")
 			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
+		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("This model only supports single tool-calls at once!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")

@@ -34,10 +34,10 @@ var MiniMaxM1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
@@ -58,7 +58,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -79,11 +79,11 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
 		if !jinja2.IsNone(tools) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Lit("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
 			// MiniMax-M1.jinja:21:9 {%- else %}
 			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Lit("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		}
 	}
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
@@ -108,7 +108,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := jinja2.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := jinja2.ItemStr(message, "role")
 			if jinja2.EqStr(messageRole, "user") {
@@ -141,14 +141,14 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range jinja2.Iterate(w, jinja2.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil)) {
+					for _, content := range jinja2.Iterate(w, jinja2.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
 						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
+		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
@@ -182,7 +182,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 						w.WriteString("tool result: ")
 						jinja2.WriteStr(w, jinja2.ItemStr(content, "text"))
 						w.WriteString("\n\n")
-					} else if jinja2.MethodGet(content, jinja2.Str("name")).Truthy() {
+					} else if jinja2.MethodGet(content, jinja2.Lit("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
@@ -222,7 +222,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -243,11 +243,11 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
 		if !llamacpp.IsNone(tools) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Lit("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
 			// MiniMax-M1.jinja:21:9 {%- else %}
 			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Lit("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		}
 	}
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
@@ -264,7 +264,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
@@ -272,7 +272,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := llamacpp.ItemStr(message, "role")
 			if jinja2.EqStr(messageRole, "user") {
@@ -305,14 +305,14 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range llamacpp.Iterate(w, llamacpp.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil)) {
+					for _, content := range llamacpp.Iterate(w, llamacpp.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
 						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
+		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
@@ -346,7 +346,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 						w.WriteString("tool result: ")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
 						w.WriteString("\n\n")
-					} else if llamacpp.MethodGet(content, jinja2.Str("name")).Truthy() {
+					} else if llamacpp.MethodGet(content, jinja2.Lit("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")

@@ -38,10 +38,10 @@ var MiniMaxM2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
@@ -52,9 +52,9 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
@@ -106,7 +106,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
 			if !jinja2.IsDefined(modelIdentity) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
 			jinja2.Write(w, modelIdentity)
@@ -114,12 +114,12 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -164,7 +164,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -194,7 +194,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(message, "content"))
@@ -207,11 +207,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
@@ -290,7 +290,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -358,9 +358,9 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		llamacpp.Param(namespaceName, "namespace_name")
@@ -413,7 +413,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
 			if !llamacpp.IsDefined(modelIdentity) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
 			llamacpp.Write(w, modelIdentity)
@@ -421,12 +421,12 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -471,7 +471,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -502,7 +502,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(message, "content"))
@@ -515,11 +515,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
@@ -601,7 +601,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {

@@ -37,10 +37,10 @@ var MiniMaxM3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
@@ -53,25 +53,25 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinkingMode := w.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
-	nsToken = jinja2.Str("]<]minimax[>[")
+	nsToken = jinja2.Lit("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
-	bodToken = jinja2.Str("]~!b[")
+	bodToken = jinja2.Lit("]~!b[")
 	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
-	bosToken = jinja2.Str("]~b]")
+	bosToken = jinja2.Lit("]~b]")
 	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
-	eosToken = jinja2.Str("[e~[")
+	eosToken = jinja2.Lit("[e~[")
 	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	toolcallBeginToken = jinja2.Concat(nsToken, jinja2.Str("<tool_call>"))
+	toolcallBeginToken = jinja2.Concat(nsToken, jinja2.Lit("<tool_call>"))
 	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	toolcallEndToken = jinja2.Concat(nsToken, jinja2.Str("</tool_call>"))
+	toolcallEndToken = jinja2.Concat(nsToken, jinja2.Lit("</tool_call>"))
 	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
-	thinkBeginToken = jinja2.Str("<mm:think>")
+	thinkBeginToken = jinja2.Lit("<mm:think>")
 	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
-	thinkEndToken = jinja2.Str("</mm:think>")
+	thinkEndToken = jinja2.Lit("</mm:think>")
 	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
-	imageToken = jinja2.Str("]<]image[>[")
+	imageToken = jinja2.Lit("]<]image[>[")
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
-	videoToken = jinja2.Str("]<]video[>[")
+	videoToken = jinja2.Lit("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
 	var toXml func(jinja2.Value, jinja2.Value)
 	toXml = func(val, ns jinja2.Value) {
@@ -232,7 +232,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
 			if !jinja2.IsDefined(modelIdentity) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
 			jinja2.Write(w, modelIdentity)
@@ -293,7 +293,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -307,29 +307,29 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		jinja2.Write(w, toolcallBeginToken)
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<param-1>value-1"), nsToken, jinja2.Lit("</param-1>"))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-2>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<param-2>"))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<item>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<item>"))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<key-a>val-a"), nsToken, jinja2.Lit("</key-a>"))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<key-b>val-b"), nsToken, jinja2.Lit("</key-b>"))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("</item>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("</item>"))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("</param-2>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("</param-2>"))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("</invoke>\n"))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<param-1>value-1"), nsToken, jinja2.Lit("</param-1>"))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		jinja2.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
+		jinja2.WriteAdd(w, nsToken, jinja2.Lit("</invoke>\n"))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
 		jinja2.Write(w, toolcallEndToken)
 	}
@@ -351,7 +351,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			w.WriteString("ai")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(message, "content"))
@@ -366,9 +366,9 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if jinja2.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), 0), jinja2.Str("\n")), thinkBeginToken), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), 0), jinja2.Lit("\n")), thinkBeginToken), -1), jinja2.Lit("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), -1), jinja2.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -403,7 +403,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					jinja2.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\""), jinja2.Attr(toolCall, "name"), jinja2.Str("\">"))
+					jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), jinja2.Attr(toolCall, "name"), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
 					args = jinja2.Attr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
@@ -418,16 +418,16 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						jinja2.WriteAdd(w, nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
+						jinja2.WriteAdd(w, nsToken, jinja2.Lit("<"), k, jinja2.Lit(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						jinja2.Write(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						jinja2.WriteAdd(w, nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
+						jinja2.WriteAdd(w, nsToken, jinja2.Lit("</"), k, jinja2.Lit(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					jinja2.WriteAdd(w, nsToken, jinja2.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					jinja2.WriteAdd(w, nsToken, jinja2.Concat(jinja2.Lit("</invoke>"), jinja2.Lit("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				jinja2.Write(w, toolcallEndToken)
@@ -455,7 +455,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -549,25 +549,25 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	thinkingMode := w.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
-	nsToken = jinja2.Str("]<]minimax[>[")
+	nsToken = jinja2.Lit("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
-	bodToken = jinja2.Str("]~!b[")
+	bodToken = jinja2.Lit("]~!b[")
 	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
-	bosToken = jinja2.Str("]~b]")
+	bosToken = jinja2.Lit("]~b]")
 	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
-	eosToken = jinja2.Str("[e~[")
+	eosToken = jinja2.Lit("[e~[")
 	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	toolcallBeginToken = llamacpp.Concat(nsToken, jinja2.Str("<tool_call>"))
+	toolcallBeginToken = llamacpp.Concat(nsToken, jinja2.Lit("<tool_call>"))
 	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	toolcallEndToken = llamacpp.Concat(nsToken, jinja2.Str("</tool_call>"))
+	toolcallEndToken = llamacpp.Concat(nsToken, jinja2.Lit("</tool_call>"))
 	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
-	thinkBeginToken = jinja2.Str("<mm:think>")
+	thinkBeginToken = jinja2.Lit("<mm:think>")
 	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
-	thinkEndToken = jinja2.Str("</mm:think>")
+	thinkEndToken = jinja2.Lit("</mm:think>")
 	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
-	imageToken = jinja2.Str("]<]image[>[")
+	imageToken = jinja2.Lit("]<]image[>[")
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
-	videoToken = jinja2.Str("]<]video[>[")
+	videoToken = jinja2.Lit("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
 	var toXml func(jinja2.Value, jinja2.Value)
 	toXml = func(val, ns jinja2.Value) {
@@ -731,7 +731,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
 			if !llamacpp.IsDefined(modelIdentity) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
 			llamacpp.Write(w, modelIdentity)
@@ -765,15 +765,15 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Lit("system"), jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	buildSystemMessage(systemMessage)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("developer"), jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	buildDeveloperMessage(developerMessage)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
@@ -789,7 +789,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -803,35 +803,35 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, toolcallBeginToken)
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<param-1>value-1"), nsToken, jinja2.Lit("</param-1>"))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-2>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<param-2>"))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<item>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<item>"))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<key-a>val-a"), nsToken, jinja2.Lit("</key-a>"))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<key-b>val-b"), nsToken, jinja2.Lit("</key-b>"))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</item>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</item>"))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</param-2>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</param-2>"))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</invoke>\n"))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<param-1>value-1"), nsToken, jinja2.Lit("</param-1>"))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		llamacpp.WriteAdd(w, nsToken, jinja2.Str("</invoke>\n"))
+		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</invoke>\n"))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
 		llamacpp.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
@@ -845,9 +845,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("ai"), jinja2.Lit("\n")))
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(message, "content"))
@@ -862,9 +862,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if llamacpp.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), 0), jinja2.Str("\n")), thinkBeginToken), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), 0), jinja2.Lit("\n")), thinkBeginToken), -1), jinja2.Lit("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -887,7 +887,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Lit("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
@@ -899,7 +899,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					llamacpp.WriteAdd(w, nsToken, jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">"))
+					llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
 					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
@@ -916,18 +916,18 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						llamacpp.WriteAdd(w, nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
+						llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<"), k, jinja2.Lit(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						llamacpp.Write(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						llamacpp.WriteAdd(w, nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
+						llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</"), k, jinja2.Lit(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
 					// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
 					// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Lit("</invoke>")), jinja2.Lit("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				llamacpp.Write(w, toolcallEndToken)
@@ -949,19 +949,19 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("tool")))
+				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("tool")))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
@@ -1002,25 +1002,25 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("user"), jinja2.Lit("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			visibleText(llamacpp.Attr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("ai"), jinja2.Lit("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}

@@ -39,10 +39,10 @@ var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
@@ -53,9 +53,9 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	defaultSystemMessage = jinja2.Sum(jinja2.Lit("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Lit(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
@@ -84,17 +84,17 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(jinja2.Attr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(jinja2.Attr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
@@ -155,7 +155,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
@@ -163,7 +163,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
@@ -173,7 +173,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 					toolCallId := jinja2.Attr(toolCall, "id")
 					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
@@ -203,7 +203,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in assistant content!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
@@ -225,7 +225,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(jinja2.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
@@ -236,7 +236,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }
@@ -251,9 +251,9 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = llamacpp.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	defaultSystemMessage = llamacpp.Sum(jinja2.Lit("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Lit(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
@@ -282,17 +282,17 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
@@ -354,7 +354,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
@@ -362,7 +362,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
@@ -372,7 +372,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 					toolCallId := llamacpp.Attr(toolCall, "id")
 					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
@@ -402,7 +402,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in assistant content!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
@@ -424,7 +424,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
 			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || jinja2.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
@@ -435,7 +435,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }

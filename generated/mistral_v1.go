@@ -29,10 +29,10 @@ var MistralV1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV1 renders mistral-v1.jinja.
@@ -52,11 +52,11 @@ func renderMistralV1(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
@@ -88,11 +88,11 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}

@@ -29,10 +29,10 @@ var MistralV3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV3 renders mistral-v3.jinja.
@@ -40,7 +40,7 @@ func renderMistralV3(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
@@ -55,11 +55,11 @@ func renderMistralV3(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("[/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("[/INST]"))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
@@ -79,7 +79,7 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 	var cSpace jinja2.Value
 	messages := w.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = jinja2.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Lit(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
@@ -94,11 +94,11 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("[/INST]"))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}

@@ -29,10 +29,10 @@ var MistralV7Tekken = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
@@ -56,7 +56,7 @@ func renderMistralV7Tekken(w *jinja2.Writer) {
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
 }
@@ -84,7 +84,7 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
 }

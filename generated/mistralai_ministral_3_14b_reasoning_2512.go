@@ -36,10 +36,10 @@ var MistralaiMinistral3_14B_Reasoning2512 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
@@ -50,7 +50,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
+	defaultSystemMessage = jinja2.Lit("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
@@ -74,11 +74,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					jinja2.WriteAdd(w, jinja2.Str("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
+					jinja2.WriteAdd(w, jinja2.Lit("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Lit("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -92,11 +92,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			jinja2.WriteAdd(w, jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
+			jinja2.WriteAdd(w, jinja2.Lit("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Lit("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
-	toolsDefinition = jinja2.Str("")
+	toolsDefinition = jinja2.Lit("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
@@ -104,7 +104,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = jinja2.Add(jinja2.Add(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = jinja2.Add(jinja2.Add(jinja2.Lit("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Lit("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		jinja2.Write(w, toolsDefinition)
 	}
@@ -118,7 +118,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
@@ -135,14 +135,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				jinja2.WriteAdd(w, jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
+				jinja2.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
 			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
 				if jinja2.Eq(jinja2.FilterLength(messageContent), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = jinja2.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
+					blocks = jinja2.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
@@ -161,14 +161,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("User message must have a string or a list of chunks in content")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
@@ -176,7 +176,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			message2Content := jinja2.ItemStr(message, "content")
 			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
@@ -194,11 +194,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						jinja2.WriteAdd(w, jinja2.Str("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
+						jinja2.WriteAdd(w, jinja2.Lit("[THINK]"), jinja2.ItemStr(block, "thinking"), jinja2.Lit("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
@@ -221,10 +221,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
-						arguments = jinja2.Str("{}")
+						arguments = jinja2.Lit("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					jinja2.WriteAdd(w, name, jinja2.Str("[ARGS]"), arguments)
+					jinja2.WriteAdd(w, name, jinja2.Lit("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
@@ -232,11 +232,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			jinja2.WriteAdd(w, jinja2.Str("[TOOL_RESULTS]"), jinja2.FilterString(jinja2.ItemStr(message, "content")), jinja2.Str("[/TOOL_RESULTS]"))
+			jinja2.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), jinja2.FilterString(jinja2.ItemStr(message, "content")), jinja2.Lit("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Lit("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Lit("."))))
 		}
 	}
 }
@@ -251,7 +251,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
+	defaultSystemMessage = jinja2.Lit("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
@@ -275,11 +275,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					llamacpp.WriteAdd(w, jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
+					llamacpp.WriteAdd(w, jinja2.Lit("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Lit("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -293,11 +293,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			llamacpp.WriteAdd(w, jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
+			llamacpp.WriteAdd(w, jinja2.Lit("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Lit("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
-	toolsDefinition = jinja2.Str("")
+	toolsDefinition = jinja2.Lit("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
@@ -305,7 +305,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = llamacpp.Add(llamacpp.Add(jinja2.Lit("[AVAILABLE_TOOLS]"), llamacpp.FilterTojson(tools, nil, nil)), jinja2.Lit("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		llamacpp.Write(w, toolsDefinition)
 	}
@@ -319,7 +319,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
@@ -337,14 +337,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStr(message, "content")
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				llamacpp.WriteAdd(w, jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
+				llamacpp.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
 			} else if llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
 				if jinja2.Eq(llamacpp.FilterLength(messageContent), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
+					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
@@ -363,14 +363,14 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("User message must have a string or a list of chunks in content")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
@@ -378,7 +378,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			message2Content := llamacpp.ItemStr(message, "content")
 			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.Int(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if llamacpp.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
@@ -396,11 +396,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						llamacpp.WriteAdd(w, jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Str("[/THINK]"))
+						llamacpp.WriteAdd(w, jinja2.Lit("[THINK]"), llamacpp.ItemStr(block, "thinking"), jinja2.Lit("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
@@ -423,10 +423,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
-						arguments = jinja2.Str("{}")
+						arguments = jinja2.Lit("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					llamacpp.WriteAdd(w, name, jinja2.Str("[ARGS]"), arguments)
+					llamacpp.WriteAdd(w, name, jinja2.Lit("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
@@ -434,11 +434,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			llamacpp.WriteAdd(w, jinja2.Str("[TOOL_RESULTS]"), llamacpp.FilterString(llamacpp.ItemStr(message, "content")), jinja2.Str("[/TOOL_RESULTS]"))
+			llamacpp.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), llamacpp.FilterString(llamacpp.ItemStr(message, "content")), jinja2.Lit("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Lit("."))))
 		}
 	}
 }

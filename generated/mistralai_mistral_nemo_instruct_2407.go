@@ -38,10 +38,10 @@ var MistralaiMistralNemoInstruct2407 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
@@ -70,7 +70,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = jinja2.NewNamespace(w, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
@@ -85,7 +85,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -188,7 +188,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -228,7 +228,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -237,7 +237,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -272,7 +272,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = jinja2.NewNamespace(w, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
@@ -287,7 +287,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -394,7 +394,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				toolCallId := llamacpp.Attr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -434,7 +434,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || jinja2.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -443,7 +443,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

@@ -39,10 +39,10 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -54,9 +54,9 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = jinja2.Sum(jinja2.Lit("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Lit(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
@@ -90,11 +90,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	} else if !jinja2.IsNone(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
+		parallelToolPrompt = jinja2.Lit("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
 		if jinja2.IsDefined(systemMessage) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			systemMessage = jinja2.Sum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
+			systemMessage = jinja2.Sum(parallelToolPrompt, jinja2.Lit("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
@@ -106,14 +106,14 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	jinja2.WriteStr(w, systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if !jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = jinja2.Add(filteredMessages2, jinja2.NewList(message))
 		}
@@ -125,7 +125,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -211,7 +211,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -242,7 +242,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				toolCallId := jinja2.Attr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -290,7 +290,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			messageToolCallId := jinja2.Attr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -299,7 +299,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -315,9 +315,9 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = llamacpp.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = llamacpp.Sum(jinja2.Lit("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Lit(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
@@ -351,11 +351,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	} else if !llamacpp.IsNone(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
+		parallelToolPrompt = jinja2.Lit("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
 		if llamacpp.IsDefined(systemMessage) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			systemMessage = llamacpp.Sum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
+			systemMessage = llamacpp.Sum(parallelToolPrompt, jinja2.Lit("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
@@ -367,7 +367,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	llamacpp.WriteStr(w, systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
+	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
@@ -375,7 +375,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	filteredMessages2 := filteredMessages
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(message))
 		}
@@ -387,7 +387,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -476,7 +476,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -508,7 +508,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				toolCallId := llamacpp.Attr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Lt(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -556,7 +556,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Lt(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -565,7 +565,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

@@ -29,10 +29,10 @@ var Monarch = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMonarch renders monarch.jinja.
@@ -47,7 +47,7 @@ func renderMonarch(w *jinja2.Writer) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		jinja2.WriteAdd(w, jinja2.ItemStr(message, "role"), jinja2.Str("\n"), jinja2.ItemStr(message, "content"), jinja2.Str("</s>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStr(message, "role"), jinja2.Lit("\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }
@@ -66,7 +66,7 @@ func renderMonarchLlama(w *jinja2.Writer) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "role"), jinja2.Str("\n"), llamacpp.ItemStr(message, "content"), jinja2.Str("</s>\n"))
+		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "role"), jinja2.Lit("\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }

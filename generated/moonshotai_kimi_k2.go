@@ -35,10 +35,10 @@ var MoonshotaiKimiK2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
@@ -76,7 +76,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := jinja2.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -93,7 +93,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 				toolCallFunction := jinja2.ItemStr(toolCall, "function")
 				funcName = jinja2.ItemStr(toolCallFunction, "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = jinja2.Add(jinja2.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), jinja2.FilterString(jinja2.Int(int64(i))))
+				formattedId = jinja2.Add(jinja2.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), jinja2.FilterString(jinja2.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				jinja2.Write(w, formattedId)
@@ -120,7 +120,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
 			for _, content := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
@@ -175,7 +175,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -192,7 +192,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), llamacpp.FilterString(jinja2.Int(int64(i))))
+				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), llamacpp.FilterString(jinja2.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				llamacpp.Write(w, formattedId)
@@ -219,7 +219,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
 			for _, content := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}

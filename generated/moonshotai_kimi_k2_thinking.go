@@ -34,10 +34,10 @@ var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
@@ -51,7 +51,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if jinja2.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -61,7 +61,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range jinja2.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -76,7 +76,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return jinja2.ItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -133,7 +133,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
@@ -166,7 +166,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -196,7 +196,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
+			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			jinja2.Write(w, rc)
@@ -204,7 +204,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -244,7 +244,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		msg = llamacpp.Param(msg, "msg")
 		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Str("content"))
+		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if llamacpp.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -254,7 +254,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range llamacpp.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -269,7 +269,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		message = llamacpp.Param(message, "message")
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
+		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -328,7 +328,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -363,7 +363,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
@@ -394,7 +394,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = llamacpp.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
+			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			llamacpp.Write(w, rc)
@@ -402,7 +402,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}

@@ -36,10 +36,10 @@ var MuseGlimmer = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
@@ -89,7 +89,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !jinja2.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
@@ -148,7 +148,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Str(".")), 0)
+			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if jinja2.NotIn(tns, jinja2.Attr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -172,7 +172,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
 				return jinja2.Item(nd, tns)
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}), nil, nil)
 			w.WriteString("}\n")
 		}
@@ -206,7 +206,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		if jinja2.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
-			rs = jinja2.Str("high")
+			rs = jinja2.Lit("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.WriteString("Reasoning strength: ")
@@ -218,7 +218,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		tools = jinja2.Param(tools, "tools")
 		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
@@ -232,7 +232,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Str(".")), 0)
+				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Lit(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if jinja2.NotIn(tns, jinja2.Attr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -246,16 +246,16 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				jinja2.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
+				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
 		jinja2.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
+		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
@@ -277,7 +277,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		if jinja2.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
-			kc = jinja2.Str("2026-01-04")
+			kc = jinja2.Lit("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.WriteString("\nKnowledge cutoff: ")
@@ -293,7 +293,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
@@ -319,21 +319,21 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		role = jinja2.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
 		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
-			endToken = jinja2.Str("<|eom|>")
+			endToken = jinja2.Lit("<|eom|>")
 		} else {
-			endToken = jinja2.Str("<|eot|>")
+			endToken = jinja2.Lit("<|eot|>")
 		}
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
 				renderContent(jinja2.ItemStr(message, "content"))
-			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
+			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			jinja2.Write(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if jinja2.NotIn(jinja2.Str("reasoning strength"), jinja2.FilterLower(sysText)) {
+			if jinja2.NotIn(jinja2.Lit("reasoning strength"), jinja2.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				renderReasoning()
@@ -357,21 +357,21 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = jinja2.MethodGet(message, jinja2.Str("name"))
+			tname = jinja2.MethodGet(message, jinja2.Lit("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = jinja2.MethodGet(message, jinja2.Str("tool_call_id"))
+				tcid = jinja2.MethodGet(message, jinja2.Lit("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
 				}, func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m := range jinja2.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if jinja2.MethodGet(m, jinja2.Str("tool_calls")).Truthy() {
+					if jinja2.MethodGet(m, jinja2.Lit("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
@@ -397,14 +397,14 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				jinja2.WriteStr(w, jinja2.ItemStr(message, "reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
 				for i := range items {
@@ -427,11 +427,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("recipient")), func() jinja2.Value {
-					return jinja2.Str("user")
+				recipient = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("recipient")), func() jinja2.Value {
+					return jinja2.Lit("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = jinja2.MethodGet(message, jinja2.Str("end_turn"))
+				endTurn = jinja2.MethodGet(message, jinja2.Lit("end_turn"))
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if jinja2.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
@@ -513,7 +513,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !llamacpp.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
@@ -575,7 +575,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Str(".")), 0)
+			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if llamacpp.NotIn(tns, llamacpp.Attr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -599,7 +599,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
 				return llamacpp.Item(nd, tns)
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}), nil, nil)
 			w.WriteString("}\n")
 		}
@@ -634,7 +634,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
-			rs = jinja2.Str("high")
+			rs = jinja2.Lit("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.WriteString("Reasoning strength: ")
@@ -646,7 +646,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		tools = llamacpp.Param(tools, "tools")
 		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
@@ -661,7 +661,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Str(".")), 0)
+				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Lit(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if llamacpp.NotIn(tns, llamacpp.Attr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -675,16 +675,16 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				llamacpp.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
+				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
 		llamacpp.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
+		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
@@ -706,7 +706,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		if llamacpp.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
-			kc = jinja2.Str("2026-01-04")
+			kc = jinja2.Lit("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.WriteString("\nKnowledge cutoff: ")
@@ -722,7 +722,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
@@ -749,21 +749,21 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		role = llamacpp.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
 		if !(i == len(items)-1) && jinja2.Eq(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
-			endToken = jinja2.Str("<|eom|>")
+			endToken = jinja2.Lit("<|eom|>")
 		} else {
-			endToken = jinja2.Str("<|eot|>")
+			endToken = jinja2.Lit("<|eot|>")
 		}
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(w.Capture(func() {
 				renderContent(llamacpp.ItemStr(message, "content"))
-			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
+			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			llamacpp.Write(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if llamacpp.NotIn(jinja2.Str("reasoning strength"), llamacpp.FilterLower(sysText)) {
+			if llamacpp.NotIn(jinja2.Lit("reasoning strength"), llamacpp.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				renderReasoning()
@@ -787,21 +787,21 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = llamacpp.MethodGet(message, jinja2.Str("name"))
+			tname = llamacpp.MethodGet(message, jinja2.Lit("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = llamacpp.MethodGet(message, jinja2.Str("tool_call_id"))
+				tcid = llamacpp.MethodGet(message, jinja2.Lit("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
 				}, func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m := range llamacpp.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if llamacpp.MethodGet(m, jinja2.Str("tool_calls")).Truthy() {
+					if llamacpp.MethodGet(m, jinja2.Lit("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
@@ -827,14 +827,14 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("reasoning_content")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
+			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 				for i := range items {
@@ -857,11 +857,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = jinja2.Or(llamacpp.MethodGet(message, jinja2.Str("recipient")), func() jinja2.Value {
-					return jinja2.Str("user")
+				recipient = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("recipient")), func() jinja2.Value {
+					return jinja2.Lit("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = llamacpp.MethodGet(message, jinja2.Str("end_turn"))
+				endTurn = llamacpp.MethodGet(message, jinja2.Lit("end_turn"))
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if llamacpp.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}

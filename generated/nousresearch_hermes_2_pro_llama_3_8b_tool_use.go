@@ -38,10 +38,10 @@ var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
@@ -56,7 +56,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
@@ -93,7 +93,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
 				jinja2.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -137,7 +137,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			paramName := keys[i]
 			paramFields := values[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			jinja2.WriteAdd(w, paramName, jinja2.Str(": "), w.Capture(func() {
+			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
@@ -294,7 +294,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 		var basicTypeMap jinja2.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
 		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
@@ -331,7 +331,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
 				llamacpp.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -375,7 +375,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			llamacpp.WriteAdd(w, paramName, jinja2.Str(": "), w.Capture(func() {
+			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}

@@ -37,10 +37,10 @@ var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
@@ -51,27 +51,27 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
-	bos = jinja2.Str("<|begin_of_text|>")
+	bos = jinja2.Lit("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
 	enableThinking = jinja2.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
-	systemStartHeader = jinja2.Str("<|start_header_id|>")
+	systemStartHeader = jinja2.Lit("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
-	systemEndHeader = jinja2.Str("<|end_header_id|>\n\n")
+	systemEndHeader = jinja2.Lit("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
-	startHeader = jinja2.Str("<|start_header_id|>")
+	startHeader = jinja2.Lit("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
-	endHeader = jinja2.Str("<|end_header_id|>\n\n")
+	endHeader = jinja2.Lit("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
-	eot = jinja2.Str("<|eot_id|>")
+	eot = jinja2.Lit("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
-	systemToken = jinja2.Str("system")
+	systemToken = jinja2.Lit("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
-	userToken = jinja2.Str("user")
+	userToken = jinja2.Lit("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
-	assistantToken = jinja2.Str("assistant")
+	assistantToken = jinja2.Lit("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
-	toolToken = jinja2.Str("tool")
+	toolToken = jinja2.Lit("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	jinja2.Write(w, bos)
 	jinja2.Write(w, systemStartHeader)
@@ -83,20 +83,20 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
 		systemContent = jinja2.Attr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
-		if jinja2.In(jinja2.Str("/no_think"), systemContent) {
+		if jinja2.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Str("/no_think"), jinja2.Str("")), nil, nil)
+			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Lit("/no_think"), jinja2.Lit("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = jinja2.Bool(false)
-		} else if jinja2.In(jinja2.Str("/think"), systemContent) {
+		} else if jinja2.In(jinja2.Lit("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Str("/think"), jinja2.Str("")), nil, nil)
+			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Lit("/think"), jinja2.Lit("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		jinja2.WriteAdd(w, systemContent, jinja2.Str("\n\n"))
+		jinja2.WriteAdd(w, systemContent, jinja2.Lit("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
@@ -143,9 +143,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
 			messageContent := jinja2.Attr(message, "content")
-			if jinja2.In(jinja2.Str("</think>"), messageContent) {
+			if jinja2.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1))
+				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -190,9 +190,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-						return jinja2.Str(", ")
+						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")
@@ -248,27 +248,27 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
-	bos = jinja2.Str("<|begin_of_text|>")
+	bos = jinja2.Lit("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
 	enableThinking = jinja2.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
-	systemStartHeader = jinja2.Str("<|start_header_id|>")
+	systemStartHeader = jinja2.Lit("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
-	systemEndHeader = jinja2.Str("<|end_header_id|>\n\n")
+	systemEndHeader = jinja2.Lit("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
-	startHeader = jinja2.Str("<|start_header_id|>")
+	startHeader = jinja2.Lit("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
-	endHeader = jinja2.Str("<|end_header_id|>\n\n")
+	endHeader = jinja2.Lit("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
-	eot = jinja2.Str("<|eot_id|>")
+	eot = jinja2.Lit("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
-	systemToken = jinja2.Str("system")
+	systemToken = jinja2.Lit("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
-	userToken = jinja2.Str("user")
+	userToken = jinja2.Lit("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
-	assistantToken = jinja2.Str("assistant")
+	assistantToken = jinja2.Lit("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
-	toolToken = jinja2.Str("tool")
+	toolToken = jinja2.Lit("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
@@ -278,20 +278,20 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
 		systemContent = llamacpp.Attr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
-		if llamacpp.In(jinja2.Str("/no_think"), systemContent) {
+		if llamacpp.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Str("/no_think"), jinja2.Str("")), nil, nil)
+			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Lit("/no_think"), jinja2.Lit("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = jinja2.Bool(false)
-		} else if llamacpp.In(jinja2.Str("/think"), systemContent) {
+		} else if llamacpp.In(jinja2.Lit("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Str("/think"), jinja2.Str("")), nil, nil)
+			systemContent = llamacpp.FilterTrim(llamacpp.MethodReplace(systemContent, jinja2.Lit("/think"), jinja2.Lit("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		llamacpp.WriteAdd(w, systemContent, jinja2.Str("\n\n"))
+		llamacpp.WriteAdd(w, systemContent, jinja2.Lit("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
@@ -338,9 +338,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
 			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.In(jinja2.Str("</think>"), messageContent) {
+			if llamacpp.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1))
+				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -385,9 +385,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-						return jinja2.Str(", ")
+						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")

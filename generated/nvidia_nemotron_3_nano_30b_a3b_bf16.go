@@ -35,10 +35,10 @@ var NVIDIA_Nemotron3Nano30B_A3B_BF16 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
@@ -120,7 +120,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -146,7 +146,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
+		jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), systemMessage)
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
@@ -222,14 +222,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
+					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
@@ -241,7 +241,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -270,17 +270,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = jinja2.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
+				content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if jinja2.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
-					if jinja2.NotIn(jinja2.Str("<think>"), content) && jinja2.NotIn(jinja2.Str("</think>"), content) {
+					if jinja2.NotIn(jinja2.Lit("<think>"), content) && jinja2.NotIn(jinja2.Lit("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
-						content = jinja2.Concat(jinja2.Str("<think></think>"), content)
+						content = jinja2.Concat(jinja2.Lit("<think></think>"), content)
 					}
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
@@ -305,16 +305,16 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
 						c = jinja2.FilterString(content)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
-						if jinja2.In(jinja2.Str("</think>"), c) {
+						if jinja2.In(jinja2.Lit("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("</think>")), -1)
-						} else if jinja2.In(jinja2.Str("<think>"), c) {
+							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("</think>")), -1)
+						} else if jinja2.In(jinja2.Lit("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("<think>")), 0)
+							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("<think>")), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.FilterTrim(c, nil, nil))
+						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if jinja2.Gt(jinja2.FilterLength(c), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
@@ -370,16 +370,16 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.Attr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
-					jinja2.Write(w, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+					c = jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
-					if jinja2.In(jinja2.Str("<think>"), c) && jinja2.In(jinja2.Str("</think>"), c) {
+					if jinja2.In(jinja2.Lit("<think>"), c) && jinja2.In(jinja2.Lit("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Str("</think>")), -1))
+						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("</think>")), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = jinja2.FilterTrim(c, nil, nil)
@@ -398,7 +398,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
 			content = jinja2.FilterString(jinja2.Attr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
@@ -424,7 +424,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -522,7 +522,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
-		systemMessage = jinja2.Str("")
+		systemMessage = jinja2.Lit("")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -548,7 +548,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
 	if llamacpp.IsDefined(systemMessage) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
+		llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), systemMessage)
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
@@ -628,14 +628,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
+					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
@@ -648,7 +648,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -678,17 +678,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = llamacpp.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
+				content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if llamacpp.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
-					if llamacpp.NotIn(jinja2.Str("<think>"), content) && llamacpp.NotIn(jinja2.Str("</think>"), content) {
+					if llamacpp.NotIn(jinja2.Lit("<think>"), content) && llamacpp.NotIn(jinja2.Lit("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
-						content = llamacpp.Concat(jinja2.Str("<think></think>"), content)
+						content = llamacpp.Concat(jinja2.Lit("<think></think>"), content)
 					}
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
@@ -707,27 +707,27 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
 						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTrim(content, nil, nil), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTrim(content, nil, nil), jinja2.Lit("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
 						c = llamacpp.FilterString(content)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
-						if llamacpp.In(jinja2.Str("</think>"), c) {
+						if llamacpp.In(jinja2.Lit("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("</think>")), -1)
-						} else if llamacpp.In(jinja2.Str("<think>"), c) {
+							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("</think>")), -1)
+						} else if llamacpp.In(jinja2.Lit("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("<think>")), 0)
+							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("<think>")), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.FilterTrim(c, nil, nil))
+						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if llamacpp.Gt(llamacpp.FilterLength(c), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Lit("\n")))
 						}
 					}
 				} else {
@@ -768,7 +768,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
 							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(argsValue, jinja2.Str("\n</parameter>\n")))
+							llamacpp.Write(w, llamacpp.Concat(argsValue, jinja2.Lit("\n</parameter>\n")))
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -780,16 +780,16 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
-					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+					c = llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
-					if llamacpp.In(jinja2.Str("<think>"), c) && llamacpp.In(jinja2.Str("</think>"), c) {
+					if llamacpp.In(jinja2.Lit("<think>"), c) && llamacpp.In(jinja2.Lit("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Str("</think>")), -1))
+						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("</think>")), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = llamacpp.FilterTrim(c, nil, nil)
@@ -808,7 +808,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
 			content = llamacpp.FilterString(llamacpp.Attr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
@@ -834,7 +834,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}

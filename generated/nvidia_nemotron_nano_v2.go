@@ -37,10 +37,10 @@ var NVIDIA_NemotronNanoV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
@@ -61,12 +61,12 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
-			if jinja2.In(jinja2.Str("/think"), content) {
+			if jinja2.In(jinja2.Lit("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
 				jinja2.SetAttr(ns, "enable_thinking", jinja2.Bool(true))
-			} else if jinja2.In(jinja2.Str("/no_think"), content) {
+			} else if jinja2.In(jinja2.Lit("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
@@ -82,14 +82,14 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.Str(""))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.Lit(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		jinja2.WriteStr(w, jinja2.Attr(ns, "non_tool_system_content"))
@@ -132,11 +132,11 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
+		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
+		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
 			return jinja2.ItemStr(messagesMinus1, "tool_calls")
 		}, func() jinja2.Value {
 			return jinja2.NewList()
@@ -157,7 +157,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			jinja2.WriteStr(w, jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+			jinja2.WriteStr(w, jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
@@ -182,22 +182,22 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content.Truthy() && jinja2.In(jinja2.Str("</think>"), content) {
+			if content.Truthy() && jinja2.In(jinja2.Lit("</think>"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 1), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			jinja2.WriteStr(w, jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
-				return jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				return jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), "") {
+				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
@@ -230,9 +230,9 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-						return jinja2.Str(", ")
+						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")
@@ -312,9 +312,9 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
 				jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-					return jinja2.Str(", ")
+					return jinja2.Lit(", ")
 				}, func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
@@ -345,12 +345,12 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
-			if llamacpp.In(jinja2.Str("/think"), content) {
+			if llamacpp.In(jinja2.Lit("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
 				llamacpp.SetAttr(ns, "enable_thinking", jinja2.Bool(true))
-			} else if llamacpp.In(jinja2.Str("/no_think"), content) {
+			} else if llamacpp.In(jinja2.Lit("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
@@ -366,14 +366,14 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		llamacpp.SetAttr(ns, "non_tool_system_content", jinja2.Str(""))
+		llamacpp.SetAttr(ns, "non_tool_system_content", jinja2.Lit(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		llamacpp.WriteStr(w, llamacpp.Attr(ns, "non_tool_system_content"))
@@ -416,11 +416,11 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
+		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.In(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
+		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
 			return llamacpp.ItemStr(messagesMinus1, "tool_calls")
 		}, func() jinja2.Value {
 			return jinja2.NewList()
@@ -441,7 +441,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			llamacpp.WriteStr(w, llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
+			llamacpp.WriteStr(w, llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
@@ -466,22 +466,22 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content2.Truthy() && llamacpp.In(jinja2.Str("</think>"), content2) {
+			if content2.Truthy() && llamacpp.In(jinja2.Lit("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content2 = llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 1), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			llamacpp.WriteStr(w, jinja2.IfElse(!llamacpp.IsNone(content2), func() jinja2.Value {
-				return llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				return llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
-				return jinja2.Str("")
+				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), "") {
+				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
@@ -515,9 +515,9 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
 					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-						return jinja2.Str(", ")
+						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
-						return jinja2.Str("")
+						return jinja2.Lit("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")
@@ -598,9 +598,9 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
 				llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
-					return jinja2.Str(", ")
+					return jinja2.Lit(", ")
 				}, func() jinja2.Value {
-					return jinja2.Str("")
+					return jinja2.Lit("")
 				}))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")

@@ -35,10 +35,10 @@ var OpenaiGptOss120b = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
@@ -87,7 +87,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						jinja2.WriteAdd(w, innerType, jinja2.Str("[]"))
+						jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
@@ -107,7 +107,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
 			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
@@ -167,7 +167,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
@@ -345,19 +345,19 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
 		if !jinja2.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
+			modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		jinja2.WriteAdd(w, modelIdentity, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !jinja2.IsDefined(reasoningEffort) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = jinja2.Str("medium")
+			reasoningEffort = jinja2.Lit("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.WriteString("Reasoning: ")
@@ -408,7 +408,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
-		developerMessage = jinja2.Str("")
+		developerMessage = jinja2.Lit("")
 		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -426,7 +426,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			renderToolNamespace(jinja2.Str("functions"), tools)
+			renderToolNamespace(jinja2.Lit("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -441,31 +441,31 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if jinja2.In(jinja2.Str("content"), message) {
+			if jinja2.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := jinja2.Attr(message, "content")
-				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
+				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
-			if jinja2.In(jinja2.Str("thinking"), message) {
+			if jinja2.In(jinja2.Lit("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
 				messageThinking := jinja2.Attr(message, "thinking")
-				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
+				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if jinja2.In(jinja2.Str("tool_calls"), message) {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range jinja2.Iterate(w, jinja2.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(jinja2.Attr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.Attr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
@@ -482,7 +482,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				messageContent := jinja2.Attr(message, "content")
 				if messageContent.Truthy() && jinja2.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -506,8 +506,8 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
-					return jinja2.Str("json")
-				}), jinja2.Str("<|message|>"))
+					return jinja2.Lit("json")
+				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
 				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
@@ -516,7 +516,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
-				if jinja2.In(jinja2.Str("thinking"), message) {
+				if jinja2.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					jinja2.WriteStr(w, jinja2.Attr(message, "thinking"))
@@ -540,7 +540,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if jinja2.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")
@@ -613,7 +613,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						llamacpp.WriteAdd(w, innerType, jinja2.Str("[]"))
+						llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
@@ -633,7 +633,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
 			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
@@ -693,7 +693,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
@@ -875,19 +875,19 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
 		if !llamacpp.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
+			modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		llamacpp.WriteAdd(w, modelIdentity, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+		llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 		if !llamacpp.IsDefined(reasoningEffort) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = jinja2.Str("medium")
+			reasoningEffort = jinja2.Lit("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.WriteString("Reasoning: ")
@@ -938,7 +938,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
-		developerMessage = jinja2.Str("")
+		developerMessage = jinja2.Lit("")
 		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -956,7 +956,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			renderToolNamespace(jinja2.Str("functions"), tools)
+			renderToolNamespace(jinja2.Lit("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -972,31 +972,31 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if llamacpp.In(jinja2.Str("content"), message) {
+			if llamacpp.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := llamacpp.Attr(message, "content")
-				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
+				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
-			if llamacpp.In(jinja2.Str("thinking"), message) {
+			if llamacpp.In(jinja2.Lit("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
 				messageThinking := llamacpp.Attr(message, "thinking")
-				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
+				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageThinking) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if llamacpp.In(jinja2.Str("tool_calls"), message) {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(llamacpp.Attr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(llamacpp.Attr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
@@ -1013,7 +1013,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				messageContent := llamacpp.Attr(message, "content")
 				if messageContent.Truthy() && llamacpp.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -1037,8 +1037,8 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.IfElse(llamacpp.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
-					return jinja2.Str("json")
-				}), jinja2.Str("<|message|>"))
+					return jinja2.Lit("json")
+				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
 				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
@@ -1047,7 +1047,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
-				if llamacpp.In(jinja2.Str("thinking"), message) {
+				if llamacpp.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					llamacpp.WriteStr(w, llamacpp.Attr(message, "thinking"))
@@ -1071,7 +1071,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if llamacpp.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")

@@ -35,10 +35,10 @@ var OpenbmbMiniCPM5_1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenbmbMiniCPM5_1B renders openbmb-MiniCPM5-1B.jinja.
@@ -73,13 +73,13 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
 			messages0Content := jinja2.Attr(messages0, "content")
-			if jinja2.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
+			if jinja2.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				jinja2.Write(w, jinja2.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
+				jinja2.Write(w, jinja2.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				jinja2.WriteAdd(w, messages0Content, jinja2.Str("\n\n"), toolDefinitions)
+				jinja2.WriteAdd(w, messages0Content, jinja2.Lit("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
@@ -109,7 +109,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(jinja2.Attr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(jinja2.Attr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -130,7 +130,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := jinja2.Attr(message, "role")
@@ -145,7 +145,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
@@ -154,18 +154,18 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = jinja2.MethodSplitSep(content, jinja2.Str("<tool_sep>"))
+				contentParts = jinja2.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = jinja2.ItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
@@ -213,7 +213,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 								jinja2.Write(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
+								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									jinja2.WriteStr(w, paramValue)
@@ -274,7 +274,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 								jinja2.Write(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
+								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									jinja2.WriteStr(w, paramValue)
@@ -305,9 +305,9 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 					w.WriteString("<|im_start|>")
 					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
 					w.WriteString("\n</think>\n\n")
-					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -360,7 +360,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 							jinja2.Write(w, paramName)
 							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
+							if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
 								jinja2.WriteStr(w, paramValue)
@@ -450,13 +450,13 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
 			messages0Content := llamacpp.Attr(messages0, "content")
-			if llamacpp.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
+			if llamacpp.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				llamacpp.Write(w, llamacpp.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
+				llamacpp.Write(w, llamacpp.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				llamacpp.WriteAdd(w, messages0Content, jinja2.Str("\n\n"), toolDefinitions)
+				llamacpp.WriteAdd(w, messages0Content, jinja2.Lit("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
@@ -487,7 +487,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(llamacpp.Attr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(llamacpp.Attr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -509,7 +509,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := llamacpp.Attr(message, "role")
@@ -524,7 +524,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
@@ -533,18 +533,18 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = llamacpp.MethodSplitSep(content, jinja2.Str("<tool_sep>"))
+				contentParts = llamacpp.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = llamacpp.ItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
@@ -595,7 +595,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 								llamacpp.WriteStr(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									llamacpp.WriteStr(w, paramValue)
@@ -659,7 +659,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 								llamacpp.WriteStr(w, paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									llamacpp.WriteStr(w, paramValue)
@@ -690,9 +690,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 					w.WriteString("<|im_start|>")
 					llamacpp.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
 					w.WriteString("\n</think>\n\n")
-					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -748,7 +748,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							llamacpp.WriteStr(w, paramName)
 							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
+							if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
 								llamacpp.WriteStr(w, paramValue)

@@ -29,10 +29,10 @@ var Openchat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenchat renders openchat.jinja.
@@ -44,7 +44,7 @@ func renderOpenchat(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
@@ -70,7 +70,7 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …

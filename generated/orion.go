@@ -29,17 +29,17 @@ var Orion = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOrion renders orion.jinja.
 func renderOrion(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
@@ -53,16 +53,16 @@ func renderOrion(w *jinja2.Writer) {
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = jinja2.Str("")
+				nsSystemPrompt = jinja2.Lit("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Str("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
 }
@@ -73,7 +73,7 @@ func renderOrion(w *jinja2.Writer) {
 func renderOrionLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := jinja2.Str("")
+	nsSystemPrompt := jinja2.Lit("")
 	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
@@ -87,16 +87,16 @@ func renderOrionLlama(w *jinja2.Writer) {
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Str("\n\n"))
+				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = jinja2.Str("")
+				nsSystemPrompt = jinja2.Lit("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Str("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
 }

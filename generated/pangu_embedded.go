@@ -29,10 +29,10 @@ var PanguEmbedded = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
@@ -40,7 +40,7 @@ func renderPanguEmbedded(w *jinja2.Writer) {
 	var names jinja2.Value
 	messages := w.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
+	names = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("系统"), jinja2.Lit("user"), jinja2.Lit("用户"), jinja2.Lit("assistant"), jinja2.Lit("助手"), jinja2.Lit("tool"), jinja2.Lit("工具"), jinja2.Lit("function"), jinja2.Lit("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -70,7 +70,7 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 	var names jinja2.Value
 	messages := w.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
+	names = jinja2.DictOf(jinja2.Lit("system"), jinja2.Lit("系统"), jinja2.Lit("user"), jinja2.Lit("用户"), jinja2.Lit("assistant"), jinja2.Lit("助手"), jinja2.Lit("tool"), jinja2.Lit("工具"), jinja2.Lit("function"), jinja2.Lit("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {

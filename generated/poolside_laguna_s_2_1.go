@@ -38,10 +38,10 @@ var PoolsideLagunaS2_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
@@ -60,7 +60,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = jinja2.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
@@ -105,7 +105,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
 		messageRole := jinja2.Attr(message, "role")
@@ -121,7 +121,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 				var reasoningContent jinja2.Value
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
-				reasoningContent = jinja2.Str("")
+				reasoningContent = jinja2.Lit("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := jinja2.Attr(message, "reasoning")
 				if jinja2.IsString(messageReasoning) {
@@ -228,7 +228,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = llamacpp.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
@@ -259,7 +259,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n")))
 			}
 			w.WriteString("</available_tools>")
 		}
@@ -274,7 +274,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
 		messageRole := llamacpp.Attr(message, "role")
@@ -290,7 +290,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 				var reasoningContent jinja2.Value
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
-				reasoningContent = jinja2.Str("")
+				reasoningContent = jinja2.Lit("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := llamacpp.Attr(message, "reasoning")
 				if llamacpp.IsString(messageReasoning) {

@@ -38,10 +38,10 @@ var PoolsideLagunaXS2_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPoolsideLagunaXS2_1 renders poolside-Laguna-XS-2.1.jinja.
@@ -60,7 +60,7 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 	// poolside-Laguna-XS-2.1.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
 	addGenerationPrompt = jinja2.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
-	systemMessage = jinja2.Str("")
+	systemMessage = jinja2.Lit("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
@@ -79,20 +79,20 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			nsToolString := jinja2.Concat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
+			nsToolString := jinja2.Concat(jinja2.Lit("You may call functions to assist with the user query.\n"), jinja2.Lit("All available function signatures are listed below:\n"), jinja2.Lit("<available_tools>\n"))
 			// poolside-Laguna-XS-2.1.jinja:27:5 {%- for tool in tools -%}
 			for _, tool := range jinja2.Iterate(w, tools) {
 				// poolside-Laguna-XS-2.1.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = jinja2.Concat(nsToolString, jinja2.FilterTojson(tool, nil, nil), jinja2.Str("\n"))
+				nsToolString = jinja2.Concat(nsToolString, jinja2.FilterTojson(tool, nil, nil), jinja2.Lit("\n"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Str("</available_tools>\n\n"), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>")))
+				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Lit("</available_tools>\n\n"), jinja2.Lit("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Lit("<think> your thoughts here </think>\n"), jinja2.Lit("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Lit("</tool_call>")))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Str("</available_tools>\n\n"), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>")))
+				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Lit("</available_tools>\n\n"), jinja2.Lit("For each function call, return an unescaped XML-like object "), jinja2.Lit("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Lit("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Lit("</tool_call>")))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
 			jinja2.Write(w, toolString)
@@ -109,7 +109,7 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
 		messageRole := jinja2.Attr(message, "role")
@@ -130,27 +130,27 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !jinja2.MethodStartswith(content2, jinja2.Str("<think>")).Truthy() {
+						if !jinja2.MethodStartswith(content2, jinja2.Lit("<think>")).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !jinja2.MethodStartswith(content2, jinja2.Str("</think>")).Truthy() {
+						if !jinja2.MethodStartswith(content2, jinja2.Lit("</think>")).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
 					jinja2.Write(w, content2)
 					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>\n")).Truthy() && !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>")).Truthy() {
+					if !jinja2.MethodEndswith(content2, jinja2.Lit("</assistant>\n")).Truthy() && !jinja2.MethodEndswith(content2, jinja2.Lit("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS-2.1.jinja:76:11 {%- else -%}
 					// poolside-Laguna-XS-2.1.jinja:78:9 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := jinja2.Attr(message, "reasoning")
 					if jinja2.IsString(messageReasoning) {
@@ -162,14 +162,14 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 						reasoningContent = jinja2.Attr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
-					if jinja2.In(jinja2.Str("</think>"), content2) {
+					if jinja2.In(jinja2.Lit("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+							reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+						content2 = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
@@ -270,7 +270,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-XS-2.1.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
 	addGenerationPrompt = llamacpp.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
-	systemMessage = jinja2.Str("")
+	systemMessage = jinja2.Lit("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
@@ -289,20 +289,20 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			nsToolString := llamacpp.Concat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
+			nsToolString := llamacpp.Concat(jinja2.Lit("You may call functions to assist with the user query.\n"), jinja2.Lit("All available function signatures are listed below:\n"), jinja2.Lit("<available_tools>\n"))
 			// poolside-Laguna-XS-2.1.jinja:27:5 {%- for tool in tools -%}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// poolside-Laguna-XS-2.1.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = llamacpp.Concat(nsToolString, llamacpp.FilterTojson(tool, nil, nil), jinja2.Str("\n"))
+				nsToolString = llamacpp.Concat(nsToolString, llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
+				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Lit("</available_tools>\n\n")), jinja2.Lit("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Lit("<think> your thoughts here </think>\n"), jinja2.Lit("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Lit("</tool_call>"))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
+				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Lit("</available_tools>\n\n")), jinja2.Lit("For each function call, return an unescaped XML-like object "), jinja2.Lit("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Lit("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Lit("</tool_call>"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
 			llamacpp.Write(w, toolString)
@@ -320,7 +320,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = jinja2.Str("")
+			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
 		messageRole := llamacpp.Attr(message, "role")
@@ -341,27 +341,27 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !llamacpp.MethodStartswith(content2, jinja2.Str("<think>")).Truthy() {
+						if !llamacpp.MethodStartswith(content2, jinja2.Lit("<think>")).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !llamacpp.MethodStartswith(content2, jinja2.Str("</think>")).Truthy() {
+						if !llamacpp.MethodStartswith(content2, jinja2.Lit("</think>")).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
 					llamacpp.Write(w, content2)
 					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !llamacpp.MethodEndswith(content2, jinja2.Str("</assistant>\n")).Truthy() && !llamacpp.MethodEndswith(content2, jinja2.Str("</assistant>")).Truthy() {
+					if !llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>\n")).Truthy() && !llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS-2.1.jinja:76:11 {%- else -%}
 					// poolside-Laguna-XS-2.1.jinja:78:9 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := llamacpp.Attr(message, "reasoning")
 					if llamacpp.IsString(messageReasoning) {
@@ -373,14 +373,14 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 						reasoningContent = llamacpp.Attr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
-					if llamacpp.In(jinja2.Str("</think>"), content2) {
+					if llamacpp.In(jinja2.Lit("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+							reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+						content2 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
@@ -396,7 +396,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 					if llamacpp.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:99:11 {{- content.strip() ~ "\n" -}}
 						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Lit("\n")))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := llamacpp.Attr(message, "tool_calls")

@@ -35,10 +35,10 @@ var Qwen3_5_4B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwen3_5_4B renders Qwen3.5-4B.jinja.
@@ -70,11 +70,11 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			for _, item := range jinja2.Iterate(w, content) {
 				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (jinja2.In(jinja2.Str("image"), item) || jinja2.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
+				if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain images.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -89,12 +89,12 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Str("video"), item) || jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
+				} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain videos.")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -109,14 +109,14 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Str("text"), item) {
+				} else if jinja2.In(jinja2.Lit("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 					jinja2.Write(w, jinja2.Attr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected item type in content.")))
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
 				}
 			}
 		} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
@@ -124,13 +124,13 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected content type.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && jinja2.IsIterable(tools)) && !jinja2.IsMapping(tools) {
@@ -152,7 +152,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("\n\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
@@ -166,7 +166,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				renderContent(jinja2.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -186,7 +186,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				renderContent(jinja2.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(jinja2.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
+			if !(jinja2.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -197,7 +197,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No user query found in messages.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop jinja2.Loop
@@ -214,16 +214,16 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("System message must be at the beginning.")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
@@ -232,11 +232,11 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -244,11 +244,11 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if jinja2.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n\n"), content)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
@@ -268,16 +268,16 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if jinja2.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Str("\n\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						jinja2.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+						jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := jinja2.Attr(toolCall, "arguments")
@@ -288,7 +288,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
@@ -324,7 +324,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected message role.")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
@@ -372,11 +372,11 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			addVisionId := addVisionIdInput
 			for _, item := range llamacpp.Iterate(w, content) {
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (llamacpp.In(jinja2.Str("image"), item) || llamacpp.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
+				if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain images.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -391,12 +391,12 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if llamacpp.In(jinja2.Str("video"), item) || jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
+				} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message cannot contain videos.")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -411,14 +411,14 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if llamacpp.In(jinja2.Str("text"), item) {
+				} else if llamacpp.In(jinja2.Lit("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 					llamacpp.Write(w, llamacpp.Attr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected item type in content.")))
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
 				}
 			}
 		} else if llamacpp.IsNone(content) || llamacpp.IsUndefined(content) {
@@ -426,13 +426,13 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected content type.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && llamacpp.IsIterable(tools)) && !llamacpp.IsMapping(tools) {
@@ -454,7 +454,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("\n\n"), content)
+				llamacpp.WriteAdd(w, jinja2.Lit("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
@@ -468,7 +468,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -489,7 +489,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(llamacpp.MethodStartswith(content2, jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Str("</tool_response>")).Truthy()) {
+			if !(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -500,7 +500,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No user query found in messages.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -518,16 +518,16 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("System message must be at the beginning.")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content3, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
@@ -536,11 +536,11 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content3) {
+				if llamacpp.In(jinja2.Lit("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content3 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content3 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -548,11 +548,11 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n\n"), content3)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content3)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content3)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
@@ -572,16 +572,16 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if llamacpp.FilterTrim(content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Str("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						llamacpp.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+						llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
@@ -594,7 +594,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 							argsName := vals[0]
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
 								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
@@ -630,7 +630,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unexpected message role.")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}

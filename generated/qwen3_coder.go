@@ -32,10 +32,10 @@ var Qwen3Coder = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
@@ -102,7 +102,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
+		jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
@@ -166,19 +166,19 @@ func renderQwen3Coder(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
-					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
+					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -203,12 +203,12 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		messageRole := jinja2.Attr(message, "role")
 		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.Attr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole)
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.Attr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				jinja2.WriteAdd(w, jinja2.Str("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
+				jinja2.WriteAdd(w, jinja2.Lit("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
@@ -219,7 +219,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				jinja2.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+				jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := jinja2.Attr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
@@ -229,7 +229,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 						argsName := keys[i]
 						argsValue := values[i]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+						jinja2.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 							argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
@@ -247,7 +247,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
@@ -268,7 +268,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), jinja2.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -343,7 +343,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
 	if llamacpp.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), systemMessage)
+		llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
@@ -411,19 +411,19 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
-					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
+					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -448,12 +448,12 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.Attr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole)
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.Attr(message, "content")
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				llamacpp.WriteAdd(w, jinja2.Str("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, jinja2.Lit("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
@@ -464,7 +464,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				llamacpp.WriteAdd(w, jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+				llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
@@ -476,7 +476,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 						argsName := vals[0]
 						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+						llamacpp.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
 							argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
@@ -494,7 +494,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
@@ -515,7 +515,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), llamacpp.Attr(message, "content"), jinja2.Str("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}

@@ -37,10 +37,10 @@ var QwenQwen3_0_6B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
@@ -56,7 +56,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.Attr(messages0, "content"), jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.Attr(messages0, "content"), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
@@ -88,7 +88,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -116,7 +116,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			messageContent := jinja2.Attr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
@@ -125,11 +125,11 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if jinja2.In(jinja2.Str("</think>"), messageContent) {
+				if jinja2.In(jinja2.Lit("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -140,9 +140,9 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 					w.WriteString("<|im_start|>")
 					jinja2.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
 					w.WriteString("\n</think>\n\n")
-					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Str("\n")))
+					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -235,7 +235,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.Attr(messages0, "content"), jinja2.Str("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.Attr(messages0, "content"), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
@@ -268,7 +268,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Str("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -297,7 +297,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			messageContent := llamacpp.Attr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
 			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
@@ -306,11 +306,11 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if llamacpp.In(jinja2.Str("</think>"), messageContent) {
+				if llamacpp.In(jinja2.Lit("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -321,9 +321,9 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 					w.WriteString("<|im_start|>")
 					llamacpp.WriteStr(w, messageRole)
 					w.WriteString("\n<think>\n")
-					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n")))
+					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
 					w.WriteString("\n</think>\n\n")
-					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Str("\n")))
+					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}

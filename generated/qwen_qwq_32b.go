@@ -37,10 +37,10 @@ var QwenQwQ32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
@@ -102,7 +102,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -119,7 +119,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
@@ -235,7 +235,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -252,7 +252,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")

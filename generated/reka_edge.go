@@ -39,10 +39,10 @@ var RekaEdge = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderRekaEdge renders Reka-Edge.jinja.
@@ -69,16 +69,16 @@ func renderRekaEdge(w *jinja2.Writer) {
 		} else if jinja2.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				var itemType, text, repeatTokens jinja2.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = jinja2.MethodGet(item, jinja2.Str("type"))
+				itemType = jinja2.MethodGet(item, jinja2.Lit("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("text"))) {
+				if jinja2.EqStr(itemType, "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = jinja2.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
+					text = jinja2.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
@@ -86,7 +86,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 							jinja2.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str(" ")))
+							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
@@ -97,24 +97,24 @@ func renderRekaEdge(w *jinja2.Writer) {
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (jinja2.InStrs(itemType, "image", "image_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("image")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("image_url"))) {
+				} else if (jinja2.InStrs(itemType, "image", "image_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<image>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<image>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (jinja2.InStrs(itemType, "video", "video_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("video")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("video_url"))) {
+				} else if (jinja2.InStrs(itemType, "video", "video_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = jinja2.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<video>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<video>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -126,7 +126,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
@@ -135,11 +135,11 @@ func renderRekaEdge(w *jinja2.Writer) {
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if jinja2.EqStr(jinja2.MethodGet(msg, jinja2.Str("role")), "user") {
+		if jinja2.EqStr(jinja2.MethodGet(msg, jinja2.Lit("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = jinja2.MethodGetDefault(msg, jinja2.Str("content"), jinja2.Str(""))
+			content = jinja2.MethodGetDefault(msg, jinja2.Lit("content"), jinja2.Lit(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((jinja2.IsString(content) && jinja2.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy()) && jinja2.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
+			if !((jinja2.IsString(content) && jinja2.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy()) && jinja2.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -157,12 +157,12 @@ func renderRekaEdge(w *jinja2.Writer) {
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
-	systemText = jinja2.Str("")
+	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Str("role")), "system", "developer") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
+			renderContent(jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.Int(1)
@@ -170,37 +170,37 @@ func renderRekaEdge(w *jinja2.Writer) {
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
-		preambleNsText := jinja2.Str("")
+		preambleNsText := jinja2.Lit("")
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			preambleNsText = jinja2.Concat(jinja2.Str("system: "), systemText)
+			preambleNsText = jinja2.Concat(jinja2.Lit("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n\n"))
+				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Lit("\n\n"))
 			} else {
 				// Reka-Edge.jinja:57:13 {%- else -%}
 				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
-				preambleNsText = jinja2.Str("system: ")
+				preambleNsText = jinja2.Lit("system: ")
 			}
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
+			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Lit("# Tools\n\n"), jinja2.Lit("You may call one or more functions to assist with the user query.\n\n"), jinja2.Lit("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Lit("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
 			for _, tool := range jinja2.Iterate(w, tools) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n"), jinja2.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
+				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Lit("\n"), jinja2.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Lit("\n</tools>\n\n"), jinja2.Lit("For each function call, return a json object with function name and arguments "), jinja2.Lit("within <tool_call></tool_call> XML tags:\n"), jinja2.Lit("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
+		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, startIdx, jinja2.FilterLength(messages))) {
@@ -209,30 +209,30 @@ func renderRekaEdge(w *jinja2.Writer) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = jinja2.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = jinja2.MethodGet(message, jinja2.Str("role"))
+		role = jinja2.MethodGet(message, jinja2.Lit("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content = jinja2.MethodGet(message, jinja2.Str("content"))
+		content = jinja2.MethodGet(message, jinja2.Lit("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
-			prefixNsValue := jinja2.Str("human: ")
+			prefixNsValue := jinja2.Lit("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
 			if jinja2.IsSequence(content) && !jinja2.IsString(content) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
 				for _, item := range jinja2.Iterate(w, content) {
 					var text jinja2.Value
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if jinja2.EqStr(jinja2.MethodGet(item, jinja2.Str("type")), "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("text"))) {
+					if jinja2.EqStr(jinja2.MethodGet(item, jinja2.Lit("type")), "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = jinja2.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
+						text = jinja2.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							break
 						}
-					} else if jinja2.InStrs(jinja2.MethodGet(item, jinja2.Str("type")), "image", "image_url", "video", "video_url") {
+					} else if jinja2.InStrs(jinja2.MethodGet(item, jinja2.Lit("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
-						prefixNsValue = jinja2.Str("human:")
+						prefixNsValue = jinja2.Lit("human:")
 						break
 					}
 				}
@@ -242,32 +242,32 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
-			}), jinja2.Str("<sep>")))
+			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = jinja2.MethodGet(message, jinja2.Str("tool_calls"))
+			toolCalls = jinja2.MethodGet(message, jinja2.Lit("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
-			reasoningText = jinja2.Str("")
+			reasoningText = jinja2.Lit("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if jinja2.IsString(jinja2.MethodGet(message, jinja2.Str("reasoning_content"))) {
+			if jinja2.IsString(jinja2.MethodGet(message, jinja2.Lit("reasoning_content"))) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = jinja2.MethodGet(message, jinja2.Str("reasoning_content"))
-			} else if jinja2.In(jinja2.Str("</think>"), contentText) {
+				reasoningText = jinja2.MethodGet(message, jinja2.Lit("reasoning_content"))
+			} else if jinja2.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Str("\n"))
+				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Lit("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant: ")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
@@ -281,7 +281,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -290,22 +290,22 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !jinja2.MethodEndswith(jinja2.Attr(ns, "out"), jinja2.Str("\n")).Truthy() {
+				if contentText.Truthy() && !jinja2.MethodEndswith(jinja2.Attr(ns, "out"), jinja2.Lit("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("\n")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, toolCalls) {
 					var arguments, argumentsJson jinja2.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("function"))) {
+					if !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = jinja2.MethodGet(toolCall, jinja2.Str("function"))
+						toolCall = jinja2.MethodGet(toolCall, jinja2.Lit("function"))
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = jinja2.MethodGetDefault(toolCall, jinja2.Str("arguments"), jinja2.DictOf())
+					arguments = jinja2.MethodGetDefault(toolCall, jinja2.Lit("arguments"), jinja2.DictOf())
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
 					if jinja2.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
@@ -322,7 +322,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -330,16 +330,16 @@ func renderRekaEdge(w *jinja2.Writer) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("\n\n<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Sub(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("human: ")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
@@ -348,30 +348,30 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Str("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if jinja2.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant: <think>\n")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Str("assistant:")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
@@ -406,17 +406,17 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		} else if llamacpp.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var itemType, text, repeatTokens jinja2.Value
 			for _, item := range llamacpp.Iterate(w, content) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = llamacpp.MethodGet(item, jinja2.Str("type"))
+				itemType = llamacpp.MethodGet(item, jinja2.Lit("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("text"))) {
+				if jinja2.EqStr(itemType, "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = llamacpp.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
+					text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
@@ -424,7 +424,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 							llamacpp.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str(" ")))
+							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
@@ -435,24 +435,24 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("image")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("image_url"))) {
+				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<image>"), llamacpp.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<image>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("video")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("video_url"))) {
+				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = llamacpp.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<video>"), llamacpp.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<video>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -464,7 +464,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx, content jinja2.Value
@@ -475,11 +475,11 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if jinja2.EqStr(llamacpp.MethodGet(msg, jinja2.Str("role")), "user") {
+		if jinja2.EqStr(llamacpp.MethodGet(msg, jinja2.Lit("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = llamacpp.MethodGetDefault(msg, jinja2.Str("content"), jinja2.Str(""))
+			content = llamacpp.MethodGetDefault(msg, jinja2.Lit("content"), jinja2.Lit(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((llamacpp.IsString(content) && llamacpp.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy()) && llamacpp.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
+			if !((llamacpp.IsString(content) && llamacpp.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy()) && llamacpp.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -498,12 +498,12 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
-	systemText = jinja2.Str("")
+	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Str("role")), "system", "developer") {
+	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
+			renderContent(llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.Int(1)
@@ -511,37 +511,37 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
-		preambleNsText := jinja2.Str("")
+		preambleNsText := jinja2.Lit("")
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			preambleNsText = llamacpp.Concat(jinja2.Str("system: "), systemText)
+			preambleNsText = llamacpp.Concat(jinja2.Lit("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n\n"))
+				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Lit("\n\n"))
 			} else {
 				// Reka-Edge.jinja:57:13 {%- else -%}
 				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
-				preambleNsText = jinja2.Str("system: ")
+				preambleNsText = jinja2.Lit("system: ")
 			}
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
+			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Lit("# Tools\n\n"), jinja2.Lit("You may call one or more functions to assist with the user query.\n\n"), jinja2.Lit("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Lit("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n"), llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
+				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Lit("\n"), llamacpp.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Lit("\n</tools>\n\n"), jinja2.Lit("For each function call, return a json object with function name and arguments "), jinja2.Lit("within <tool_call></tool_call> XML tags:\n"), jinja2.Lit("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
+		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -551,13 +551,13 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = llamacpp.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = llamacpp.MethodGet(message, jinja2.Str("role"))
+		role = llamacpp.MethodGet(message, jinja2.Lit("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content2 = llamacpp.MethodGet(message, jinja2.Str("content"))
+		content2 = llamacpp.MethodGet(message, jinja2.Lit("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
-			prefixNsValue := jinja2.Str("human: ")
+			prefixNsValue := jinja2.Lit("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
 			if llamacpp.IsSequence(content2) && !llamacpp.IsString(content2) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
@@ -566,18 +566,18 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				for _, item := range llamacpp.Iterate(w, content2) {
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if jinja2.EqStr(llamacpp.MethodGet(item, jinja2.Str("type")), "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Str("text"))) {
+					if jinja2.EqStr(llamacpp.MethodGet(item, jinja2.Lit("type")), "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = llamacpp.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
+						text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							w.Drop(mark)
 							break
 						}
-					} else if llamacpp.InStrs(llamacpp.MethodGet(item, jinja2.Str("type")), "image", "image_url", "video", "video_url") {
+					} else if llamacpp.InStrs(llamacpp.MethodGet(item, jinja2.Lit("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
-						prefixNsValue = jinja2.Str("human:")
+						prefixNsValue = jinja2.Lit("human:")
 						w.Drop(mark)
 						break
 					}
@@ -588,32 +588,32 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
-			}), jinja2.Str("<sep>")))
+			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = llamacpp.MethodGet(message, jinja2.Str("tool_calls"))
+			toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
-			reasoningText = jinja2.Str("")
+			reasoningText = jinja2.Lit("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if llamacpp.IsString(llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))) {
+			if llamacpp.IsString(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = llamacpp.MethodGet(message, jinja2.Str("reasoning_content"))
-			} else if llamacpp.In(jinja2.Str("</think>"), contentText) {
+				reasoningText = llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))
+			} else if llamacpp.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Str("\n"))
+				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Lit("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant: ")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
@@ -627,7 +627,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<think>\n"), llamacpp.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<think>\n"), llamacpp.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -636,23 +636,23 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.Attr(ns, "out"), jinja2.Str("\n")).Truthy() {
+				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.Attr(ns, "out"), jinja2.Lit("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("\n")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments, argumentsJson jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Str("function"))) {
+					if !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = llamacpp.MethodGet(toolCall, jinja2.Str("function"))
+						toolCall = llamacpp.MethodGet(toolCall, jinja2.Lit("function"))
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = llamacpp.MethodGetDefault(toolCall, jinja2.Str("arguments"), jinja2.DictOf())
+					arguments = llamacpp.MethodGetDefault(toolCall, jinja2.Lit("arguments"), jinja2.DictOf())
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
 					if llamacpp.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
@@ -669,7 +669,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), llamacpp.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), llamacpp.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -677,16 +677,16 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("\n\n<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("human: ")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
@@ -695,30 +695,30 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
+			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Str("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant: <think>\n")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant:")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}

@@ -33,10 +33,10 @@ var Roka = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderRoka renders roka.jinja.
@@ -60,21 +60,21 @@ func renderRoka(w *jinja2.Writer) {
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Str("system"))
+			llama3Header(jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Str("assistant"))
+			llama3Header(jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := jinja2.Attr(message, "content")
 			if messageContent.Truthy() {
@@ -111,7 +111,7 @@ func renderRoka(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -120,7 +120,7 @@ func renderRoka(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			jinja2.Write(w, jinja2.Attr(message, "content"))
@@ -130,7 +130,7 @@ func renderRoka(w *jinja2.Writer) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Str("assistant"))
+		llama3Header(jinja2.Lit("assistant"))
 	}
 }
 
@@ -157,21 +157,21 @@ func renderRokaLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Str("system"))
+			llama3Header(jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Str("assistant"))
+			llama3Header(jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
@@ -209,7 +209,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -218,7 +218,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -228,7 +228,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Str("assistant"))
+		llama3Header(jinja2.Lit("assistant"))
 	}
 }
 

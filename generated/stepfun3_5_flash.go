@@ -37,10 +37,10 @@ var StepFun3_5Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
@@ -61,7 +61,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		} else if jinja2.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if jinja2.In(jinja2.Str("value"), content) {
+			if jinja2.In(jinja2.Lit("value"), content) {
 				jinja2.Write(w, jinja2.ItemStr(content, "value"))
 			} else {
 				jinja2.Write(w, jinja2.ItemStr(content, "text"))
@@ -74,7 +74,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 				itemType := jinja2.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.In(jinja2.Str("value"), item) {
+					if jinja2.In(jinja2.Lit("value"), item) {
 						jinja2.Write(w, jinja2.ItemStr(item, "value"))
 					} else {
 						jinja2.Write(w, jinja2.ItemStr(item, "text"))
@@ -97,7 +97,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
 				renderContent(jinja2.Attr(messages0, "content"))
-			}), jinja2.Str("\n\n"))
+			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
@@ -113,9 +113,9 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
 				renderContent(jinja2.Attr(messages0, "content"))
-			}), jinja2.Str("<|im_end|>\n"))
+			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -133,9 +133,9 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			renderContent(jinja2.Attr(message, "content"))
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderContent(jinja2.Attr(message, "content"))
-		}), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
 			renderContent(jinja2.Attr(message, "content"))
-		}), jinja2.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -156,12 +156,12 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
-				roleName = jinja2.Str("observation")
+				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), roleName, jinja2.Lit("\n"), content, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
@@ -174,25 +174,25 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
 			if jinja2.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
@@ -207,7 +207,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
@@ -219,7 +219,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
@@ -277,7 +277,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		} else if llamacpp.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if llamacpp.In(jinja2.Str("value"), content) {
+			if llamacpp.In(jinja2.Lit("value"), content) {
 				llamacpp.Write(w, llamacpp.ItemStr(content, "value"))
 			} else {
 				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
@@ -290,7 +290,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 				itemType := llamacpp.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if llamacpp.In(jinja2.Str("value"), item) {
+					if llamacpp.In(jinja2.Lit("value"), item) {
 						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 					} else {
 						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
@@ -313,7 +313,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"))
-			}), jinja2.Str("\n\n"))
+			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
@@ -329,9 +329,9 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
 				renderContent(llamacpp.Attr(messages0, "content"))
-			}), jinja2.Str("<|im_end|>\n"))
+			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -350,9 +350,9 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			renderContent(llamacpp.Attr(message, "content"))
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"))
-		}), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
 			renderContent(llamacpp.Attr(message, "content"))
-		}), jinja2.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -374,12 +374,12 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
-				roleName = jinja2.Str("observation")
+				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), roleName, jinja2.Lit("\n"), content, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
@@ -392,25 +392,25 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
@@ -426,7 +426,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
@@ -440,7 +440,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
 								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))

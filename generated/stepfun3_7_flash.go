@@ -38,10 +38,10 @@ var StepFun3_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
@@ -67,7 +67,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if jinja2.In(jinja2.Str("value"), messageContent) {
+			if jinja2.In(jinja2.Lit("value"), messageContent) {
 				jinja2.Write(w, jinja2.ItemStr(messageContent, "value"))
 			} else {
 				jinja2.Write(w, jinja2.ItemStr(messageContent, "text"))
@@ -86,7 +86,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.In(jinja2.Str("value"), item) {
+					if jinja2.In(jinja2.Lit("value"), item) {
 						jinja2.Write(w, jinja2.ItemStr(item, "value"))
 					} else {
 						jinja2.Write(w, jinja2.ItemStr(item, "text"))
@@ -114,7 +114,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
 		if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
@@ -122,7 +122,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("\n\n"))
+			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
@@ -141,16 +141,16 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if jinja2.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				jinja2.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+				jinja2.WriteAdd(w, jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("<|im_end|>\n"))
+			}), jinja2.Lit("<|im_end|>\n"))
 		} else if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -167,9 +167,9 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			renderMessageContent(message)
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), jinja2.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -195,12 +195,12 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
-				roleName = jinja2.Str("observation")
+				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), roleName, jinja2.Lit("\n"), content, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
@@ -211,25 +211,25 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			messageToolCalls := jinja2.Attr(message, "tool_calls")
@@ -244,7 +244,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Str(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := jinja2.Attr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
@@ -260,7 +260,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
@@ -325,7 +325,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if llamacpp.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if llamacpp.In(jinja2.Str("value"), messageContent) {
+			if llamacpp.In(jinja2.Lit("value"), messageContent) {
 				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "value"))
 			} else {
 				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
@@ -344,7 +344,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if llamacpp.In(jinja2.Str("value"), item) {
+					if llamacpp.In(jinja2.Lit("value"), item) {
 						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 					} else {
 						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
@@ -372,7 +372,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
 		if llamacpp.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -380,7 +380,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("\n\n"))
+			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
@@ -399,16 +399,16 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if llamacpp.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				llamacpp.WriteAdd(w, jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
+				llamacpp.WriteAdd(w, jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
-			}), jinja2.Str("<|im_end|>\n"))
+			}), jinja2.Lit("<|im_end|>\n"))
 		} else if llamacpp.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), jinja2.Lit("Reasoning: "), reasoningEffort, jinja2.Lit("\n\n"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -426,9 +426,9 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			renderMessageContent(message)
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), jinja2.Str("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), jinja2.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -455,12 +455,12 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
 			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
-				roleName = jinja2.Str("observation")
+				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), roleName, jinja2.Lit("\n"), content, jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
@@ -471,25 +471,25 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), 0), jinja2.Str("\n")), jinja2.Str("<think>")), -1), jinja2.Str("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Str("</think>")), -1), jinja2.Str("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
-					reasoningContent = jinja2.Str("")
+					reasoningContent = jinja2.Lit("")
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
 			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				llamacpp.WriteAdd(w, jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
+				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.Attr(message, "tool_calls")
@@ -505,7 +505,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
@@ -523,7 +523,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<parameter="), argsName, jinja2.Lit(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
 							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
 								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))

@@ -38,10 +38,10 @@ var TencentHy3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
@@ -59,49 +59,49 @@ func renderTencentHy3(w *jinja2.Writer) {
 	rawLastAssistant := w.Lookup("raw_last_assistant")
 	messages := w.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
-	HYTK = jinja2.Str(":opensource")
+	HYTK = jinja2.Lit(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = jinja2.CallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	eosToken = jinja2.CallMethod(jinja2.Lit("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = jinja2.CallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	bosToken = jinja2.CallMethod(jinja2.Lit("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = jinja2.CallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	_ = jinja2.CallMethod(jinja2.Lit("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = jinja2.CallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	userToken = jinja2.CallMethod(jinja2.Lit("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = jinja2.CallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	assistantToken = jinja2.CallMethod(jinja2.Lit("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = jinja2.CallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkBeginToken = jinja2.CallMethod(jinja2.Lit("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = jinja2.CallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkEndToken = jinja2.CallMethod(jinja2.Lit("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = jinja2.CallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsBeginToken = jinja2.CallMethod(jinja2.Lit("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = jinja2.CallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsEndToken = jinja2.CallMethod(jinja2.Lit("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = jinja2.CallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallBeginToken = jinja2.CallMethod(jinja2.Lit("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = jinja2.CallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallEndToken = jinja2.CallMethod(jinja2.Lit("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = jinja2.CallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolsepToken = jinja2.CallMethod(jinja2.Lit("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = jinja2.CallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyBeginToken = jinja2.CallMethod(jinja2.Lit("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = jinja2.CallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyEndToken = jinja2.CallMethod(jinja2.Lit("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = jinja2.CallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueBeginToken = jinja2.CallMethod(jinja2.Lit("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = jinja2.CallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueEndToken = jinja2.CallMethod(jinja2.Lit("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = jinja2.CallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesBeginToken = jinja2.CallMethod(jinja2.Lit("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = jinja2.CallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesEndToken = jinja2.CallMethod(jinja2.Lit("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = jinja2.CallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseBeginToken = jinja2.CallMethod(jinja2.Lit("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = jinja2.CallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseEndToken = jinja2.CallMethod(jinja2.Lit("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = jinja2.CallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	reasoningModeToken = jinja2.CallMethod(jinja2.Lit("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
 	if !jinja2.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
@@ -127,23 +127,23 @@ func renderTencentHy3(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
 	if !jinja2.IsDefined(reasoningEffort) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
-		reasoningEffort = jinja2.Str("no_think")
+		reasoningEffort = jinja2.Lit("no_think")
 	} else if !jinja2.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if jinja2.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Lit("reasoning_effort error : "), reasoningEffort, jinja2.Lit(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
 	if jinja2.IsDefined(fallbackStrategy) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
-		reasoningEffort = jinja2.Str("high")
+		reasoningEffort = jinja2.Lit("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -184,7 +184,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
-	spNsSystemPrompt := jinja2.Str("")
+	spNsSystemPrompt := jinja2.Lit("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -206,7 +206,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
 	if ((jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		spNsSystemPrompt = jinja2.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
+		spNsSystemPrompt = jinja2.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Lit("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
@@ -240,18 +240,18 @@ func renderTencentHy3(w *jinja2.Writer) {
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		jinja2.WriteAdd(w, toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, toolcallBeginToken, jinja2.Lit("{function-name}"), toolsepToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Lit("{arg-key-1}"), argkeyEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Lit("{arg-value-1}"), argvalueEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argkeyBeginToken, jinja2.Lit("{arg-key-2}"), argkeyEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, argvalueBeginToken, jinja2.Lit("{arg-value-2}"), argvalueEndToken, jinja2.Lit("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		jinja2.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
+		jinja2.WriteAdd(w, toolcallEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
@@ -297,10 +297,10 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
+				if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = jinja2.ItemStr(message, "reasoning_content")
-				} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
+				} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = jinja2.ItemStr(message, "reasoning")
@@ -327,10 +327,10 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
+					if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = jinja2.ItemStr(message, "reasoning_content")
-					} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
+					} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = jinja2.ItemStr(message, "reasoning")
@@ -375,7 +375,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:170:13 {{- content }}
 				jinja2.Write(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				jinja2.WriteAdd(w, toolcallsBeginToken, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, toolcallsBeginToken, jinja2.Lit("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
@@ -383,24 +383,24 @@ func renderTencentHy3(w *jinja2.Writer) {
 					toolFunction := jinja2.ItemStr(tool, "function")
 					arguments = jinja2.ItemStr(toolFunction, "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					jinja2.WriteAdd(w, toolcallBeginToken, jinja2.ItemStr(toolFunction, "name"), toolsepToken, jinja2.Str("\n"))
+					jinja2.WriteAdd(w, toolcallBeginToken, jinja2.ItemStr(toolFunction, "name"), toolsepToken, jinja2.Lit("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := jinja2.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						jinja2.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
+						jinja2.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Lit("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
 						if !jinja2.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = jinja2.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						jinja2.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
+						jinja2.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Lit("\n"))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					jinja2.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
+					jinja2.WriteAdd(w, toolcallEndToken, jinja2.Lit("\n"))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
 				jinja2.WriteAdd(w, toolcallsEndToken, eosToken)
@@ -430,14 +430,14 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				jinja2.WriteAdd(w, toolresponsesBeginToken, jinja2.Str("\n"))
+				jinja2.WriteAdd(w, toolresponsesBeginToken, jinja2.Lit("\n"))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			jinja2.WriteAdd(w, toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
+			jinja2.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
 				visibleText(jinja2.ItemStr(message, "content"))
-			}), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n"))
+			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
 		if (i == len(items2)-1) && jinja2.EqStr(messageRole, "assistant") {
@@ -488,49 +488,49 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	rawLastAssistant := w.Lookup("raw_last_assistant")
 	messages := w.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
-	HYTK = jinja2.Str(":opensource")
+	HYTK = jinja2.Lit(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = llamacpp.CallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	eosToken = llamacpp.CallMethod(jinja2.Lit("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = llamacpp.CallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	bosToken = llamacpp.CallMethod(jinja2.Lit("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = llamacpp.CallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	_ = llamacpp.CallMethod(jinja2.Lit("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = llamacpp.CallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	userToken = llamacpp.CallMethod(jinja2.Lit("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = llamacpp.CallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	assistantToken = llamacpp.CallMethod(jinja2.Lit("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = llamacpp.CallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkBeginToken = llamacpp.CallMethod(jinja2.Lit("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = llamacpp.CallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkEndToken = llamacpp.CallMethod(jinja2.Lit("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsBeginToken = llamacpp.CallMethod(jinja2.Lit("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = llamacpp.CallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsEndToken = llamacpp.CallMethod(jinja2.Lit("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallBeginToken = llamacpp.CallMethod(jinja2.Lit("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = llamacpp.CallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallEndToken = llamacpp.CallMethod(jinja2.Lit("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = llamacpp.CallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolsepToken = llamacpp.CallMethod(jinja2.Lit("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = llamacpp.CallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyBeginToken = llamacpp.CallMethod(jinja2.Lit("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = llamacpp.CallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyEndToken = llamacpp.CallMethod(jinja2.Lit("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = llamacpp.CallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueBeginToken = llamacpp.CallMethod(jinja2.Lit("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = llamacpp.CallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueEndToken = llamacpp.CallMethod(jinja2.Lit("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesBeginToken = llamacpp.CallMethod(jinja2.Lit("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = llamacpp.CallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesEndToken = llamacpp.CallMethod(jinja2.Lit("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseBeginToken = llamacpp.CallMethod(jinja2.Lit("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = llamacpp.CallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseEndToken = llamacpp.CallMethod(jinja2.Lit("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = llamacpp.CallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	reasoningModeToken = llamacpp.CallMethod(jinja2.Lit("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
 	if !llamacpp.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
@@ -556,23 +556,23 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
 	if !llamacpp.IsDefined(reasoningEffort) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
-		reasoningEffort = jinja2.Str("no_think")
+		reasoningEffort = jinja2.Lit("no_think")
 	} else if !llamacpp.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if llamacpp.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(jinja2.Lit("reasoning_effort error : "), reasoningEffort, jinja2.Lit(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
 	if llamacpp.IsDefined(fallbackStrategy) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
-		reasoningEffort = jinja2.Str("high")
+		reasoningEffort = jinja2.Lit("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -613,7 +613,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
-	spNsSystemPrompt := jinja2.Str("")
+	spNsSystemPrompt := jinja2.Lit("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -634,7 +634,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
 	if ((llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
+		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Lit("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
@@ -668,18 +668,18 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		llamacpp.WriteAdd(w, toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, toolcallBeginToken, jinja2.Lit("{function-name}"), toolsepToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Lit("{arg-key-1}"), argkeyEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Lit("{arg-value-1}"), argvalueEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, argkeyBeginToken, jinja2.Lit("{arg-key-2}"), argkeyEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, argvalueBeginToken, jinja2.Lit("{arg-value-2}"), argvalueEndToken, jinja2.Lit("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
+		llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
@@ -725,10 +725,10 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
+				if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = llamacpp.ItemStr(message, "reasoning_content")
-				} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
+				} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = llamacpp.ItemStr(message, "reasoning")
@@ -755,10 +755,10 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (llamacpp.IsDefined(preservedThinking) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
+					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = llamacpp.ItemStr(message, "reasoning_content")
-					} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
+					} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = llamacpp.ItemStr(message, "reasoning")
@@ -803,7 +803,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:170:13 {{- content }}
 				llamacpp.Write(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				llamacpp.WriteAdd(w, toolcallsBeginToken, jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, toolcallsBeginToken, jinja2.Lit("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
@@ -811,7 +811,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					llamacpp.WriteAdd(w, toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), toolsepToken, jinja2.Str("\n"))
+					llamacpp.WriteAdd(w, toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), toolsepToken, jinja2.Lit("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -820,17 +820,17 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 						key := vals[0]
 						value := vals[1]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						llamacpp.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
+						llamacpp.WriteAdd(w, argkeyBeginToken, key, argkeyEndToken, jinja2.Lit("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
 						if !llamacpp.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = llamacpp.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						llamacpp.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
+						llamacpp.WriteAdd(w, argvalueBeginToken, value, argvalueEndToken, jinja2.Lit("\n"))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Str("\n"))
+					llamacpp.WriteAdd(w, toolcallEndToken, jinja2.Lit("\n"))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
 				llamacpp.WriteAdd(w, toolcallsEndToken, eosToken)
@@ -860,14 +860,14 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				llamacpp.WriteAdd(w, toolresponsesBeginToken, jinja2.Str("\n"))
+				llamacpp.WriteAdd(w, toolresponsesBeginToken, jinja2.Lit("\n"))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			llamacpp.WriteAdd(w, toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
+			llamacpp.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
 				visibleText(llamacpp.ItemStr(message, "content"))
-			}), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n"))
+			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
 		if (i == len(items2)-1) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {

@@ -35,10 +35,10 @@ var UnslothApriel1_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
@@ -52,13 +52,13 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
-	availableToolsString = jinja2.Str("")
+	availableToolsString = jinja2.Lit("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
 	addToolId = jinja2.Bool(true)
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
-	toolOutputFormat = jinja2.Str("default")
+	toolOutputFormat = jinja2.Lit("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
 	if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
@@ -97,7 +97,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
+	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	if (!jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
@@ -109,7 +109,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil))), jinja2.Int(0)) {
+	if jinja2.Eq(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		jinja2.WriteStr(w, reasoningPrompt)
@@ -143,7 +143,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
+						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -185,7 +185,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
-				systemMessage = jinja2.Str("")
+				systemMessage = jinja2.Lit("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
 			if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
@@ -230,7 +230,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && jinja2.In(jinja2.Str("thought"), message)) && !jinja2.IsNone(jinja2.ItemStr(message, "thought")) {
+			if (addThoughts.Truthy() && jinja2.In(jinja2.Lit("thought"), message)) && !jinja2.IsNone(jinja2.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				jinja2.WriteStr(w, jinja2.ItemStr(message, "thought"))
@@ -305,13 +305,13 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
-	availableToolsString = jinja2.Str("")
+	availableToolsString = jinja2.Lit("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
-	_ = jinja2.Str("")
+	_ = jinja2.Lit("")
 	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
 	addToolId = jinja2.Bool(true)
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
-	toolOutputFormat = jinja2.Str("default")
+	toolOutputFormat = jinja2.Lit("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
 	if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
@@ -350,7 +350,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
+	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
@@ -362,7 +362,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil))), jinja2.Int(0)) {
+	if jinja2.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		llamacpp.WriteStr(w, reasoningPrompt)
@@ -397,7 +397,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -439,7 +439,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
-				systemMessage = jinja2.Str("")
+				systemMessage = jinja2.Lit("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
 			if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
@@ -484,7 +484,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && llamacpp.In(jinja2.Str("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
+			if (addThoughts.Truthy() && llamacpp.In(jinja2.Lit("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "thought"))

@@ -38,10 +38,10 @@ var UnslothMiniMaxM2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
@@ -52,9 +52,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
@@ -106,7 +106,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
 			if !jinja2.IsDefined(modelIdentity) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
 			jinja2.Write(w, modelIdentity)
@@ -114,12 +114,12 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -164,7 +164,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -194,7 +194,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(jinja2.Attr(message, "content"))
@@ -207,9 +207,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if jinja2.In(jinja2.Str("</think>"), content) {
+				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
+					parts = jinja2.MethodSplitSep(content, jinja2.Lit("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					items := jinja2.Iterate(w, parts)
 					for i := range items {
@@ -218,15 +218,15 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = jinja2.MethodStripChars(part, jinja2.Str("\n"))
+							reasoningContent = jinja2.MethodStripChars(part, jinja2.Lit("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = jinja2.FilterLast(jinja2.MethodSplitSep(reasoningContent, jinja2.Str("<think>")))
+							reasoningContent = jinja2.FilterLast(jinja2.MethodSplitSep(reasoningContent, jinja2.Lit("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n"))
+							reasoningContent = jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = jinja2.MethodStripChars(part, jinja2.Str("\n"))
+							_ = jinja2.MethodStripChars(part, jinja2.Lit("\n"))
 						}
 					}
 				}
@@ -311,7 +311,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if jinja2.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
@@ -379,9 +379,9 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Lit("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		llamacpp.Param(namespaceName, "namespace_name")
@@ -434,7 +434,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
 			if !llamacpp.IsDefined(modelIdentity) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Lit("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
 			llamacpp.Write(w, modelIdentity)
@@ -442,12 +442,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -492,7 +492,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Str("functions"), tools)
+		renderToolNamespace(jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -523,7 +523,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
-			reasoningContent = jinja2.Str("")
+			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(llamacpp.Attr(message, "content"))
@@ -536,9 +536,9 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if llamacpp.In(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = llamacpp.MethodSplitSep(content, jinja2.Str("</think>"))
+					parts = llamacpp.MethodSplitSep(content, jinja2.Lit("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var reasoningContent jinja2.Value
@@ -548,15 +548,15 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = llamacpp.MethodStripChars(part, jinja2.Str("\n"))
+							reasoningContent = llamacpp.MethodStripChars(part, jinja2.Lit("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = llamacpp.FilterLast(llamacpp.MethodSplitSep(reasoningContent, jinja2.Str("<think>")))
+							reasoningContent = llamacpp.FilterLast(llamacpp.MethodSplitSep(reasoningContent, jinja2.Lit("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = llamacpp.MethodStripChars(reasoningContent, jinja2.Str("\n"))
+							reasoningContent = llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = llamacpp.MethodStripChars(part, jinja2.Str("\n"))
+							_ = llamacpp.MethodStripChars(part, jinja2.Lit("\n"))
 						}
 					}
 				}
@@ -644,7 +644,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if llamacpp.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {

@@ -33,10 +33,10 @@ var UpstageSolarOpen100B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
@@ -58,11 +58,11 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
 	if !(jinja2.IsDefined(reasoningEffort)) {
-		reasoningEffort = jinja2.Str("high")
+		reasoningEffort = jinja2.Lit("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
 	if !(jinja2.IsDefined(thinkRenderOption)) {
-		thinkRenderOption = jinja2.Str("lastthink")
+		thinkRenderOption = jinja2.Lit("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
@@ -91,7 +91,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
@@ -324,11 +324,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
 	if !(llamacpp.IsDefined(reasoningEffort)) {
-		reasoningEffort = jinja2.Str("high")
+		reasoningEffort = jinja2.Lit("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
 	if !(llamacpp.IsDefined(thinkRenderOption)) {
-		thinkRenderOption = jinja2.Str("lastthink")
+		thinkRenderOption = jinja2.Lit("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
@@ -357,7 +357,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
+			llamacpp.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}

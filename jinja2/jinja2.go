@@ -513,6 +513,11 @@ func KW(name string, v Value) Kwarg { return impl.KW(name, v) }
 // Le is Python's a <= b.
 func Le(a, b Value) bool { return impl.Le(a, b) }
 
+// Lit returns the str s of template text: a str literal of the template, or a special
+// token the model's files give. It is a str as Str(s) is; a tracked render reports its
+// bytes as template text.
+func Lit(s string) Value { return impl.Lit(s) }
+
 // Lt is Python's a < b.
 func Lt(a, b Value) bool { return impl.Lt(a, b) }
 
@@ -645,9 +650,6 @@ func Spread(args []Value, v Value) []Value { return impl.Spread(args, v) }
 
 // SpreadKwargs appends the entries of a dict to keyword arguments, as f(**v) does.
 func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg { return impl.SpreadKwargs(kwargs, v) }
-
-// Str returns a Python str.
-func Str(s string) Value { return impl.Str(s) }
 
 // StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
 // Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).

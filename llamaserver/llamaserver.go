@@ -70,6 +70,13 @@ func AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, e
 	return new(Server).AppendRender(dst, t, in)
 }
 
+// RenderSegments returns the prompt the default server (Server{}) builds for in with
+// template t, and its segments; see Server.AppendRenderSegments.
+func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.Segment, error) {
+	b, segs, err := new(Server).AppendRenderSegments(nil, nil, t, in)
+	return string(b), segs, err
+}
+
 // Vars returns the template variables s's request handling defines for in, in the order
 // llama.cpp defines them; Render renders the template with exactly these
 // (Template.AppendRenderLlama), then post-processes the prompt. It is what another Jinja
@@ -100,31 +107,62 @@ func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 	if err := loadError(t, in); err != nil {
 		return dst, err
 	}
-	return s.appendRender(dst, t, in)
+	return s.appendRender(dst, t, in, nil)
 }
 
-// appendRender is AppendRender of a template llama-server has loaded.
-func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
+// AppendRenderSegments is AppendRender that also appends to segs the segments of the
+// prompt (offsets in out), as tmplgen.Template.AppendRenderSegments does. What
+// llama-server adds to the rendered prompt keeps its origin: a removed BOS or EOS
+// takes its bytes with it, <|end|> replacing gpt-oss's final <|return|> is markup
+// when that was, Gemma 4's added generation prompt is markup; the text appended to
+// continue a final message (its reasoning and content, after the markers) is data.
+func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
+	in, err := t.ModelInput(in, "bos_token", "eos_token")
+	if err != nil {
+		return dst, segs, err
+	}
+	if err := loadError(t, in); err != nil {
+		return dst, segs, err
+	}
+	markup := []jinja2.ByteRange{}
+	out, err := s.appendRender(dst, t, in, &markup)
+	if err != nil {
+		return dst, segs, err
+	}
+	return out, tmplgen.AppendSegments(segs, len(dst), len(out), markup), nil
+}
+
+// appendRender is AppendRender of a template llama-server has loaded; when markup is
+// not nil, it is set to the ranges of the prompt that are template text.
+func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
 	rw, err := s.rewrite(t, in)
 	if err != nil {
 		return dst, err
 	}
 	start := len(dst)
-	out, err := llamaApply(t, dst, rw, in, rw.agp)
+	out, err := llamaApply(t, dst, rw, in, rw.agp, markup)
 	if err != nil {
 		return dst, err
+	}
+	// splice replaces the prompt's bytes [at, at+del) by ins, markup or not
+	splice := func(at, del int, ins string, isMarkup bool) {
+		tail := append([]byte(ins), out[at+del:]...)
+		out = append(out[:at], tail...)
+		if markup != nil {
+			*markup = jinja2.SpliceMarkup(*markup, at, del, len(ins), isMarkup)
+		}
 	}
 	switch t.Caps.Handler {
 	case "gpt_oss":
 		// the last <|return|> of a prompt without generation prompt becomes <|end|>
 		if i := bytes.LastIndex(out[start:], []byte("<|return|>")); !rw.agp && i >= 0 {
 			i += start
-			tail := append([]byte("<|end|>"), out[i+len("<|return|>"):]...)
-			out = append(out[:i], tail...)
+			isMarkup := markup != nil && jinja2.MarkupCovers(*markup, i, i+len("<|return|>"))
+			splice(i, len("<|return|>"), "<|end|>", isMarkup)
 		}
 	case "gemma4":
 		if rw.agp && bytes.HasSuffix(out[start:], []byte("<turn|>\n")) {
-			out = append(out, "<|turn>model\n"...)
+			splice(len(out), 0, "<|turn>model\n", true)
 		}
 	}
 	if rw.cont == tmplgen.ContinueNone {
@@ -140,22 +178,30 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
 // rewritten variables, with add_generation_prompt defined as true when agp says so, and
 // a leading bos_token and trailing eos_token removed when the tokenizer adds them.
-func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.Input, agp bool) ([]byte, error) {
+//
+// When markup is not nil, it is set to the ranges of the prompt that are template text.
+func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.Input, agp bool, markup *[]jinja2.ByteRange) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
 		vars = vars.Copy()
 		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	}
 	start := len(dst)
-	out, err := t.AppendRenderLlama(dst, vars, in)
+	out, err := t.AppendRenderLlama(dst, vars, in, markup)
 	if err != nil {
 		return dst, err
 	}
 	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
 		out = append(out[:start], out[start+len(rw.bos):]...)
+		if markup != nil {
+			*markup = jinja2.SpliceMarkup(*markup, start, len(rw.bos), 0, false)
+		}
 	}
 	if in.AddEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
 		out = out[:len(out)-len(rw.eos)]
+		if markup != nil {
+			*markup = jinja2.SpliceMarkup(*markup, len(out), len(rw.eos), 0, false)
+		}
 	}
 	return out, nil
 }
@@ -164,7 +210,7 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 // for the generation prompt, as the difference of the renders without (prompt) and with
 // it.
 func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte) (string, error) {
-	with, err := llamaApply(t, nil, rw, in, true)
+	with, err := llamaApply(t, nil, rw, in, true, nil)
 	if err != nil {
 		return "", err
 	}
@@ -527,8 +573,8 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 		list[i] = jinja2.DictValue(m)
 	}
 	vars.SetStr("messages", jinja2.ListOf(list))
-	vars.SetStr("bos_token", jinja2.Str(rw.bos))
-	vars.SetStr("eos_token", jinja2.Str(rw.eos))
+	vars.SetStr("bos_token", jinja2.Lit(rw.bos))
+	vars.SetStr("eos_token", jinja2.Lit(rw.eos))
 	vars.SetStr("enable_thinking", jinja2.Bool(enableThinking))
 	if tools.Kind() == jinja2.KindList {
 		vars.SetStr("tools", tools)
@@ -1156,7 +1202,7 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 		Now:                 in.Now,
 	}
 	// the probe is common_chat_templates_apply's: no server option reaches it
-	if _, err := new(Server).appendRender(nil, t, probe); err != nil {
+	if _, err := new(Server).appendRender(nil, t, probe, nil); err != nil {
 		return llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
 	}
 	return nil

@@ -67,6 +67,29 @@ func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) 
 	return t.Render(rin)
 }
 
+// RenderSegments returns the prompt the default server (Server{}) builds for in with
+// template t, and its segments; see Server.AppendRenderSegments.
+func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.Segment, error) {
+	b, segs, err := new(Server).AppendRenderSegments(nil, nil, t, in)
+	return string(b), segs, err
+}
+
+// AppendRenderSegments appends the prompt s builds for in with template t to dst, and
+// its segments to segs (offsets in out), as tmplgen.Template.AppendRenderSegments does:
+// what vLLM rewrites of the request (merged system messages, parsed tool arguments,
+// content parts joined) is data as the request is.
+func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
+	if t == nil || in == nil {
+		_, err := t.ModelInput(in) // its error for a nil template or input
+		return dst, segs, err
+	}
+	rin, err := s.rewrite(t, in)
+	if err != nil {
+		return dst, segs, err
+	}
+	return t.AppendRenderSegments(dst, segs, rin)
+}
+
 // refused is a request vLLM answers with an error (400) before the template runs.
 func refused(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
 	return &tmplgen.Error{Kind: tmplgen.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}

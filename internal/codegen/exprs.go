@@ -468,7 +468,7 @@ func constValue(v any) *jen.Statement {
 		}
 		return rt("Float").Call(jen.Lit(v))
 	case string:
-		return rt("Str").Call(jen.Lit(v))
+		return rt("Lit").Call(jen.Lit(v))
 	}
 	panic(fmt.Sprintf("codegen: unknown constant %T", v))
 }

@@ -55,7 +55,9 @@ type RenderOptions struct {
 	Now time.Time // the clock strftime_now reads
 	// Export asks for the variables of the llama_server profile (see Request.Export).
 	Export bool
-	Stderr io.Writer // the rendering program's standard error
+	// Segments asks for the data segments of each prompt (see Request.Segments).
+	Segments bool
+	Stderr   io.Writer // the rendering program's standard error
 }
 
 // RenderPairs builds the units into a program in dir (BuildEach) and renders every
@@ -84,7 +86,7 @@ func RenderPairs(dir string, units []*codegen.Unit, compileErrs map[string]error
 		if req == nil {
 			req = cases[p.Case]
 		}
-		reqs = append(reqs, Request{Template: p.Template, Request: req, Profile: p.Profile.String(), Export: opts.Export, AllowMissingTokens: true})
+		reqs = append(reqs, Request{Template: p.Template, Request: req, Profile: p.Profile.String(), Export: opts.Export, AllowMissingTokens: true, Segments: opts.Segments})
 		sent = append(sent, i)
 	}
 	got, err := Run(bin, reqs, opts.Now, opts.Stderr)
@@ -162,7 +164,7 @@ func RunSuites(dir string, suites []Suite, opts RenderOptions) ([][]Outcome, err
 				return nil, err
 			}
 		}
-		tmpls, err := readTemplateDir(s.Templates, s.Filter)
+		tmpls, err := ReadTemplateDir(s.Templates, s.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -296,9 +298,9 @@ func jsonFileError(path string, data []byte, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// readTemplateDir reads every template file under dir whose path relative to dir
+// ReadTemplateDir reads every template file under dir whose path relative to dir
 // (slash-separated, its Name and Origin) filter matches, if given.
-func readTemplateDir(dir string, filter *regexp.Regexp) ([]compiler.Source, error) {
+func ReadTemplateDir(dir string, filter *regexp.Regexp) ([]compiler.Source, error) {
 	var srcs []compiler.Source
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

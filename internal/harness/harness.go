@@ -45,6 +45,10 @@ type Request struct {
 	// undefined (tmplgen.Input.AllowMissingTokens), as the references do: their
 	// tokenizers have a bos and an eos token only.
 	AllowMissingTokens bool `json:"allow_missing_tokens,omitempty"`
+	// Segments renders with segments too (Template.AppendRenderSegments, or the
+	// profile's): Result.Data are the data segments, and a prompt that differs from
+	// the render's without segments is an error.
+	Segments bool `json:"segments,omitempty"`
 }
 
 // Result is one rendering: a prompt or an error; with Request.Export, also the template
@@ -55,6 +59,8 @@ type Result struct {
 	Vars     *string `json:"vars,omitempty"`
 	Raw      *string `json:"raw,omitempty"`
 	RawError *string `json:"raw_error,omitempty"`
+	// Data are the byte ranges [start, end) of the prompt that are data (Request.Segments).
+	Data [][2]int `json:"data,omitempty"`
 }
 
 func (r Result) String() string {
@@ -312,8 +318,9 @@ func main() {
 			Profile  string          ` + "`json:\"profile\"`" + `
 			Export   bool            ` + "`json:\"export\"`" + `
 			AllowMissingTokens bool  ` + "`json:\"allow_missing_tokens\"`" + `
+			Segments bool            ` + "`json:\"segments\"`" + `
 		}
-		res := map[string]string{}
+		res := map[string]any{}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			res["error"] = err.Error()
 		} else if t, err := templates.ByName(req.Template); err != nil {
@@ -326,10 +333,13 @@ func main() {
 			res["error"] = "oracle request: " + err.Error()
 		} else {
 			r.Now, r.AllowMissingTokens = now, req.AllowMissingTokens
-			if prompt, err := render(&r.Input); err != nil {
+			if prompt, err := render(&r.Input, nil); err != nil {
 				res["error"] = err.Error()
 			} else {
 				res["prompt"] = prompt
+			}
+			if req.Segments {
+				segments(render, &r.Input, res)
 			}
 			if req.Export {
 				export(t, srv, &r.Input, res)
@@ -345,19 +355,35 @@ func main() {
 // transformers, enable_thinking is a kwarg unless chat_template_kwargs has one (added to
 // in); under llama_server and vllm, the server's options (llamaOptions, vllmOptions).
 // srv is the llama-server the variables are exported for.
-func oracleRender(t *tmplgen.Template, data []byte, profile string, in *tmplgen.Input) (render func(*tmplgen.Input) (string, error), srv *llamaserver.Server, err error) {
+//
+// render renders with segments when segs is not nil.
+func oracleRender(t *tmplgen.Template, data []byte, profile string, in *tmplgen.Input) (render renderFunc, srv *llamaserver.Server, err error) {
 	switch profile {
 	case "llama_server":
 		if srv, err = llamaOptions(data); err != nil {
 			return nil, nil, err
 		}
-		return func(in *tmplgen.Input) (string, error) { return srv.Render(t, in) }, srv, nil
+		return func(in *tmplgen.Input, segs *[]tmplgen.Segment) (string, error) {
+			if segs != nil {
+				b, s, err := srv.AppendRenderSegments(nil, nil, t, in)
+				*segs = s
+				return string(b), err
+			}
+			return srv.Render(t, in)
+		}, srv, nil
 	case "vllm":
 		vsrv, err := vllmOptions(data)
 		if err != nil {
 			return nil, nil, err
 		}
-		return func(in *tmplgen.Input) (string, error) { return vsrv.Render(t, in) }, new(llamaserver.Server), nil
+		return func(in *tmplgen.Input, segs *[]tmplgen.Segment) (string, error) {
+			if segs != nil {
+				b, s, err := vsrv.AppendRenderSegments(nil, nil, t, in)
+				*segs = s
+				return string(b), err
+			}
+			return vsrv.Render(t, in)
+		}, new(llamaserver.Server), nil
 	}
 	v, err := jinja2.ParseJSON(data)
 	if err != nil {
@@ -367,7 +393,53 @@ func oracleRender(t *tmplgen.Template, data []byte, profile string, in *tmplgen.
 	if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
 		in.Kwargs["enable_thinking"] = thinking
 	}
-	return t.Render, new(llamaserver.Server), nil
+	return func(in *tmplgen.Input, segs *[]tmplgen.Segment) (string, error) {
+		if segs != nil {
+			b, s, err := t.AppendRenderSegments(nil, nil, in)
+			*segs = s
+			return string(b), err
+		}
+		return t.Render(in)
+	}, new(llamaserver.Server), nil
+}
+
+// renderFunc renders an input under a profile, with its segments when segs is not nil.
+type renderFunc func(in *tmplgen.Input, segs *[]tmplgen.Segment) (string, error)
+
+// segments renders in again with segments, and adds the data segments to res, or an
+// error when the prompt or the error differs from the render's without them.
+func segments(render renderFunc, in *tmplgen.Input, res map[string]any) {
+	var segs []tmplgen.Segment
+	prompt, err := render(in, &segs)
+	switch {
+	case err != nil && res["error"] != err.Error():
+		res["error"] = fmt.Sprintf("the render with segments fails (%v) where the render does not, or otherwise", err)
+		delete(res, "prompt")
+		return
+	case err == nil && res["prompt"] != prompt:
+		res["error"] = "the render with segments gives another prompt"
+		delete(res, "prompt")
+		return
+	}
+	data := [][2]int{}
+	at := 0
+	for _, s := range segs {
+		if s.Start != at || s.End <= s.Start {
+			res["error"] = fmt.Sprintf("the segments do not cover the prompt: %v at %d", s, at)
+			delete(res, "prompt")
+			return
+		}
+		at = s.End
+		if s.Origin == tmplgen.Data {
+			data = append(data, [2]int{s.Start, s.End})
+		}
+	}
+	if err == nil && at != len(prompt) {
+		res["error"] = fmt.Sprintf("the segments end at %d, the prompt at %d", at, len(prompt))
+		delete(res, "prompt")
+		return
+	}
+	res["data"] = data
 }
 
 // llamaOptions reads the llama-server options of an oracle request for
@@ -440,7 +512,7 @@ func vllmOptions(data []byte) (*vllm.Server, error) {
 
 // export adds the variables the llama_server profile gives the template, and the
 // template's output on them before post-processing.
-func export(t *tmplgen.Template, srv *llamaserver.Server, in *tmplgen.Input, res map[string]string) {
+func export(t *tmplgen.Template, srv *llamaserver.Server, in *tmplgen.Input, res map[string]any) {
 	vars, err := srv.Vars(t, in)
 	if err != nil {
 		return

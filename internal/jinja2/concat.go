@@ -66,16 +66,16 @@ func concatStrs(first Value, parts []Value, more int) Value {
 	for _, p := range parts {
 		c.b = append(c.b, p.str()...)
 	}
-	return c.end()
+	return concatOrigin(c.end(), first, parts)
 }
 
 // asPlainStr returns the str v as a plain str (not Markup, without a tag): v itself when
-// its flags only describe its bytes.
+// its flags only describe its bytes and their origin.
 func asPlainStr(v Value) Value {
-	if v.flags()&^(flagAppendable|flagPlainJSON) == 0 {
+	if v.flags()&^(flagAppendable|flagPlainJSON|flagTemplate) == 0 {
 		return v
 	}
-	return Str(v.str())
+	return substr(v, 0, len(v.str()))
 }
 
 // end returns the str of the buffer; a new buffer records what the str covers.

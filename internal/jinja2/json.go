@@ -182,10 +182,7 @@ const maxPooledJSON = 64 << 10
 // first.
 func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
 	var given jsonOptions
-	w.buf = appendJSON(w.buf, v, jsonOptionsFor(args, kwargs, &given), 0)
-	if len(w.buf) > w.limits.MaxOutput {
-		w.overflow()
-	}
+	w.setData(appendJSON(w.dataBuf(), v, jsonOptionsFor(args, kwargs, &given), 0))
 }
 
 // defaultJSON are tojson's options when it is given no argument.

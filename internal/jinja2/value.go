@@ -79,6 +79,7 @@ const (
 	flagBoxed                  // ptr is a *boxedStr
 	flagPlainJSON              // a str json.dumps writes unescaped: a word internStr shares
 	flagAppendable             // a str made by concatenation, in a buffer with room (see concat.go)
+	flagTemplate               // a str whose every byte comes from the template or the model's tokens (see origin.go)
 )
 
 // Undefined hint kinds, kept in the flags so that building an undefined value never
@@ -94,9 +95,9 @@ const (
 // the kind of the value looked into plus one at ownerShift (with ownerMarkup for a
 // Markup str); an owner whose type name does not follow from its kind is boxed.
 const (
-	hintShift   = 6
-	ownerShift  = 8
-	ownerMarkup = 1 << 16
+	hintShift   = 7
+	ownerShift  = 9
+	ownerMarkup = 1 << 17
 )
 
 // boxedStr is the storage of a str or undefined value that carries more than its text.
@@ -104,6 +105,9 @@ type boxedStr struct {
 	s     string
 	tag   any    // the tag of a TaggedStr
 	owner string // the type name of what an undefined value was looked up in
+	// markup are the byte ranges of s that come from the template, of a str that mixes
+	// template text and data (see origin.go); nil for other strs.
+	markup []ByteRange
 }
 
 // objectBox holds an object (cycler, joiner...) behind a pointer.

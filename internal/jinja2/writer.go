@@ -54,6 +54,8 @@ type Writer struct {
 	// nonStr is the type of the first value that is not a str a {% filter %} block
 	// gave since the render or the innermost capture started (WriteFilterBlock), or "".
 	nonStr string
+	// origins, in a tracked render, are where its output comes from (origin.go).
+	origins *origins
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
@@ -74,7 +76,7 @@ func (w *Writer) At(line, col int, construct string) {
 	w.line, w.col, w.construct = line, col, construct
 }
 
-// WriteString writes template text.
+// WriteString writes template text (only generated code calls it: see origin.go).
 func (w *Writer) WriteString(s string) {
 	if len(w.buf)+len(s) > cap(w.buf) {
 		w.grow(len(s))
@@ -93,6 +95,11 @@ func (w *Writer) grow(n int) {
 	if need > w.limits.MaxOutput {
 		w.overflow()
 	}
+	if o := w.origins; o != nil {
+		o.markup = addRange(o.markup, len(w.buf), need)
+		w.buf = o.reserve(w.buf, n, w.limits.MaxOutput)[:len(w.buf):need]
+		return
+	}
 	buf := make([]byte, len(w.buf), min(max(2*cap(w.buf), need, 512), w.limits.MaxOutput))
 	copy(buf, w.buf)
 	w.buf = buf
@@ -102,6 +109,9 @@ func (w *Writer) grow(n int) {
 // output limit.
 func (w *Writer) setBuffer(buf []byte) {
 	w.buf = buf[:len(buf):max(len(buf), min(cap(buf), w.limits.MaxOutput))]
+	if o := w.origins; o != nil {
+		o.room, w.buf = w.buf[:cap(w.buf)], w.buf[:len(w.buf):len(w.buf)]
+	}
 }
 
 // WriteFilterBlock writes what a {% filter %} block gives, which Jinja2 yields as it
@@ -115,7 +125,7 @@ func WriteFilterBlock(w *Writer, v Value) {
 		}
 		return
 	}
-	w.WriteString(v.str())
+	w.WriteText(v)
 }
 
 // joinOutput fails as Python's "".join does when a {% filter %} block gave a value that
@@ -130,20 +140,17 @@ func (w *Writer) joinOutput() {
 func (w *Writer) Write(v Value) {
 	switch v.kind() {
 	case KindString:
-		w.WriteString(v.str())
+		w.WriteText(v)
 		return
 	case KindUndefined:
 		return
 	case KindInt:
-		if v.ptr == nil {
+		if v.ptr == nil && w.origins == nil {
 			w.buf = strconv.AppendInt(w.buf, v.num(), 10)
 			return
 		}
 	}
-	w.buf = appendStr(w.buf, v)
-	if len(w.buf) > w.limits.MaxOutput {
-		w.overflow()
-	}
+	w.setData(appendStr(w.dataBuf(), v))
 }
 
 // overflow fails the render; it is kept out of line so that the writing methods that
@@ -169,11 +176,10 @@ func (w *Writer) capture(body func()) Value {
 	body()
 	w.joinOutput()
 	w.nonStr = nonStr
-	s := string(w.buf[mark:])
-	w.buf = w.buf[:mark]
+	s := w.cutStr(mark)
 	w.depth--
 	w.line, w.col, w.construct = line, col, construct
-	return Str(s)
+	return s
 }
 
 // charge counts n loop iterations against the budget.
@@ -189,15 +195,11 @@ func (w *Writer) Mark() int { return len(w.buf) }
 
 // Cut removes the output written since mark and returns it as a str: the text of a set
 // block or filter block.
-func (w *Writer) Cut(mark int) Value {
-	s := string(w.buf[mark:])
-	w.buf = w.buf[:mark]
-	return Str(s)
-}
+func (w *Writer) Cut(mark int) Value { return w.cutStr(mark) }
 
 // Drop removes the output written since mark: the text of a set block or filter block
 // that a break or continue leaves, which Jinja2 drops with the block.
-func (w *Writer) Drop(mark int) { w.buf = w.buf[:mark] }
+func (w *Writer) Drop(mark int) { w.truncate(mark) }
 
 // WriteAdd writes a + b + ... as {{ a + b + ... }} does, without building the sum when
 // every operand is a plain str (otherwise it adds as Python does, raising its errors).
@@ -213,7 +215,7 @@ func (w *Writer) WriteAdd(operands ...Value) {
 		}
 	}
 	for _, v := range operands {
-		w.WriteString(v.str())
+		w.WriteText(v)
 	}
 }
 
@@ -222,7 +224,7 @@ func (w *Writer) WriteAdd(operands ...Value) {
 func (w *Writer) WriteStr(v Value) {
 	switch v.kind() {
 	case KindString:
-		w.WriteString(v.str())
+		w.WriteText(v)
 	case KindUndefined:
 		v.undefinedError()
 	default:

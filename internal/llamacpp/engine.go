@@ -304,11 +304,11 @@ func WriteFilterBlock(w *jinja2.Writer, v jinja2.Value) { Write(w, v) }
 func Write(w *jinja2.Writer, v jinja2.Value) {
 	switch v.Kind() {
 	case jinja2.KindString:
-		w.WriteString(v.Text())
+		w.WriteText(v)
 	case jinja2.KindBool, jinja2.KindInt:
-		w.WriteString(v.String())
+		w.WriteData(v.String())
 	case jinja2.KindFloat:
-		w.WriteString(llamaFloatString(floatOf(v)))
+		w.WriteData(llamaFloatString(floatOf(v)))
 	case jinja2.KindList, jinja2.KindTuple:
 		for _, it := range v.Items() {
 			Write(w, it)
@@ -601,8 +601,11 @@ func CallMissingGlobal(w *jinja2.Writer, name string, args []jinja2.Value, kwarg
 // WriteStr is jinja2.WriteStr as llama.cpp joins an operand of + or ~ that follows a
 // str: a str as it is, none or undefined as nothing, another value in its string form.
 func WriteStr(w *jinja2.Writer, v jinja2.Value) {
-	if !isNull(v) {
-		w.WriteString(llamaString(v))
+	switch {
+	case v.Kind() == jinja2.KindString:
+		w.WriteText(v)
+	case !isNull(v):
+		w.WriteData(llamaString(v))
 	}
 }
 
@@ -612,5 +615,5 @@ func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { Write(w, Sum(operand
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
 // writer gives (FilterTojson).
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
-	w.WriteString(FilterTojson(v, args, kwargs).Text())
+	w.WriteData(FilterTojson(v, args, kwargs).Text())
 }

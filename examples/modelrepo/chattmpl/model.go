@@ -38,10 +38,10 @@ var Model = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderModel renders model.
@@ -65,21 +65,21 @@ func renderModel(w *jinja2.Writer) {
 		messageRole := jinja2.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Str("system"))
+			llama3Header(jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Str("assistant"))
+			llama3Header(jinja2.Lit("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := jinja2.Attr(message, "content")
 			if messageContent.Truthy() {
@@ -116,7 +116,7 @@ func renderModel(w *jinja2.Writer) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), jinja2.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -125,7 +125,7 @@ func renderModel(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
 			jinja2.Write(w, jinja2.Attr(message, "content"))
@@ -135,7 +135,7 @@ func renderModel(w *jinja2.Writer) {
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Str("assistant"))
+		llama3Header(jinja2.Lit("assistant"))
 	}
 }
 
@@ -162,21 +162,21 @@ func renderModelLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Str("system"))
+			llama3Header(jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Str("assistant"))
+			llama3Header(jinja2.Lit("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
@@ -214,7 +214,7 @@ func renderModelLlama(w *jinja2.Writer) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil)
+						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -223,7 +223,7 @@ func renderModelLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Str("user"))
+			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.Attr(message, "content"))
@@ -233,7 +233,7 @@ func renderModelLlama(w *jinja2.Writer) {
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Str("assistant"))
+		llama3Header(jinja2.Lit("assistant"))
 	}
 }
 

@@ -29,10 +29,10 @@ var Errors = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderErrors renders errors.jinja.
@@ -41,7 +41,7 @@ func renderErrors(w *jinja2.Writer) {
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
@@ -49,10 +49,10 @@ func renderErrors(w *jinja2.Writer) {
 		mRole := jinja2.Attr(m, "role")
 		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		jinja2.WriteAdd(w, mRole, jinja2.Str(": "), jinja2.Attr(m, "content"))
+		jinja2.WriteAdd(w, mRole, jinja2.Lit(": "), jinja2.Attr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
@@ -67,7 +67,7 @@ func renderErrorsLlama(w *jinja2.Writer) {
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
@@ -75,10 +75,10 @@ func renderErrorsLlama(w *jinja2.Writer) {
 		mRole := llamacpp.Attr(m, "role")
 		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Str("Unknown role: "), mRole)))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		llamacpp.WriteAdd(w, llamacpp.Attr(m, "role"), jinja2.Str(": "), llamacpp.Attr(m, "content"))
+		llamacpp.WriteAdd(w, llamacpp.Attr(m, "role"), jinja2.Lit(": "), llamacpp.Attr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}

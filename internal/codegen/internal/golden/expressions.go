@@ -28,10 +28,10 @@ var Expressions = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExpressions renders expressions.jinja.
@@ -85,12 +85,12 @@ func renderExpressions(w *jinja2.Writer) {
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
 	jinja2.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
-		return jinja2.Str("default")
+		return jinja2.Lit("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
 	jinja2.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
-		return jinja2.Str("x")
+		return jinja2.Lit("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
@@ -121,49 +121,49 @@ func renderExpressions(w *jinja2.Writer) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	jinja2.Write(w, jinja2.Bool(jinja2.In(jinja2.Str("b"), jinja2.Str("abc"))))
+	jinja2.Write(w, jinja2.Bool(jinja2.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Str("x"), "a")))
+	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
 	jinja2.Write(w, jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
+	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	jinja2.Write(w, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
+	jinja2.Write(w, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	jinja2.Write(w, jinja2.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
+	jinja2.Write(w, jinja2.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	jinja2.Write(w, jinja2.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
+	jinja2.Write(w, jinja2.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	jinja2.Write(w, jinja2.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
+	jinja2.Write(w, jinja2.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	jinja2.Write(w, jinja2.MethodSplit(jinja2.Str("  a b  ")))
+	jinja2.Write(w, jinja2.MethodSplit(jinja2.Lit("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	jinja2.Write(w, jinja2.FilterUpper(jinja2.Str("Straße İ")))
+	jinja2.Write(w, jinja2.FilterUpper(jinja2.Lit("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	jinja2.Write(w, jinja2.FilterTitle(jinja2.Str("ǅ héllo")))
+	jinja2.Write(w, jinja2.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.Write(w, jinja2.Slice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
+	jinja2.Write(w, jinja2.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
 	jinja2.Write(w, jinja2.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
@@ -181,10 +181,10 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.Bool(jinja2.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Str("A"))))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Lit("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	jinja2.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	jinja2.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -240,12 +240,12 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
 	llamacpp.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
-		return jinja2.Str("default")
+		return jinja2.Lit("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
 	llamacpp.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
-		return jinja2.Str("x")
+		return jinja2.Lit("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
@@ -276,49 +276,49 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.In(jinja2.Str("b"), jinja2.Str("abc"))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Str("x"), "a")))
+	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
 	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	llamacpp.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
+	llamacpp.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	llamacpp.Write(w, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
+	llamacpp.Write(w, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	llamacpp.Write(w, llamacpp.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
+	llamacpp.Write(w, llamacpp.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
+	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	llamacpp.Write(w, llamacpp.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
+	llamacpp.Write(w, llamacpp.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Str("  a b  ")))
+	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Lit("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Str("Straße İ")))
+	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Lit("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Str("ǅ héllo")))
+	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	llamacpp.Write(w, llamacpp.Slice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
+	llamacpp.Write(w, llamacpp.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
 	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
@@ -336,10 +336,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Str("A"))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Lit("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	llamacpp.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	llamacpp.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template

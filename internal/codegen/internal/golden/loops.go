@@ -27,10 +27,10 @@ var Loops = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLoops renders loops.jinja.
@@ -69,7 +69,7 @@ func renderLoops(w *jinja2.Writer) {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	keys, values := jinja2.DictItems(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)))
+	keys, values := jinja2.DictItems(jinja2.DictOf(jinja2.Lit("a"), jinja2.Int(1), jinja2.Lit("b"), jinja2.Int(2)))
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
@@ -107,10 +107,10 @@ func renderLoops(w *jinja2.Writer) {
 	}
 	// loops.jinja:10:1 {% for c in 'héllo' %}
 	var loop2 jinja2.Loop
-	for loop2.Start(w, jinja2.Str("héllo"), nil); loop2.Next(); {
+	for loop2.Start(w, jinja2.Lit("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		jinja2.Write(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
+		jinja2.Write(w, loop2.Cycle(jinja2.Lit("<"), jinja2.Lit(">")))
 		// loops.jinja:10:49 {{ c }}
 		jinja2.Write(w, c)
 	}
@@ -156,7 +156,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
+	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Lit("a"), jinja2.Int(1), jinja2.Lit("b"), jinja2.Int(2)), "items", nil, nil)))
 	for i := range items {
 		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
@@ -199,10 +199,10 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	}
 	// loops.jinja:10:1 {% for c in 'héllo' %}
 	var loop2 jinja2.Loop
-	for loop2.Start(w, llamacpp.Iterable(jinja2.Str("héllo")), nil); loop2.Next(); {
+	for loop2.Start(w, llamacpp.Iterable(jinja2.Lit("héllo")), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		llamacpp.Write(w, llamacpp.LoopCycle(jinja2.Str("<"), jinja2.Str(">")))
+		llamacpp.Write(w, llamacpp.LoopCycle(jinja2.Lit("<"), jinja2.Lit(">")))
 		// loops.jinja:10:49 {{ c }}
 		llamacpp.Write(w, c)
 	}

@@ -28,10 +28,10 @@ var Macros = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMacros renders macros.jinja.
@@ -43,7 +43,7 @@ func renderMacros(w *jinja2.Writer) {
 	header := func(role, sep jinja2.Value) {
 		role = jinja2.Param(role, "role")
 		if sep.IsMissing() {
-			sep = jinja2.Str("\n")
+			sep = jinja2.Lit("\n")
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
@@ -80,10 +80,10 @@ func renderMacros(w *jinja2.Writer) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		jinja2.Write(w, jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
@@ -108,7 +108,7 @@ func renderMacros(w *jinja2.Writer) {
 		jinja2.Write(w, jinja2.Attr(m, "content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
-		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
+		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
@@ -117,7 +117,7 @@ func renderMacros(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
+	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Lit("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	jinja2.Write(w, w.Capture(func() {
@@ -125,7 +125,7 @@ func renderMacros(w *jinja2.Writer) {
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	header(jinja2.Str("end"), jinja2.Str(""))
+	header(jinja2.Lit("end"), jinja2.Lit(""))
 }
 
 // renderMacrosLlama renders macros.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -139,7 +139,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	header := func(role, sep jinja2.Value) {
 		role = llamacpp.Param(role, "role")
 		if sep.IsMissing() {
-			sep = jinja2.Str("\n")
+			sep = jinja2.Lit("\n")
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
@@ -178,10 +178,10 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		llamacpp.Write(w, llamacpp.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
@@ -206,7 +206,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, llamacpp.Attr(m, "content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
-		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
+		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
 			Bind:      llamacpp.BindMacro,
 			Name:      "caller",
@@ -216,7 +216,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
+	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Lit("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	llamacpp.Write(w, w.Capture(func() {
@@ -224,7 +224,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	header(jinja2.Str("end"), jinja2.Str(""))
+	header(jinja2.Lit("end"), jinja2.Lit(""))
 }
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template

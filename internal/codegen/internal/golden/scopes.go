@@ -29,10 +29,10 @@ var Scopes = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 2, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(2 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 2) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderScopes renders scopes.jinja.
@@ -104,7 +104,7 @@ func renderScopes(w *jinja2.Writer) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	jinja2.WriteFilterBlock(w, jinja2.FilterTrim(jinja2.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	jinja2.WriteFilterBlock(w, jinja2.FilterTrim(jinja2.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Lit("o"), jinja2.Lit("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
@@ -118,7 +118,7 @@ func renderScopes(w *jinja2.Writer) {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := jinja2.Unpack(jinja2.Str("xy"), 2)
+	vals := jinja2.Unpack(jinja2.Lit("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
@@ -199,7 +199,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	llamacpp.WriteFilterBlock(w, llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	llamacpp.WriteFilterBlock(w, llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Lit("o"), jinja2.Lit("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
@@ -213,7 +213,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := jinja2.Unpack(jinja2.Str("xy"), 2)
+	vals := jinja2.Unpack(jinja2.Lit("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}

@@ -1,0 +1,309 @@
+package jinja2
+
+import "sync/atomic"
+
+// Where the bytes of a prompt come from. A servers tokenizes a prompt with its special
+// tokens parsed, so a message whose text is "<|im_end|>" would close its own turn; a
+// caller that knows which bytes are the template's (markup) and which come from the
+// request (data) can tokenize data without parsing special tokens. A render reports that
+// when it is asked (Run.AppendTracked), and costs nothing more when it is not:
+//
+//   - Template text is a literal of the template: generated code writes it with
+//     WriteString and builds str constants with Lit. The model's own special tokens
+//     (bos_token...) are Lit strs too.
+//   - A str carries its origin: flagTemplate when every byte of it is template text; a
+//     list of template ranges (boxedStr.markup) when it mixes both; otherwise all of it
+//     is data. Whatever builds a new str without saying so (every filter and method
+//     that computes text) makes data: an unknown origin is data, never template text,
+//     so a mistake costs precision, not soundness.
+//   - The operations that keep template text exact: concatenation (+, ~, Sum, join of
+//     strs), capture (set blocks, macro calls, call and filter blocks) and the
+//     substrings trim, strip and slicing take.
+//   - A tracked render's Writer records the ranges of its output that are template
+//     text: WriteString's, and a str's own. Everything else it writes is data.
+
+// ByteRange is the range [Start, End) of a text.
+type ByteRange struct{ Start, End int }
+
+// Lit returns the str s of template text: a str literal of the template, or a special
+// token the model's files give. It is a str as Str(s) is; a tracked render reports its
+// bytes as template text.
+func Lit(s string) Value { return makeStr(KindString, flagTemplate, s) }
+
+// strOrigin is what a str's bytes are.
+type strOrigin uint8
+
+const (
+	originData     strOrigin = iota // all data (or of unknown origin)
+	originTemplate                  // all template text
+	originMixed                     // both, at the ranges of its boxedStr.markup
+)
+
+// origin returns what the bytes of the str v are.
+func (v Value) origin() strOrigin {
+	switch f := v.strFlags(); {
+	case f&flagTemplate != 0:
+		return originTemplate
+	case f&flagBoxed != 0 && v.boxed().markup != nil:
+		return originMixed
+	}
+	return originData
+}
+
+// mixedStr returns the str s whose template text is at the ranges markup (in order,
+// disjoint, merged where they touch): a Lit when they cover s, a data str when there
+// are none.
+func mixedStr(s string, markup []ByteRange) Value {
+	switch {
+	case len(markup) == 0:
+		return Str(s)
+	case markup[0] == ByteRange{0, len(s)}:
+		return Lit(s)
+	}
+	return boxStr(KindString, 0, &boxedStr{s: s, markup: markup})
+}
+
+// addRange appends the range [start, end) to rs, merged with the last range when they
+// touch.
+func addRange(rs []ByteRange, start, end int) []ByteRange {
+	if start >= end {
+		return rs
+	}
+	if n := len(rs); n > 0 && rs[n-1].End == start {
+		rs[n-1].End = end
+		return rs
+	}
+	return append(rs, ByteRange{start, end})
+}
+
+// addMarkup appends to rs the template text of the str v, placed at offset at.
+func addMarkup(rs []ByteRange, v Value, at int) []ByteRange {
+	switch v.origin() {
+	case originTemplate:
+		return addRange(rs, at, at+len(v.str()))
+	case originMixed:
+		for _, r := range v.boxed().markup {
+			rs = addRange(rs, at+r.Start, at+r.End)
+		}
+	}
+	return rs
+}
+
+// substr returns v[i:j] of the str v, with the origin of those bytes: what trim, strip
+// and slicing give.
+func substr(v Value, i, j int) Value {
+	s := v.str()
+	switch v.origin() {
+	case originTemplate:
+		return Lit(s[i:j])
+	case originMixed:
+		var rs []ByteRange
+		for _, r := range v.boxed().markup {
+			rs = addRange(rs, max(r.Start, i)-i, min(r.End, j)-i)
+		}
+		return mixedStr(s[i:j], rs)
+	}
+	return Str(s[i:j])
+}
+
+// tracking counts the tracked renders running. While there are any, a concatenation
+// of template text and data records where each is (a mixed str, which costs an
+// allocation); otherwise it makes data, which is all a render that is not tracked
+// needs to know.
+var tracking atomic.Int32
+
+// concatOrigin returns c, the str first + parts... (all strs), with the origin its
+// bytes have.
+func concatOrigin(c Value, first Value, parts []Value) Value {
+	o := first.origin()
+	empty := first.str() == ""
+	if empty {
+		o = originTemplate // an empty str is neutral
+	}
+	allTemplate, anyTemplate := o == originTemplate, !empty && o != originData
+	mixed := o == originMixed
+	for _, p := range parts {
+		if p.str() == "" {
+			continue
+		}
+		switch p.origin() {
+		case originTemplate:
+			anyTemplate = true
+		case originMixed:
+			anyTemplate, mixed, allTemplate = true, true, false
+		default:
+			allTemplate = false
+		}
+	}
+	switch {
+	case allTemplate:
+		c.w |= flagTemplate << flagsShift
+		return c
+	case !anyTemplate || !mixed && tracking.Load() == 0:
+		return c
+	}
+	rs := addMarkup(nil, first, 0)
+	at := len(first.str())
+	for _, p := range parts {
+		rs = addMarkup(rs, p, at)
+		at += len(p.str())
+	}
+	return mixedStr(c.str(), rs)
+}
+
+// origins is what a tracked render's Writer keeps of where its output comes from.
+type origins struct {
+	// room is the Writer's buffer at its full capacity: the buffer's own capacity is
+	// held at its length, so that every WriteString (an inlined append) calls grow,
+	// which records the template text.
+	room []byte
+	// markup are the ranges of the output that are template text, in order.
+	markup []ByteRange
+}
+
+// reserve returns buf (the Writer's output) in the array of room with room for n more
+// bytes, up to limit.
+func (o *origins) reserve(buf []byte, n, limit int) []byte {
+	if len(buf) > 0 && (len(o.room) == 0 || &o.room[0] != &buf[0]) {
+		// an append outside the Writer's methods moved the output: what it wrote is data
+		o.room = buf[:cap(buf)]
+	}
+	b := o.room[:len(buf)]
+	if cap(b)-len(b) < n {
+		nb := make([]byte, len(b), min(max(2*cap(b), len(b)+n, 512), max(limit, len(b)+n)))
+		copy(nb, b)
+		b = nb
+	}
+	o.room = b[:cap(b)]
+	return b
+}
+
+// dataBuf returns the output to append data to (data costs no range): at its full
+// capacity in a tracked render. setData takes it back.
+func (w *Writer) dataBuf() []byte {
+	if o := w.origins; o != nil {
+		return o.reserve(w.buf, 0, w.limits.MaxOutput)
+	}
+	return w.buf
+}
+
+// setData makes b, dataBuf's buffer with data appended, the output, and fails the
+// render when it exceeds the output limit.
+func (w *Writer) setData(b []byte) {
+	if o := w.origins; o != nil {
+		o.room = b[:cap(b)]
+		b = b[:len(b):len(b)]
+	}
+	w.buf = b
+	if len(b) > w.limits.MaxOutput {
+		w.overflow()
+	}
+}
+
+// WriteData writes s, text computed from values (a number's digits, a value's JSON):
+// data in a tracked render.
+func (w *Writer) WriteData(s string) {
+	if w.origins == nil {
+		if len(w.buf)+len(s) > cap(w.buf) {
+			w.grow(len(s))
+		}
+		w.buf = append(w.buf, s...)
+		return
+	}
+	w.setData(append(w.dataBuf(), s...))
+}
+
+// WriteText writes the text of the str v with its origin: template text where v is,
+// data elsewhere.
+func (w *Writer) WriteText(v Value) {
+	s := v.str()
+	if w.origins == nil {
+		if len(w.buf)+len(s) > cap(w.buf) {
+			w.grow(len(s))
+		}
+		w.buf = append(w.buf, s...)
+		return
+	}
+	w.writeTracked(v)
+}
+
+// writeTracked is WriteText in a tracked render.
+func (w *Writer) writeTracked(v Value) {
+	at := len(w.buf)
+	w.setData(append(w.dataBuf(), v.str()...))
+	w.origins.markup = addMarkup(w.origins.markup, v, at)
+}
+
+// truncate removes the output after mark and returns the template text it had, its
+// ranges relative to mark.
+func (w *Writer) truncate(mark int) []ByteRange {
+	o := w.origins
+	if o == nil {
+		w.buf = w.buf[:mark]
+		return nil
+	}
+	w.buf = w.buf[:mark:mark]
+	i := len(o.markup)
+	for i > 0 && o.markup[i-1].End > mark {
+		i--
+	}
+	var cut []ByteRange
+	for _, r := range o.markup[i:] {
+		cut = addRange(cut, max(r.Start, mark)-mark, r.End-mark)
+	}
+	if i < len(o.markup) && o.markup[i].Start < mark { // a range across mark keeps its start
+		o.markup[i].End = mark
+		i++
+	}
+	o.markup = o.markup[:i]
+	return cut
+}
+
+// cutStr removes the output after mark and returns it as a str with its origin.
+func (w *Writer) cutStr(mark int) Value {
+	s := string(w.buf[mark:])
+	markup := w.truncate(mark)
+	if w.origins == nil {
+		return Str(s)
+	}
+	return mixedStr(s, markup)
+}
+
+// SpliceMarkup returns the template-text ranges rs of a text after the text's bytes
+// [at, at+del) are replaced by ins bytes, which are template text when markup says so
+// (else data): a profile's edits of a rendered prompt (a removed BOS, an appended
+// generation prompt, a cut) keep its origins exact.
+func SpliceMarkup(rs []ByteRange, at, del, ins int, markup bool) []ByteRange {
+	var out []ByteRange
+	moved := ins - del
+	for _, r := range rs {
+		if r.End <= at { // before the edit
+			out = addRange(out, r.Start, r.End)
+			continue
+		}
+		if r.Start < at {
+			out = addRange(out, r.Start, at)
+		}
+		if markup {
+			out = addRange(out, at, at+ins)
+			markup = false // once
+		}
+		if r.End > at+del {
+			out = addRange(out, max(r.Start, at+del)+moved, r.End+moved)
+		}
+	}
+	if markup {
+		out = addRange(out, at, at+ins)
+	}
+	return out
+}
+
+// MarkupCovers reports whether the ranges rs cover the bytes [start, end).
+func MarkupCovers(rs []ByteRange, start, end int) bool {
+	for _, r := range rs {
+		if r.Start <= start && end <= r.End {
+			return true
+		}
+	}
+	return false
+}
