@@ -43,6 +43,9 @@ func TestSegmentsSound(t *testing.T) {
 	}
 }
 
-// minPrecision is the share of the templates' own special tokens in markup measured on
-// the corpus (both folders measure above it).
-const minPrecision = 0.944
+// minPrecision is a floor under the share of the templates' own special tokens in
+// markup, measured at 99.88% on the llama.cpp/ folder and 99.62% on the whole corpus:
+// what is lost is almost all tokens a template builds from the request's role
+// ('<|' + message['role'] + '|>': Phi-3, Phi-4-mini, ChatGLM), which only the request
+// decides, so data.
+const minPrecision = 0.996

@@ -114,8 +114,9 @@ func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 // prompt (offsets in out), as tmplgen.Template.AppendRenderSegments does. What
 // llama-server adds to the rendered prompt keeps its origin: a removed BOS or EOS
 // takes its bytes with it, <|end|> replacing gpt-oss's final <|return|> is markup
-// when that was, Gemma 4's added generation prompt is markup; the text appended to
-// continue a final message (its reasoning and content, after the markers) is data.
+// when that was, Gemma 4's added generation prompt is markup; of the text appended to
+// continue a final message, the markers (the handler's and the template's generation
+// prompt) are markup and the continued reasoning and content data.
 func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
 	in, err := t.ModelInput(in, "bos_token", "eos_token")
 	if err != nil {
@@ -168,11 +169,14 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 	if rw.cont == tmplgen.ContinueNone {
 		return out, nil
 	}
-	gen, err := continuationPrompt(t, rw, in, out[start:])
+	gen, err := continuationPrompt(t, rw, in, out[start:], markup != nil)
 	if err != nil {
 		return dst, err
 	}
-	return append(out, gen...), nil
+	if markup != nil {
+		*markup = jinja2.AppendMarkup(*markup, gen, len(out))
+	}
+	return append(out, gen.Text()...), nil
 }
 
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
@@ -209,56 +213,71 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
 // for the generation prompt, as the difference of the renders without (prompt) and with
 // it.
-func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte) (string, error) {
-	with, err := llamaApply(t, nil, rw, in, true, nil)
+//
+// tracked gives it the origins of the render with it.
+func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
+	var markup *[]jinja2.ByteRange
+	if tracked {
+		markup = new([]jinja2.ByteRange)
+	}
+	with, err := llamaApply(t, nil, rw, in, true, markup)
 	if err != nil {
-		return "", err
+		return jinja2.Value{}, err
 	}
 	n := 0
 	for n < len(prompt) && n < len(with) && prompt[n] == with[n] {
 		n++
 	}
-	return string(with[n:]), nil
+	if !tracked {
+		return jinja2.Str(string(with[n:])), nil
+	}
+	return jinja2.Substr(jinja2.MarkedStr(string(with), *markup), n, len(with)), nil
 }
 
 // continuationPrompt is what llama.cpp appends to the prompt of messages[:-1] to
 // continue the final message (common_chat_templates_apply_jinja and each handler's
 // continuation block): the generation prompt, the reasoning markers and the continued
 // reasoning, and the content when the content is continued.
-func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte) (string, error) {
+//
+// Its markers are markup (the handler's, the template's generation prompt); the
+// continued reasoning and content are data. tracked asks for the template's generation
+// prompt to be rendered with its origins.
+func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
 	m := &rw.contMsg
 	content := rw.cont == tmplgen.ContinueContent
-	reasoning := func(open, close string) string {
-		s := open + m.reasoning
+	cat := jinja2.ConcatMarked
+	lit := jinja2.Lit
+	reasoning := func(open, close string) jinja2.Value {
+		s := cat(lit(open), jinja2.Str(m.reasoning))
 		if content {
-			s += close + m.renderContent()
+			s = cat(s, lit(close), jinja2.Str(m.renderContent()))
 		}
 		return s
 	}
-	onlyContent := func(prefix string) string { return prefix + m.renderContent() }
+	onlyContent := func(prefix string) jinja2.Value { return cat(lit(prefix), jinja2.Str(m.renderContent())) }
 	switch t.Caps.Handler {
 	case "ministral_3":
 		return reasoning("[THINK]", "[/THINK]"), nil
 	case "qwen3_coder":
-		s := "<|im_start|>assistant\n"
+		s := lit("<|im_start|>assistant\n")
 		if t.Caps.Thinking {
-			s += "<think>\n" + m.reasoning
+			s = cat(s, lit("<think>\n"), jinja2.Str(m.reasoning))
 			if content {
-				s += "\n</think>\n\n"
+				s = cat(s, lit("\n</think>\n\n"))
 			}
 		}
 		if content {
-			s += m.renderContent()
+			s = cat(s, jinja2.Str(m.renderContent()))
 		}
 		return s, nil
 	case "gpt_oss":
 		return reasoning("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>"), nil
 	case "gemma4":
-		s := ""
+		s := lit("")
 		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
-			s = "<|turn>model\n"
+			s = lit("<|turn>model\n")
 		}
-		return s + reasoning("<|channel>thought\n", "<channel|>"), nil
+		return cat(s, reasoning("<|channel>thought\n", "<channel|>")), nil
 	case "functionary_v3_2":
 		return onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n"), nil
 	case "kimi_k2":
@@ -273,9 +292,9 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 		return onlyContent("assistant<|role_sep|>\n"), nil
 	case "deepseek_v3_2":
 		if t.Caps.SortToolResults && m.reasoning == "" { // DeepSeek V4
-			s := "<｜Assistant｜></think>"
+			s := lit("<｜Assistant｜></think>")
 			if content {
-				s += m.renderContent()
+				s = cat(s, jinja2.Str(m.renderContent()))
 			}
 			return s, nil
 		}
@@ -285,25 +304,26 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 	case "minicpm5":
 		return reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n"), nil
 	}
-	gen, err := generationPrompt(t, rw, in, prompt)
+	gen, err := generationPrompt(t, rw, in, prompt, tracked)
 	if err != nil {
-		return "", err
+		return jinja2.Value{}, err
 	}
 	if t.Caps.Handler == "minimax_m3" {
-		return gen + reasoning("<mm:think>", "</mm:think>"), nil
+		return cat(gen, reasoning("<mm:think>", "</mm:think>")), nil
 	}
-	// the generic handler (peg_generator::generate_parser)
+	// the generic handler (peg_generator::generate_parser); the reasoning markers are
+	// the template's (Capabilities)
 	if start := t.Caps.ReasoningStart; start != "" {
-		if i := strings.Index(gen, start); i >= 0 {
-			gen = gen[:i]
+		if i := strings.Index(gen.Text(), start); i >= 0 {
+			gen = jinja2.Substr(gen, 0, i)
 		}
-		gen += start + m.reasoning
+		gen = cat(gen, lit(start), jinja2.Str(m.reasoning))
 		if content {
-			gen += t.Caps.ReasoningEnd
+			gen = cat(gen, lit(t.Caps.ReasoningEnd))
 		}
 	}
 	if content {
-		gen += m.renderContent()
+		gen = cat(gen, jinja2.Str(m.renderContent()))
 	}
 	return gen, nil
 }

@@ -38,7 +38,13 @@ a model's or a file's template on its own, in seconds; the catalog's templates
 together, once, in a minute or so (tmplgen carries their generated Go, not a build
 of it). The cache is $TMPLGEN_CACHE, by default tmplgen in the user's cache
 directory, with a folder per tmplgen version and build and, in it, one per template
-sha256 and one for the catalog; a failed build leaves nothing there.`,
+sha256 and one for the catalog; a failed build leaves nothing there.
+
+-segments shows which bytes of the prompt come from the request: each data segment
+(message contents, roles, names, tools, documents, kwargs, and what the template
+computes from them) is shown between ⟦ and ⟧, or highlighted when the output is a
+terminal; the rest is markup, the template's own text and the model's special
+tokens, whose special tokens a tokenizer should parse (see Template.RenderSegments).`,
 	flags: renderFlags,
 }
 
@@ -48,6 +54,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 	tmpl := flags.String("template", "", "a template file, or the `NAME` of a catalog template (see tmplgen list)")
 	reqFile := flags.String("request", "", "the request JSON `FILE`, - for standard input (default: the REQUEST argument, else standard input)")
 	profileName := flags.String("profile", "transformers", "the request handling around the template, `PROFILE`: transformers (apply_chat_template), llama-server (its /apply-template) or vllm (its /v1/chat/completions)")
+	segments := flags.Bool("segments", false, "show the data segments of the prompt, what the request controls (between ⟦ and ⟧, or highlighted on a terminal)")
 	return func(s stdio, args []string) error {
 		profile, err := harness.ParseProfile(*profileName)
 		switch {
@@ -105,13 +112,47 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		if err != nil {
 			return err
 		}
-		prompt, err := renderWith(bin, name, profile, data, s.err)
+		res, err := renderWith(bin, name, profile, data, *segments, s.err)
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(s.out, prompt)
+		if *segments {
+			_, err = io.WriteString(s.out, showSegments(*res.Prompt, res.Data, isTerminal(s.out)))
+			return err
+		}
+		_, err = io.WriteString(s.out, *res.Prompt)
 		return err
 	}
+}
+
+// showSegments returns the prompt with its data segments (byte ranges) marked: between
+// ⟦ and ⟧, or in reverse video for a terminal.
+func showSegments(prompt string, data [][2]int, terminal bool) string {
+	open, end := "⟦", "⟧"
+	if terminal {
+		open, end = "\x1b[7m", "\x1b[27m"
+	}
+	var b strings.Builder
+	at := 0
+	for _, d := range data {
+		b.WriteString(prompt[at:d[0]])
+		b.WriteString(open)
+		b.WriteString(prompt[d[0]:d[1]])
+		b.WriteString(end)
+		at = d[1]
+	}
+	b.WriteString(prompt[at:])
+	return b.String()
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // isFileArg reports whether render's -template argument is a file rather than the name
@@ -210,14 +251,14 @@ func withModelTokens(data []byte, req *tmplgen.Request, info *modelfile.ModelInf
 }
 
 // renderWith renders the request data with the template of that name in a program
-// harness built, under the profile.
-func renderWith(bin, name string, profile harness.Profile, request []byte, stderr io.Writer) (string, error) {
-	res, err := harness.Run(bin, []harness.Request{{Template: name, Request: request, Profile: profile.String()}}, time.Now(), stderr)
+// harness built, under the profile, with its data segments when segments says so.
+func renderWith(bin, name string, profile harness.Profile, request []byte, segments bool, stderr io.Writer) (*harness.Result, error) {
+	res, err := harness.Run(bin, []harness.Request{{Template: name, Request: request, Profile: profile.String(), Segments: segments}}, time.Now(), stderr)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if res[0].Error != nil {
-		return "", errors.New(*res[0].Error)
+		return nil, errors.New(*res[0].Error)
 	}
-	return *res[0].Prompt, nil
+	return &res[0], nil
 }

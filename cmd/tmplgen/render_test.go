@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,48 @@ func TestRender(t *testing.T) {
 		if code != 0 || stdout != string(want) {
 			t.Errorf("render %v: exit %d, stderr %q; output differs from Python Jinja2:\n got  %q\n want %q", tt.args, code, stderr, stdout, want)
 		}
+	}
+}
+
+// TestRenderSegments renders with -segments: without its brackets the output is
+// Python Jinja2's prompt, each message's content is in a data segment, and the
+// template's own <|im_start|> and <|im_end|> are not.
+func TestRenderSegments(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/requests/weather.Qwen-Qwen3-0.6B.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "render", "-segments", "-template", "Qwen-Qwen3-0.6B", "../../testdata/requests/weather.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if plain := strings.NewReplacer("⟦", "", "⟧", "").Replace(stdout); plain != string(want) {
+		t.Errorf("render -segments without its brackets differs from Python Jinja2:\n got  %q\n want %q", plain, want)
+	}
+	var data, markup []string
+	for i, part := range strings.Split(stdout, "⟦") {
+		if i == 0 {
+			markup = append(markup, part)
+			continue
+		}
+		d, m, ok := strings.Cut(part, "⟧")
+		if !ok {
+			t.Fatalf("a ⟦ without its ⟧ in %q", stdout)
+		}
+		data, markup = append(data, d), append(markup, m)
+	}
+	for _, content := range []string{"You are a helpful assistant.", "What's the weather in Paris?", "It is 21 °C in Paris.", "Thanks! And tomorrow?"} {
+		if !slices.ContainsFunc(data, func(d string) bool { return strings.Contains(d, content) }) {
+			t.Errorf("%q is in no data segment of %q", content, stdout)
+		}
+	}
+	for _, d := range data {
+		if strings.Contains(d, "<|im_start|>") || strings.Contains(d, "<|im_end|>") {
+			t.Errorf("data segment %q holds the template's special tokens", d)
+		}
+	}
+	if !strings.Contains(strings.Join(markup, ""), "<|im_start|>assistant") {
+		t.Errorf("the generation prompt is not markup in %q", stdout)
 	}
 }
 

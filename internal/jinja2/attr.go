@@ -241,6 +241,9 @@ func (v Value) Slice(start, stop, step Value) Value {
 		s := v.str()
 		if pystr.IsASCII(s) {
 			lo, hi, st, n := sliceIndices(start, stop, step, len(s))
+			if st == 1 && !v.IsMarkup() {
+				return substr(v, lo, max(lo, hi))
+			}
 			if st == 1 {
 				return sameKind(v, s[lo:max(lo, hi)])
 			}
@@ -248,7 +251,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 			for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 				b = append(b, s[i])
 			}
-			return sameKind(v, string(b))
+			return FromTemplate(sameKind(v, string(b)), v)
 		}
 		runes := []rune(s)
 		lo, _, st, n := sliceIndices(start, stop, step, len(runes))
@@ -256,7 +259,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 		for i, k := lo, 0; k < n; i, k = i+st, k+1 {
 			out = append(out, runes[i])
 		}
-		return sameKind(v, string(out))
+		return FromTemplate(sameKind(v, string(out)), v)
 	case KindList, KindTuple:
 		if isDictView(v) {
 			break

@@ -419,7 +419,8 @@ func FilterFormat(v Value, args []Value, kwargs []Kwarg) Value {
 	} else {
 		operand = NewTuple(args...)
 	}
-	return formatPercent(softStr(v), operand)
+	s := softStr(v)
+	return percentOrigin(formatPercent(s, operand), s, operand)
 }
 
 // FilterGroupby is groupby(value, attribute, default=None, case_sensitive=False): a list
@@ -701,6 +702,9 @@ func FilterJoin(v Value, args []Value, kwargs []Kwarg) Value {
 		}
 		items = mapped
 	}
+	if tracking.Load() > 0 { // a tracked render may need the origins
+		return joinOrigins(items, a[0])
+	}
 	var b []byte
 	for i, it := range items {
 		if i > 0 {
@@ -747,13 +751,13 @@ func FilterList(v Value) Value {
 // FilterLower is soft_str(s).lower().
 func FilterLower(v Value) Value {
 	s := softStr(v)
-	return sameKind(s, pystr.Lower(s.str()))
+	return FromTemplate(sameKind(s, pystr.Lower(s.str())), s)
 }
 
 // FilterUpper is soft_str(s).upper().
 func FilterUpper(v Value) Value {
 	s := softStr(v)
-	return sameKind(s, pystr.Upper(s.str()))
+	return FromTemplate(sameKind(s, pystr.Upper(s.str())), s)
 }
 
 // FilterMap is map(value, filter_name, *args) or map(value, attribute=..., default=...).
@@ -884,7 +888,7 @@ func FilterReplace(v Value, args []Value, kwargs []Kwarg) Value {
 	count := optInt(a[2], -1)
 	// without autoescape (as transformers renders) do_replace works on str(s), so Markup
 	// in gives a plain str out
-	return Str(pyReplace(v.String(), a[0].String(), a[1].String(), count))
+	return FromTemplate(Str(pyReplace(v.String(), a[0].String(), a[1].String(), count)), v, a[0], a[1])
 }
 
 // FilterRandom is random(seq): an item of a sequence chosen at random (random.choice),
@@ -1144,8 +1148,7 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value { return ToJSON(v
 // FilterTrim is soft_str(value).strip(chars=None).
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("trim", args, kwargs, "chars")
-	s := softStr(v)
-	return sameKind(s, pyStrip(s.str(), a[0], "strip", true, true))
+	return pyStrip(softStr(v), a[0], "strip", true, true)
 }
 
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).

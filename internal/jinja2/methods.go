@@ -447,7 +447,7 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	for i, p := range parts {
 		items[i] = sameKind(r, p)
 	}
-	return ListOf(items)
+	return FromTemplate(ListOf(items), r) // each part is r's
 }
 
 // splitSpace is Python's str.split() without a separator: runs of whitespace separate
@@ -549,23 +549,29 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 	if len(args) == 1 {
 		chars = args[0]
 	}
-	return sameKind(r, pyStrip(r.str(), chars, name, left, right))
+	return pyStrip(r, chars, name, left, right)
 }
 
-// pyStrip is Python's str.strip/lstrip/rstrip: whitespace, or the characters of chars.
-func pyStrip(s string, chars Value, name string, left, right bool) string {
+// pyStrip is Python's str.strip/lstrip/rstrip of the str (or Markup) r: whitespace, or
+// the characters of chars. What remains keeps its origin.
+func pyStrip(r Value, chars Value, name string, left, right bool) Value {
 	set, hasSet := optStr(name, chars, "")
 	cut := pystr.IsSpace
 	if hasSet {
 		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
 	}
+	s := r.str()
+	start, end := 0, len(s)
 	if left {
-		s = strings.TrimLeftFunc(s, cut)
+		start = len(s) - len(strings.TrimLeftFunc(s, cut))
 	}
 	if right {
-		s = strings.TrimRightFunc(s, cut)
+		end = start + len(strings.TrimRightFunc(s[start:], cut))
 	}
-	return s
+	if r.IsMarkup() {
+		return Markup(s[start:end])
+	}
+	return substr(r, start, end)
 }
 
 // runeRange converts the optional start and end arguments of str.find, str.count,
@@ -674,7 +680,7 @@ func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
 	if r.IsMarkup() {
 		newStr = escapeUnlessMarkup(a[1]) // Markup.replace escapes the replacement
 	}
-	return sameKind(r, pyReplace(r.str(), a[0].str(), newStr, intArg(a[2], -1)))
+	return FromTemplate(sameKind(r, pyReplace(r.str(), a[0].str(), newStr, intArg(a[2], -1))), r, a[0], a[1])
 }
 
 // pyReplace is Python's str.replace: an empty old inserts new between characters.
@@ -760,6 +766,16 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 		}
 	}
 	checkSize(b.Len())
+	if !markup && tracking.Load() > 0 { // a tracked render may need the origins
+		parts := make([]Value, 0, 2*len(items))
+		for i, it := range items {
+			if i > 0 {
+				parts = append(parts, r)
+			}
+			parts = append(parts, it)
+		}
+		return ConcatStrs(parts...)
+	}
 	return sameKind(r, b.String())
 }
 
@@ -975,7 +991,7 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 func strCase(name string, mapping func(string) string) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
 		noArgs(name, args, kwargs)
-		return sameKind(r, mapping(r.str()))
+		return FromTemplate(sameKind(r, mapping(r.str())), r)
 	}
 }
 

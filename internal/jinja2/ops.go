@@ -290,7 +290,7 @@ func FloorDiv(a, b Value) Value {
 func Mod(a, b Value) Value {
 	if a.kind() == KindString {
 		// str.__mod__ takes any operand, an undefined one too (it prints as "")
-		return formatPercent(a, b)
+		return percentOrigin(formatPercent(a, b), a, b)
 	}
 	checkUndefined(a, b)
 	if !a.isNumber() || !b.isNumber() {
@@ -443,6 +443,16 @@ func Concat(items ...Value) Value {
 	}
 	if strs {
 		return concatStrs(items[0], items[1:], n)
+	}
+	if tracking.Load() > 0 {
+		// a tracked render may need the origins: the other operands are data
+		parts := make([]Value, len(items))
+		for i, it := range items {
+			if parts[i] = it; it.kind() != KindString {
+				parts[i] = Str(string(appendStr(nil, it)))
+			}
+		}
+		return ConcatStrs(parts...)
 	}
 	c := startConcat(items[0], n, false)
 	for _, it := range items[1:] {

@@ -41,6 +41,9 @@ const (
 
 // origin returns what the bytes of the str v are.
 func (v Value) origin() strOrigin {
+	if v.kind() != KindString {
+		return originData
+	}
 	switch f := v.strFlags(); {
 	case f&flagTemplate != 0:
 		return originTemplate
@@ -89,8 +92,11 @@ func addMarkup(rs []ByteRange, v Value, at int) []ByteRange {
 	return rs
 }
 
-// substr returns v[i:j] of the str v, with the origin of those bytes: what trim, strip
-// and slicing give.
+// Substr returns the bytes [i, j) of the str v's text, with their origin: what trim,
+// strip and slicing give.
+func Substr(v Value, i, j int) Value { return substr(v, i, j) }
+
+// substr is Substr.
 func substr(v Value, i, j int) Value {
 	s := v.str()
 	switch v.origin() {
@@ -111,6 +117,40 @@ func substr(v Value, i, j int) Value {
 // allocation); otherwise it makes data, which is all a render that is not tracked
 // needs to know.
 var tracking atomic.Int32
+
+// ConcatStrs returns the concatenation of the strs parts, keeping their origins as a
+// concatenation in a render does: what an engine's own concatenation builds its result
+// with.
+func ConcatStrs(parts ...Value) Value {
+	switch len(parts) {
+	case 0:
+		return Str("")
+	case 1:
+		return parts[0]
+	}
+	n := 0
+	for _, p := range parts[1:] {
+		n += len(p.str())
+	}
+	return concatStrs(parts[0], parts[1:], n)
+}
+
+// ConcatMarked is ConcatStrs that keeps the origins of template text and data mixed
+// whether a tracked render runs or not: what a profile builds text of known origins
+// with, after the render.
+func ConcatMarked(parts ...Value) Value {
+	c := ConcatStrs(parts...)
+	if len(parts) < 2 || c.origin() != originData {
+		return c
+	}
+	var rs []ByteRange
+	at := 0
+	for _, p := range parts {
+		rs = addMarkup(rs, p, at)
+		at += len(p.str())
+	}
+	return mixedStr(c.str(), rs)
+}
 
 // concatOrigin returns c, the str first + parts... (all strs), with the origin its
 // bytes have.
@@ -307,3 +347,93 @@ func MarkupCovers(rs []ByteRange, start, end int) bool {
 	}
 	return false
 }
+
+// FromTemplate returns r, a str (or a list or tuple of strs) that an operation computed
+// from the values ins alone, as template text when every one of them is a str of
+// template text (else as it is): upper, replace, format, split and their kin keep
+// template text.
+func FromTemplate(r Value, ins ...Value) Value {
+	for _, in := range ins {
+		if in.origin() != originTemplate {
+			return r
+		}
+	}
+	return asTemplate(r)
+}
+
+// fromTemplateKw is FromTemplate of an operation with keyword arguments too.
+func fromTemplateKw(r Value, ins []Value, kwargs []Kwarg) Value {
+	for _, kw := range kwargs {
+		if kw.Value.origin() != originTemplate {
+			return r
+		}
+	}
+	return FromTemplate(r, ins...)
+}
+
+// asTemplate marks the str r, or the strs of the new list or tuple r, template text.
+func asTemplate(r Value) Value {
+	switch r.kind() {
+	case KindString:
+		if r.strFlags()&^(flagAppendable|flagPlainJSON) == 0 {
+			r.w |= flagTemplate << flagsShift
+		}
+	case KindList, KindTuple:
+		items := r.list().items()
+		for i, it := range items {
+			items[i] = asTemplate(it)
+		}
+	}
+	return r
+}
+
+// joinOrigins is join's result, with origins: the str() of each item (a str keeps its
+// origin, the text of another value is data) with sep (given or not) between them.
+func joinOrigins(items []Value, sep Value) Value {
+	switch {
+	case !given(sep):
+		sep = Str("")
+	case sep.kind() != KindString:
+		sep = Str(sep.String())
+	}
+	parts := make([]Value, 0, 2*len(items))
+	for i, it := range items {
+		if i > 0 {
+			parts = append(parts, sep)
+		}
+		if it.kind() != KindString {
+			it = Str(string(appendStr(nil, it)))
+		}
+		parts = append(parts, it)
+	}
+	return ConcatStrs(parts...)
+}
+
+// percentOrigin is FromTemplate of a % operation: its operand b a tuple, a dict or one
+// value.
+func percentOrigin(r, format, b Value) Value {
+	ins := []Value{format}
+	switch b.kind() {
+	case KindTuple:
+		ins = append(ins, b.list().items()...)
+	case KindDict:
+		ins = append(ins, b.dict().vals()...)
+	default:
+		ins = append(ins, b)
+	}
+	return FromTemplate(r, ins...)
+}
+
+// MarkedStr returns the str s whose template text is at the ranges markup (in order):
+// a text a profile builds from pieces of known origin.
+func MarkedStr(s string, markup []ByteRange) Value {
+	var rs []ByteRange
+	for _, r := range markup {
+		rs = addRange(rs, r.Start, r.End)
+	}
+	return mixedStr(s, rs)
+}
+
+// AppendMarkup appends to rs the ranges of template text of the str v, placed at offset
+// at of a text that rs describes.
+func AppendMarkup(rs []ByteRange, v Value, at int) []ByteRange { return addMarkup(rs, v, at) }

@@ -142,8 +142,13 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	case id == "string" && (k == "list" || k == "dict"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
-		if r, ok := llamaStrBuiltin(id, v.Text(), args, kwargs); ok {
-			return r
+		if r, ok := llamaStrBuiltin(id, v, args, kwargs); ok {
+			// what it computes from template text alone is template text
+			ins := append([]jinja2.Value{v}, args...)
+			for _, kw := range kwargs {
+				ins = append(ins, kw.Value)
+			}
+			return jinja2.FromTemplate(r, ins...)
 		}
 	}
 	switch k {
@@ -308,11 +313,13 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	if attribute.Kind() != jinja2.KindUndefined && attribute.Kind() != jinja2.KindString && !attrInt {
 		jinja2.Throw(EngineError, "join() attribute must be string or integer")
 	}
-	sep := ""
-	if delim.Kind() != jinja2.KindUndefined {
-		sep = llamaString(delim)
+	sep := jinja2.Str("")
+	if delim.Kind() == jinja2.KindString {
+		sep = delim
+	} else if delim.Kind() != jinja2.KindUndefined {
+		sep = jinja2.Str(llamaString(delim))
 	}
-	var b strings.Builder
+	var parts []jinja2.Value
 	for i, item := range v.Items() {
 		if attribute.Kind() != jinja2.KindUndefined {
 			switch {
@@ -332,11 +339,14 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 			jinja2.Throw(EngineError, "join() can only join arrays of strings or numerics")
 		}
 		if i > 0 {
-			b.WriteString(sep)
+			parts = append(parts, sep)
 		}
-		b.WriteString(llamaString(item))
+		if item.Kind() != jinja2.KindString {
+			item = jinja2.Str(llamaString(item))
+		}
+		parts = append(parts, item)
 	}
-	return jinja2.Str(b.String())
+	return jinja2.ConcatStrs(parts...) // with the origins of the strs
 }
 
 // llamaIndex is llama.cpp's index i into an array of n items (its at): a negative index

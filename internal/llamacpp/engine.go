@@ -122,14 +122,20 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 			jinja2.Throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
 		}
 	}
-	var b strings.Builder
-	b.WriteString(llamaString(first))
-	for _, it := range items[1:] {
-		if !isNull(it) { // the operand before it is a str by now
-			b.WriteString(llamaString(it))
+	parts := make([]jinja2.Value, 0, len(items))
+	for i, it := range items {
+		switch {
+		case i == 0:
+			it = first
+		case isNull(it): // the operand before it is a str by now
+			continue
 		}
+		if it.Kind() != jinja2.KindString {
+			it = jinja2.Str(llamaString(it))
+		}
+		parts = append(parts, it)
 	}
-	return jinja2.Str(b.String())
+	return jinja2.ConcatStrs(parts...)
 }
 
 // llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and

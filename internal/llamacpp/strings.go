@@ -19,8 +19,9 @@ import (
 // as null, escapes only quotes, backslashes and control characters, and indents as
 // Jinja2's.
 
-// llamaStrBuiltin runs the str builtins above, ok false for another.
-func llamaStrBuiltin(id string, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) (jinja2.Value, bool) {
+// llamaStrBuiltin runs the str builtins above on the str v, ok false for another.
+func llamaStrBuiltin(id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) (jinja2.Value, bool) {
+	s := v.Text()
 	switch id {
 	case "upper":
 		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return true })), true
@@ -51,7 +52,8 @@ func llamaStrBuiltin(id string, s string, args []jinja2.Value, kwargs []jinja2.K
 			return jinja2.Str(llamaReplace(s, args[0].Text(), args[1].Text())), true
 		}
 	case "strip", "lstrip", "rstrip":
-		return jinja2.Str(llamaStrip(s, id != "rstrip", id != "lstrip", args, kwargs)), true
+		start, end := llamaStrip(s, id != "rstrip", id != "lstrip", args, kwargs)
+		return jinja2.Substr(v, start, end), true
 	}
 	return jinja2.Value{}, false
 }
@@ -75,21 +77,21 @@ func llamaReplace(s, old, new string) string {
 // llamaStrip is llama.cpp's strip, lstrip and rstrip (and the trim filter): the bytes
 // that are C's isspace (ASCII whitespace only, where Python strips Unicode's), or the
 // bytes of the argument chars (each byte of a multibyte character on its own), taken
-// off the left and the right of s.
-func llamaStrip(s string, left, right bool, args []jinja2.Value, kwargs []jinja2.Kwarg) string {
+// off the left and the right of s: what remains is s[start:end].
+func llamaStrip(s string, left, right bool, args []jinja2.Value, kwargs []jinja2.Kwarg) (start, end int) {
 	strip := isCSpace
 	if chars, ok := kwargOrPos(args, kwargs, "chars", 0); ok && !chars.IsUndefined() {
 		set := llamaString(chars)
 		strip = func(c byte) bool { return strings.IndexByte(set, c) >= 0 }
 	}
-	start, end := 0, len(s)
+	start, end = 0, len(s)
 	for left && start < end && strip(s[start]) {
 		start++
 	}
 	for right && end > start && strip(s[end-1]) {
 		end--
 	}
-	return s[start:end]
+	return start, end
 }
 
 // mapASCII is s with each ASCII letter upper-cased where upper says so (given the
