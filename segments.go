@@ -1,6 +1,10 @@
 package tmplgen
 
-import "github.com/tmplgen/tmplgen/internal/jinja2"
+import (
+	"sync"
+
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
 
 // Origin says where the bytes of a segment of a prompt come from.
 type Origin uint8
@@ -50,13 +54,17 @@ func (t *Template) RenderSegments(in *Input) (string, []Segment, error) {
 // computes from the request, or by an operation that does not keep origins, is Data:
 // a request can never make its own text Markup.
 func (t *Template) AppendRenderSegments(dst []byte, segs []Segment, in *Input) (out []byte, _ []Segment, err error) {
-	var markup []jinja2.ByteRange
-	out, err = t.appendRenderTracked(dst, in, &markup)
+	markup := markupPool.Get().(*[]jinja2.ByteRange)
+	defer markupPool.Put(markup)
+	out, err = t.appendRenderTracked(dst, in, markup)
 	if err != nil {
 		return dst, segs, err
 	}
-	return out, AppendSegments(segs, len(dst), len(out), markup), nil
+	return out, AppendSegments(segs, len(dst), len(out), *markup), nil
 }
+
+// markupPool recycles the lists of template-text ranges renders with segments fill.
+var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 
 // AppendSegments appends to segs the segments of the bytes [start, end) of a prompt
 // whose template text is at the ranges markup (in order, within [start, end)): what a

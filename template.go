@@ -263,7 +263,7 @@ func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn
 	var out []byte
 	var err error
 	if markup != nil {
-		out, *markup, err = r.AppendTracked(dst, fn)
+		out, *markup, err = r.AppendTracked(dst, (*markup)[:0], fn)
 	} else {
 		out, err = r.Append(dst, fn)
 	}

@@ -125,13 +125,17 @@ func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmp
 	if err := loadError(t, in); err != nil {
 		return dst, segs, err
 	}
-	markup := []jinja2.ByteRange{}
-	out, err := s.appendRender(dst, t, in, &markup)
+	markup := markupPool.Get().(*[]jinja2.ByteRange)
+	defer markupPool.Put(markup)
+	out, err := s.appendRender(dst, t, in, markup)
 	if err != nil {
 		return dst, segs, err
 	}
-	return out, tmplgen.AppendSegments(segs, len(dst), len(out), markup), nil
+	return out, tmplgen.AppendSegments(segs, len(dst), len(out), *markup), nil
 }
+
+// markupPool recycles the lists of template-text ranges renders with segments fill.
+var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 
 // appendRender is AppendRender of a template llama-server has loaded; when markup is
 // not nil, it is set to the ranges of the prompt that are template text.

@@ -37,31 +37,33 @@ type Run struct {
 // output to dst. A failed render returns dst and an *Error or *RaiseError that says
 // where in the template it failed.
 func (r *Run) Append(dst []byte, fn func(*Writer)) (out []byte, err error) {
-	out, _, err = r.run(dst, fn, false)
+	out, _, err = r.run(dst, fn, nil, false)
 	return out, err
 }
 
-// AppendTracked is Append that also returns where the output comes from: the ranges of
-// out after dst that are template text (see origin.go), in order; the rest is data.
-func (r *Run) AppendTracked(dst []byte, fn func(*Writer)) (out []byte, markup []ByteRange, err error) {
+// AppendTracked is Append that also says where the output comes from: it appends to
+// markup the ranges of out after dst that are template text (see origin.go), in
+// order; the rest is data.
+func (r *Run) AppendTracked(dst []byte, markup []ByteRange, fn func(*Writer)) (out []byte, _ []ByteRange, err error) {
 	tracking.Add(1)
 	defer tracking.Add(-1)
-	return r.run(dst, fn, true)
+	return r.run(dst, fn, markup, true)
 }
 
-func (r *Run) run(dst []byte, fn func(*Writer), tracked bool) (out []byte, markup []ByteRange, err error) {
+func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool) (out []byte, _ []ByteRange, err error) {
 	w := writerPool.Get().(*Writer) // all zero (see below)
 	// field by field: a composite literal assigned to *w costs a copy of the whole
 	// Writer, pointers and all
 	w.limits = r.Limits.withDefaults()
 	w.vars, w.now = r.Vars, r.Now
 	if tracked {
-		w.origins = new(origins)
+		w.tracked.markup = markup
+		w.origins = &w.tracked
 	}
 	w.setBuffer(dst)
 	defer func() {
 		if p := recover(); p != nil {
-			out, markup, err = dst, nil, r.failure(p, w, fn)
+			out, err = dst, r.failure(p, w, fn)
 		}
 		*w = Writer{}
 		writerPool.Put(w)

@@ -54,8 +54,9 @@ type Writer struct {
 	// nonStr is the type of the first value that is not a str a {% filter %} block
 	// gave since the render or the innermost capture started (WriteFilterBlock), or "".
 	nonStr string
-	// origins, in a tracked render, are where its output comes from (origin.go).
+	// origins, in a tracked render, are where its output comes from (origin.go): tracked.
 	origins *origins
+	tracked origins
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
