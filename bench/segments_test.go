@@ -23,7 +23,9 @@ func BenchmarkSegments(b *testing.B) {
 	}
 	profiles := []profile{
 		{"transformers",
-			func(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) { return t.AppendRender(dst, in) },
+			func(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
+				return t.AppendRender(dst, in)
+			},
 			func(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
 				return t.AppendRenderSegments(dst, segs, in)
 			}},
