@@ -155,6 +155,13 @@ func ConcatMarked(parts ...Value) Value {
 // concatOrigin returns c, the str first + parts... (all strs), with the origin its
 // bytes have.
 func concatOrigin(c Value, first Value, parts []Value) Value {
+	f := first.strFlags()
+	for _, p := range parts {
+		f |= p.strFlags()
+	}
+	if f&(flagTemplate|flagBoxed) == 0 {
+		return c // all data, the commonest case
+	}
 	o := first.origin()
 	empty := first.str() == ""
 	if empty {
@@ -254,17 +261,14 @@ func (w *Writer) WriteData(s string) {
 }
 
 // WriteText writes the text of the str v with its origin: template text where v is,
-// data elsewhere.
+// data elsewhere. (The writing methods of this package write a str as it does, with
+// WriteString inlined for a render that is not tracked.)
 func (w *Writer) WriteText(v Value) {
-	s := v.str()
-	if w.origins == nil {
-		if len(w.buf)+len(s) > cap(w.buf) {
-			w.grow(len(s))
-		}
-		w.buf = append(w.buf, s...)
+	if w.origins != nil {
+		w.writeTracked(v)
 		return
 	}
-	w.writeTracked(v)
+	w.WriteString(v.str())
 }
 
 // writeTracked is WriteText in a tracked render.

@@ -126,7 +126,11 @@ func WriteFilterBlock(w *Writer, v Value) {
 		}
 		return
 	}
-	w.WriteText(v)
+	if w.origins == nil {
+		w.WriteString(v.str())
+	} else {
+		w.writeTracked(v)
+	}
 }
 
 // joinOutput fails as Python's "".join does when a {% filter %} block gave a value that
@@ -141,7 +145,11 @@ func (w *Writer) joinOutput() {
 func (w *Writer) Write(v Value) {
 	switch v.kind() {
 	case KindString:
-		w.WriteText(v)
+		if w.origins == nil {
+			w.WriteString(v.str())
+		} else {
+			w.writeTracked(v)
+		}
 		return
 	case KindUndefined:
 		return
@@ -216,7 +224,11 @@ func (w *Writer) WriteAdd(operands ...Value) {
 		}
 	}
 	for _, v := range operands {
-		w.WriteText(v)
+		if w.origins == nil {
+			w.WriteString(v.str())
+		} else {
+			w.writeTracked(v)
+		}
 	}
 }
 
@@ -225,7 +237,11 @@ func (w *Writer) WriteAdd(operands ...Value) {
 func (w *Writer) WriteStr(v Value) {
 	switch v.kind() {
 	case KindString:
-		w.WriteText(v)
+		if w.origins == nil {
+			w.WriteString(v.str())
+		} else {
+			w.writeTracked(v)
+		}
 	case KindUndefined:
 		v.undefinedError()
 	default:
