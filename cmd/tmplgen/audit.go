@@ -24,8 +24,10 @@ var auditCommand = &command{
 	doc: `audit reports, for each template of INPUT, what a person auditing a prompt format
 wants to know: the request fields and the other variables (chat_template_kwargs) it
 reads, the input it refuses (raise_exception), whether it reads the clock
-(strftime_now), the special tokens it writes literally, what the sandbox refuses
-when it runs, and the capabilities llama.cpp finds in it.
+(strftime_now), the special tokens it writes literally, the {{ }} that write request
+data and the template text with a special token that a render can only mark as data
+(see render -segments), what the sandbox refuses when it runs, and the capabilities
+llama.cpp finds in it.
 
 -diff OTHER compares INPUT's (first) template with OTHER's: for each section the
 items removed (-) and added (+), or that it is unchanged, then the lines of the
@@ -115,6 +117,11 @@ type audit struct {
 	Clock  []lineNote `json:"clock"`
 	// SpecialTokens are the special tokens written literally.
 	SpecialTokens []string `json:"special_tokens"`
+	// DataWrites are the {{ }} that write request data (data segments of a prompt);
+	// MarkupLosses the template text with a special token that a render can only mark
+	// as data (see Template.RenderSegments).
+	DataWrites   []lineNote `json:"data_writes"`
+	MarkupLosses []lineNote `json:"markup_losses"`
 	// Refusals are what the sandbox refuses when it runs.
 	Refusals     []lineNote            `json:"sandbox_refusals"`
 	Capabilities llamacpp.Capabilities `json:"capabilities"`
@@ -145,6 +152,7 @@ func auditOf(s source) (*audit, error) {
 	a := &audit{
 		Template: s.Name, SHA256: templatehash.SHA256(s.Text),
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
+		DataWrites: []lineNote{}, MarkupLosses: []lineNote{},
 		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t), VLLM: vllmprobe.Facts(s.Text, t),
 		src: s, lines: strings.Split(t.Source, "\n"),
 	}
@@ -170,10 +178,34 @@ func auditOf(s source) (*audit, error) {
 		}
 		return true
 	})
+	writes, losses := ir.Origins(t)
+	for _, w := range writes {
+		a.DataWrites = append(a.DataWrites, lineNote{w.Pos.Line, fmt.Sprintf("col %d: %s", w.Pos.Col, a.statementAt(w.Pos))})
+	}
+	for _, l := range losses {
+		a.MarkupLosses = append(a.MarkupLosses, lineNote{l.Pos.Line, fmt.Sprintf("col %d: %s", l.Pos.Col, l.Why)})
+	}
 	for _, r := range ir.SandboxRefusals(t) {
 		a.Refusals = append(a.Refusals, lineNote{r.Pos.Line, r.What})
 	}
 	return a, nil
+}
+
+// statementAt returns the {{ }} or statement of the template text that begins at pos, or
+// the rest of its line, clipped.
+func (a *audit) statementAt(pos ir.Pos) string {
+	if pos.Line < 1 || pos.Line > len(a.lines) {
+		return ""
+	}
+	line := a.lines[pos.Line-1]
+	rest := line[min(max(pos.Col-1, 0), len(line)):]
+	for _, end := range []string{"}}", "%}"} {
+		if i := strings.Index(rest, end); i >= 0 {
+			rest = rest[:i+len(end)]
+			break
+		}
+	}
+	return harness.Clip(strings.TrimSpace(rest), 100)
 }
 
 // compactPaths keeps paths to at most maxShown steps, marking cut ones with "…", and
@@ -240,6 +272,8 @@ func (a *audit) sections() []auditSection {
 		{title: "refuses input with (raise_exception)", items: notes(a.Raises)},
 		{title: "reads the clock (strftime_now: the prompt depends on the date)", items: notes(a.Clock)},
 		{title: "writes these special tokens literally", items: a.SpecialTokens, inline: true},
+		{title: "writes request data (data segments: a tokenizer does not parse special tokens in them)", items: notes(a.DataWrites)},
+		{title: "has template text with a special token that a render can only mark as data", items: notes(a.MarkupLosses)},
 		{title: "does what the sandbox refuses (SecurityError when it runs)", items: notes(a.Refusals)},
 		{title: capsSection, items: capsLines(a.Capabilities)},
 		{title: "vLLM (what its server decides when it loads the template)", items: vllmLines(a.VLLM)},

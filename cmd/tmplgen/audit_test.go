@@ -25,6 +25,33 @@ func auditVersions(t *testing.T) (v1, v2 string) {
 	return v1, v2
 }
 
+// TestAuditDataWrites reports the {{ }} that write request data and the template text
+// with a special token that a render can only mark as data: a role completing a token,
+// a filter that mixes a token with data.
+func TestAuditDataWrites(t *testing.T) {
+	tmpl := writeFile(t, filepath.Join(t.TempDir(), "t.jinja"), `{%- set header = '<|im_start|>' %}
+{%- for m in messages %}{{ header }}{{ '<|' + m.role + '|>' }}
+{{ m.content }}{{ ('<tool_call>' ~ m.content) | tojson }}{{ bos_token + '<|im_end|>' }}
+{% endfor %}`)
+	code, stdout, stderr := runCLI(t, "", "audit", tmpl)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"writes request data (data segments: a tokenizer does not parse special tokens in them):\n" +
+			"  line 2: col 37: {{ '<|' + m.role + '|>' }}\n" +
+			"  line 3: col 1: {{ m.content }}\n" +
+			"  line 3: col 16: {{ ('<tool_call>' ~ m.content) | tojson }}\n\n",
+		"has template text with a special token that a render can only mark as data:\n" +
+			"  line 2: col 54: <|…|>: a special token completed by request data\n" +
+			"  line 3: col 49: <tool_call>: the filter tojson mixes it with data\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("audit output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 // TestAudit reports the fields a template reads, the variables it takes, what it
 // refuses, whether it reads the clock and the special tokens it writes.
 func TestAudit(t *testing.T) {

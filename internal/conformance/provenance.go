@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
+	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/testenv"
 )
@@ -32,6 +33,9 @@ type ProvenanceReport struct {
 	// tokens that did not.
 	Tokens, InMarkup int
 	Imprecise        map[string]map[string]int
+	// Unexplained are the templates of Imprecise where tmplgen audit (ir.Origins) finds
+	// no template text that a render can only mark as data.
+	Unexplained []string
 }
 
 // sentinel is the text appended to the request's k'th string: special tokens of the
@@ -160,6 +164,19 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 				}
 				r.Imprecise[s.template][fmt.Sprintf("%s %s %s", s.profile, s.id, tok)]++
 			}
+		}
+	}
+	for _, s := range srcs {
+		if r.Imprecise[s.Name] == nil {
+			continue
+		}
+		t, err := ir.Compile(s.File, s.Text)
+		if err != nil {
+			r.Unexplained = append(r.Unexplained, fmt.Sprintf("%s: %v", s.Name, err))
+			continue
+		}
+		if _, losses := ir.Origins(t); len(losses) == 0 {
+			r.Unexplained = append(r.Unexplained, s.Name)
 		}
 	}
 	return r

@@ -43,7 +43,7 @@ func Add(a, b Value) Value {
 			throw(TypeError, "can only concatenate str (not \"%s\") to str", b.TypeName())
 		}
 		if a.IsMarkup() || b.IsMarkup() {
-			return Markup(escapeUnlessMarkup(a) + escapeUnlessMarkup(b))
+			return markupSum(a, b)
 		}
 		return concatStrs(a, []Value{b}, len(b.str()))
 	case isSequence(a):

@@ -441,3 +441,32 @@ func MarkedStr(s string, markup []ByteRange) Value {
 // AppendMarkup appends to rs the ranges of template text of the str v, placed at offset
 // at of a text that rs describes.
 func AppendMarkup(rs []ByteRange, v Value, at int) []ByteRange { return addMarkup(rs, v, at) }
+
+// markupSum is a + b of strs one of which is Markup (Markup.__add__: the other is
+// escaped), with the origins of their bytes: an operand's escaped text has its origin
+// when escaping left it as it was, or when it is all template text.
+func markupSum(a, b Value) Value {
+	sa, sb := escapeUnlessMarkup(a), escapeUnlessMarkup(b)
+	s := sa + sb
+	origin := func(v Value, escaped string) Value {
+		switch {
+		case v.origin() == originTemplate:
+			return Lit(escaped)
+		case escaped == v.str():
+			return v
+		}
+		return Str(escaped)
+	}
+	pa, pb := origin(a, sa), origin(b, sb)
+	switch {
+	case pa.origin() == originTemplate && pb.origin() == originTemplate:
+		return makeStr(KindString, flagMarkup|flagTemplate, s)
+	case pa.origin() == originData && pb.origin() == originData || tracking.Load() == 0:
+		return Markup(s)
+	}
+	markup := addMarkup(addMarkup(nil, pa, 0), pb, len(sa))
+	if len(markup) == 0 {
+		return Markup(s)
+	}
+	return boxStr(KindString, flagMarkup, &boxedStr{s: s, markup: markup})
+}
