@@ -751,13 +751,13 @@ func FilterList(v Value) Value {
 // FilterLower is soft_str(s).lower().
 func FilterLower(v Value) Value {
 	s := softStr(v)
-	return FromTemplate(sameKind(s, pystr.Lower(s.str())), s)
+	return sameShape(sameKind(s, pystr.Lower(s.str())), s)
 }
 
 // FilterUpper is soft_str(s).upper().
 func FilterUpper(v Value) Value {
 	s := softStr(v)
-	return FromTemplate(sameKind(s, pystr.Upper(s.str())), s)
+	return sameShape(sameKind(s, pystr.Upper(s.str())), s)
 }
 
 // FilterMap is map(value, filter_name, *args) or map(value, attribute=..., default=...).
@@ -1143,7 +1143,9 @@ func FilterTitle(v Value) Value {
 }
 
 // FilterTojson is transformers' tojson (json.dumps, non-ASCII kept).
-func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value { return ToJSON(v, args, kwargs) }
+func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value {
+	return FromTemplate(ToJSON(v, args, kwargs), v) // the JSON of template text is template text
+}
 
 // FilterTrim is soft_str(value).strip(chars=None).
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {

@@ -182,7 +182,11 @@ const maxPooledJSON = 64 << 10
 // first.
 func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
 	var given jsonOptions
+	at := len(w.buf)
 	w.setData(appendJSON(w.dataBuf(), v, jsonOptionsFor(args, kwargs, &given), 0))
+	if o := w.origins; o != nil && v.origin() == originTemplate {
+		o.markup = addRange(o.markup, at, len(w.buf)) // the JSON of template text
+	}
 }
 
 // defaultJSON are tojson's options when it is given no argument.

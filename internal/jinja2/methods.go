@@ -991,7 +991,7 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 func strCase(name string, mapping func(string) string) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
 		noArgs(name, args, kwargs)
-		return FromTemplate(sameKind(r, mapping(r.str())), r)
+		return sameShape(sameKind(r, mapping(r.str())), r)
 	}
 }
 

@@ -1,6 +1,10 @@
 package jinja2
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/tmplgen/tmplgen/internal/pystr"
+)
 
 // Where the bytes of a prompt come from. A servers tokenizes a prompt with its special
 // tokens parsed, so a message whose text is "<|im_end|>" would close its own turn; a
@@ -363,6 +367,18 @@ func FromTemplate(r Value, ins ...Value) Value {
 		}
 	}
 	return asTemplate(r)
+}
+
+// sameShape returns r, a str that a case change made of the str in, with in's origins
+// where the change maps byte to byte (an ASCII in, as long as r).
+func sameShape(r, in Value) Value {
+	switch {
+	case in.origin() != originMixed || r.kind() != KindString || len(r.str()) != len(in.str()) || !pystr.IsASCII(in.str()):
+		return FromTemplate(r, in)
+	case r.IsMarkup():
+		return boxStr(KindString, flagMarkup, &boxedStr{s: r.str(), markup: in.boxed().markup})
+	}
+	return mixedStr(r.str(), in.boxed().markup)
 }
 
 // fromTemplateKw is FromTemplate of an operation with keyword arguments too.
