@@ -203,6 +203,8 @@ func concatOrigin(c Value, first Value, parts []Value) Value {
 }
 
 // origins is what a tracked render's Writer keeps of where its output comes from.
+// Every write of a tracked render goes through the Writer's methods, which keep the
+// output in room's array.
 type origins struct {
 	// room is the Writer's buffer at its full capacity: the buffer's own capacity is
 	// held at its length, so that every WriteString (an inlined append) calls grow,
@@ -212,28 +214,22 @@ type origins struct {
 	markup []ByteRange
 }
 
-// reserve returns buf (the Writer's output) in the array of room with room for n more
-// bytes, up to limit.
-func (o *origins) reserve(buf []byte, n, limit int) []byte {
-	if len(buf) > 0 && (len(o.room) == 0 || &o.room[0] != &buf[0]) {
-		// an append outside the Writer's methods moved the output: what it wrote is data
-		o.room = buf[:cap(buf)]
+// reserve makes room for the output buf, n bytes longer, up to limit: a new array
+// when room's is full.
+func (o *origins) reserve(buf []byte, n, limit int) {
+	if len(buf)+n <= len(o.room) {
+		return
 	}
-	b := o.room[:len(buf)]
-	if cap(b)-len(b) < n {
-		nb := make([]byte, len(b), min(max(2*cap(b), len(b)+n, 512), max(limit, len(b)+n)))
-		copy(nb, b)
-		b = nb
-	}
-	o.room = b[:cap(b)]
-	return b
+	nb := make([]byte, len(buf), min(max(2*len(o.room), len(buf)+n, 512), max(limit, len(buf)+n)))
+	copy(nb, buf)
+	o.room = nb[:cap(nb)]
 }
 
 // dataBuf returns the output to append data to (data costs no range): at its full
 // capacity in a tracked render. setData takes it back.
 func (w *Writer) dataBuf() []byte {
 	if o := w.origins; o != nil {
-		return o.reserve(w.buf, 0, w.limits.MaxOutput)
+		return o.room[:len(w.buf)]
 	}
 	return w.buf
 }
@@ -277,9 +273,16 @@ func (w *Writer) WriteText(v Value) {
 
 // writeTracked is WriteText in a tracked render.
 func (w *Writer) writeTracked(v Value) {
-	at := len(w.buf)
-	w.setData(append(w.dataBuf(), v.str()...))
-	w.origins.markup = addMarkup(w.origins.markup, v, at)
+	s := v.str()
+	at, need := len(w.buf), len(w.buf)+len(s)
+	if need > w.limits.MaxOutput {
+		w.overflow()
+	}
+	o := w.origins
+	o.reserve(w.buf, len(s), w.limits.MaxOutput)
+	copy(o.room[at:need], s)
+	w.buf = o.room[:need:need]
+	o.markup = addMarkup(o.markup, v, at)
 }
 
 // truncate removes the output after mark and returns the template text it had, its

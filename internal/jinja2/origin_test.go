@@ -2,6 +2,7 @@ package jinja2
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,17 @@ func TestTrackedRender(t *testing.T) {
 	plain, err := r.Append([]byte("dst"), fn)
 	if err != nil || string(plain) != want {
 		t.Errorf("untracked render: %q, %v", plain, err)
+	}
+	// the output limit holds for every kind of write
+	for _, write := range []func(w *Writer){
+		func(w *Writer) { w.WriteString("0123456789abc") },
+		func(w *Writer) { w.Write(Str("0123456789abc")) },
+		func(w *Writer) { w.WriteJSON(Str("0123456789abc"), nil, nil) },
+	} {
+		limited := Run{Limits: Limits{MaxOutput: 10}}
+		if _, _, err := limited.AppendTracked(nil, nil, write); err == nil || !strings.Contains(err.Error(), "output exceeds the limit of 10 bytes") {
+			t.Errorf("a tracked render beyond the output limit: %v", err)
+		}
 	}
 }
 

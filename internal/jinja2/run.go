@@ -71,7 +71,7 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 	fn(w)
 	w.joinOutput()
 	if o := w.origins; o != nil {
-		return o.reserve(w.buf, 0, w.limits.MaxOutput), o.markup, nil
+		return o.room[:len(w.buf)], o.markup, nil
 	}
 	return w.buf, nil, nil
 }

@@ -98,7 +98,8 @@ func (w *Writer) grow(n int) {
 	}
 	if o := w.origins; o != nil {
 		o.markup = addRange(o.markup, len(w.buf), need)
-		w.buf = o.reserve(w.buf, n, w.limits.MaxOutput)[:len(w.buf):need]
+		o.reserve(w.buf, n, w.limits.MaxOutput)
+		w.buf = o.room[:len(w.buf):need]
 		return
 	}
 	buf := make([]byte, len(w.buf), min(max(2*cap(w.buf), need, 512), w.limits.MaxOutput))
