@@ -34,8 +34,10 @@ func TestSegmentsSound(t *testing.T) {
 		t.Errorf("%s: the render marks some of its special tokens data, and tmplgen audit says of no template text that it can only be data", tmpl)
 	}
 	precision := float64(r.InMarkup) / float64(r.Tokens)
-	t.Logf("renders %v; %d sentinels, %d not in data; template special tokens in markup: %d of %d (%.4f%%)",
-		r.Renders, r.Sentinels, len(r.Violations), r.InMarkup, r.Tokens, 100*precision)
+	t.Logf("renders %v; %d sentinels, %d not in data; template special tokens in markup: %d of %d (%.4f%%); "+
+		"of the others, %d are completed by request data (%.4f%% of the rest in markup)",
+		r.Renders, r.Sentinels, len(r.Violations), r.InMarkup, r.Tokens, 100*precision,
+		r.Completed, 100*float64(r.InMarkup)/float64(r.Tokens-r.Completed))
 	var lost []string
 	for _, tmpl := range slices.Sorted(maps.Keys(r.Imprecise)) {
 		lost = append(lost, fmt.Sprintf("%s: %v", tmpl, r.Imprecise[tmpl]))

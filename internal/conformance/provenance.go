@@ -32,7 +32,11 @@ type ProvenanceReport struct {
 	// not); InMarkup those that lie wholly in markup. Imprecise lists, by template, the
 	// tokens that did not.
 	Tokens, InMarkup int
-	Imprecise        map[string]map[string]int
+	// Completed counts the tokens of Tokens not in markup that the request completes:
+	// their first and last bytes are template text, data is between them
+	// ('<|' + message['role'] + '|>'), so no sound render can mark them markup.
+	Completed int
+	Imprecise map[string]map[string]int
 	// Unexplained are the templates of Imprecise where tmplgen audit (ir.Origins) finds
 	// no template text that a render can only mark as data.
 	Unexplained []string
@@ -158,6 +162,9 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 				if !overlapsData(res.Data, start, end) {
 					r.InMarkup++
 					continue
+				}
+				if !overlapsData(res.Data, start, start+1) && !overlapsData(res.Data, end-1, end) {
+					r.Completed++
 				}
 				if r.Imprecise[s.template] == nil {
 					r.Imprecise[s.template] = map[string]int{}
