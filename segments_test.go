@@ -15,9 +15,9 @@ import (
 // template with TMPLGEN_CONFORMANCE=full, as .ci/run does). Every prompt must equal
 // the render's without segments, with segments that cover it; with a sentinel that
 // looks like special tokens in every string of the request, every sentinel in every
-// prompt must lie in a data segment (soundness: no request writes markup); and the
-// share of the templates' own special tokens that land in markup (precision) must not
-// fall below what was measured.
+// prompt must lie in a data segment (soundness: no request writes markup); the special
+// tokens of the templates' own text must land in markup (precision: see minPrecision);
+// and tmplgen audit must explain every template that loses one to data.
 func TestSegmentsSound(t *testing.T) {
 	r := conformance.Provenance(t, ".")
 	for i, v := range r.Violations {
@@ -34,23 +34,22 @@ func TestSegmentsSound(t *testing.T) {
 		t.Errorf("%s: the render marks some of its special tokens data, and tmplgen audit says of no template text that it can only be data", tmpl)
 	}
 	precision := float64(r.InMarkup) / float64(r.Tokens)
+	written := float64(r.InMarkup) / float64(r.Tokens-r.Completed)
 	t.Logf("renders %v; %d sentinels, %d not in data; template special tokens in markup: %d of %d (%.4f%%); "+
-		"of the others, %d are completed by request data (%.4f%% of the rest in markup)",
-		r.Renders, r.Sentinels, len(r.Violations), r.InMarkup, r.Tokens, 100*precision,
-		r.Completed, 100*float64(r.InMarkup)/float64(r.Tokens-r.Completed))
+		"of the others, %d are completed by request data: %.4f%% of those the template writes whole are markup",
+		r.Renders, r.Sentinels, len(r.Violations), r.InMarkup, r.Tokens, 100*precision, r.Completed, 100*written)
 	var lost []string
 	for _, tmpl := range slices.Sorted(maps.Keys(r.Imprecise)) {
 		lost = append(lost, fmt.Sprintf("%s: %v", tmpl, r.Imprecise[tmpl]))
 	}
 	t.Logf("special tokens not in markup:\n%s", strings.Join(lost, "\n"))
-	if precision < minPrecision {
-		t.Errorf("precision %.4f%% is below %.4f%%", 100*precision, 100*minPrecision)
+	if written < minPrecision {
+		t.Errorf("%.4f%% of the special tokens the templates write whole are markup, below %.4f%%", 100*written, 100*minPrecision)
 	}
 }
 
-// minPrecision is a floor under the share of the templates' own special tokens in
-// markup, measured at 99.88% on the llama.cpp/ folder and 99.62% on the whole corpus:
-// what is lost is almost all tokens a template builds from the request's role
-// ('<|' + message['role'] + '|>': Phi-3, Phi-4-mini, ChatGLM), which only the request
-// decides, so data.
-const minPrecision = 0.996
+// minPrecision is the share of the special tokens a template writes whole (those the
+// request does not complete, as in '<|' + message['role'] + '|>', which only the request
+// decides and so are data) that must be markup: measured at 100% on the corpus, both
+// folders; a loss the audit explains (a filter mixing a token with data) may cost some.
+const minPrecision = 0.999

@@ -32,6 +32,7 @@ func TestAuditDataWrites(t *testing.T) {
 	tmpl := writeFile(t, filepath.Join(t.TempDir(), "t.jinja"), `{%- set header = '<|im_start|>' %}
 {%- for m in messages %}{{ header }}{{ '<|' + m.role + '|>' }}
 {{ m.content }}{{ ('<tool_call>' ~ m.content) | tojson }}{{ bos_token + '<|im_end|>' }}
+<|{{ m.role }}|>
 {% endfor %}`)
 	code, stdout, stderr := runCLI(t, "", "audit", tmpl)
 	if code != 0 {
@@ -41,10 +42,12 @@ func TestAuditDataWrites(t *testing.T) {
 		"writes request data (data segments: a tokenizer does not parse special tokens in them):\n" +
 			"  line 2: col 37: {{ '<|' + m.role + '|>' }}\n" +
 			"  line 3: col 1: {{ m.content }}\n" +
-			"  line 3: col 16: {{ ('<tool_call>' ~ m.content) | tojson }}\n\n",
+			"  line 3: col 16: {{ ('<tool_call>' ~ m.content) | tojson }}\n" +
+			"  line 4: col 3: {{ m.role }}\n\n",
 		"has template text with a special token that a render can only mark as data:\n" +
 			"  line 2: col 54: <|…|>: a special token completed by request data\n" +
-			"  line 3: col 49: <tool_call>: the filter tojson mixes it with data\n",
+			"  line 3: col 49: <tool_call>: the filter tojson mixes it with data\n" +
+			"  line 4: col 3: <|…|>: a special token completed by request data\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("audit output lacks %q:\n%s", want, stdout)

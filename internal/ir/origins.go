@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -81,18 +83,44 @@ func Origins(t *Template) ([]DataWrite, []MarkupLoss) {
 		})
 	}
 	var writes []DataWrite
+	a.written(t.Body.Stmts)
 	Inspect(t.Body.Stmts, func(n any) bool {
 		switch n := n.(type) {
+		case *Block:
+			a.written(n.Stmts)
+		case *If:
+			a.written(n.Then)
+			a.written(n.Else)
 		case *Print:
 			if !a.isTemplate(n.X) && !a.isMacroCall(n.X) {
 				writes = append(writes, DataWrite{n.P, n.X})
 			}
-		case Expr:
-			a.losses(n)
+		}
+		if x, ok := n.(Expr); ok {
+			a.losses(x)
 		}
 		return true
 	})
+	slices.SortStableFunc(a.lost, func(x, y MarkupLoss) int {
+		return cmp.Or(cmp.Compare(x.Pos.Line, y.Pos.Line), cmp.Compare(x.Pos.Col, y.Pos.Col))
+	})
 	return writes, a.lost
+}
+
+// written records the special tokens a run of statements completes with request data:
+// text that opens one, {{ data }}, text that closes it (<|{{ message.role }}|>).
+func (a *origins) written(stmts []Stmt) {
+	for i := 0; i+2 < len(stmts); i++ {
+		open, ok1 := stmts[i].(*Text)
+		p, ok2 := stmts[i+1].(*Print)
+		closing, ok3 := stmts[i+2].(*Text)
+		if !ok1 || !ok2 || !ok3 || a.isTemplate(p.X) {
+			continue
+		}
+		if m, n := tokenOpen.FindString(open.Text), tokenClose.FindString(closing.Text); m != "" && n != "" {
+			a.lost = append(a.lost, MarkupLoss{p.P, m + "…" + n + ": a special token completed by request data"})
+		}
+	}
 }
 
 type origins struct {
