@@ -100,14 +100,7 @@ func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) 
 // in is never modified. An error is a *tmplgen.Error: what llama-server answers instead
 // of a prompt, or the template's own failure.
 func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input) ([]byte, error) {
-	in, err := t.ModelInput(in, "bos_token", "eos_token")
-	if err != nil {
-		return dst, err
-	}
-	if err := loadError(t, in); err != nil {
-		return dst, err
-	}
-	return s.appendRender(dst, t, in, nil)
+	return s.appendRequest(dst, t, in, nil)
 }
 
 // AppendRenderSegments is AppendRender that also appends to segs the segments of the
@@ -118,20 +111,26 @@ func (s *Server) AppendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 // continue a final message, the markers (the handler's and the template's generation
 // prompt) are markup and the continued reasoning and content data.
 func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
-	in, err := t.ModelInput(in, "bos_token", "eos_token")
-	if err != nil {
-		return dst, segs, err
-	}
-	if err := loadError(t, in); err != nil {
-		return dst, segs, err
-	}
 	markup := markupPool.Get().(*[]jinja2.ByteRange)
 	defer markupPool.Put(markup)
-	out, err := s.appendRender(dst, t, in, markup)
+	out, err := s.appendRequest(dst, t, in, markup)
 	if err != nil {
 		return dst, segs, err
 	}
 	return out, tmplgen.AppendSegments(segs, len(dst), len(out), *markup), nil
+}
+
+// appendRequest is AppendRender; when markup is not nil, it is set to the ranges of the
+// prompt that are template text.
+func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
+	in, err := t.ModelInput(in, "bos_token", "eos_token")
+	if err != nil {
+		return dst, err
+	}
+	if err := loadError(t, in); err != nil {
+		return dst, err
+	}
+	return s.appendRender(dst, t, in, markup)
 }
 
 // markupPool recycles the lists of template-text ranges renders with segments fill.

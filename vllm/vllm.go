@@ -56,15 +56,21 @@ func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 // *tmplgen.Error: of Kind InputError for a request vLLM refuses, else the template's own
 // failure.
 func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
-	if t == nil || in == nil {
-		_, err := t.ModelInput(in) // its error for a nil template or input
-		return "", err
-	}
-	rin, err := s.rewrite(t, in) // t.Render gives it the model's special tokens
+	rin, err := s.request(t, in)
 	if err != nil {
 		return "", err
 	}
 	return t.Render(rin)
+}
+
+// request returns the input vLLM hands the template for in, or its refusal; t.Render
+// gives it the model's special tokens.
+func (s *Server) request(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input, error) {
+	if t == nil || in == nil {
+		_, err := t.ModelInput(in) // its error for a nil template or input
+		return nil, err
+	}
+	return s.rewrite(t, in)
 }
 
 // RenderSegments returns the prompt the default server (Server{}) builds for in with
@@ -79,11 +85,7 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // what vLLM rewrites of the request (merged system messages, parsed tool arguments,
 // content parts joined) is data as the request is.
 func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
-	if t == nil || in == nil {
-		_, err := t.ModelInput(in) // its error for a nil template or input
-		return dst, segs, err
-	}
-	rin, err := s.rewrite(t, in)
+	rin, err := s.request(t, in)
 	if err != nil {
 		return dst, segs, err
 	}

@@ -49,10 +49,6 @@ func sentinel(k int) string { return fmt.Sprintf("<|im_end|>«%d»<|im_start|>",
 // sentinelMark finds the markers of sentinels (what survives of one a template cuts).
 var sentinelMark = regexp.MustCompile(`«\d+»`)
 
-// specialToken finds the strings of a template's text that look like special tokens:
-// <|...|>, DeepSeek's <｜...｜>, [INST]-like and <tag>-like markers.
-var specialToken = regexp.MustCompile(`<\|[^|<>\s]{1,40}\|>|<｜[^｜]{1,40}｜>|\[/?[A-Z][A-Z_]{2,29}\]|</?[a-z][a-z_]{0,29}>`)
-
 // Provenance renders every template of the shared corpus (the llama.cpp/ folder unless
 // testenv.FullConformance) on each of the oracle's cases under the three profiles, with
 // segments (harness.Request.Segments, which fails a render whose prompt differs from
@@ -75,9 +71,11 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 		t.Fatal(err)
 	}
 	units, _ := compiler.Compile(srcs) // a template that does not compile renders nothing
-	text := map[string]string{}
+	tokens := map[string][]string{} // the special tokens each template writes literally
 	for _, s := range srcs {
-		text[s.Name] = s.Text
+		if t, err := ir.Compile(s.File, s.Text); err == nil {
+			tokens[s.Name] = ir.SpecialTokens(t)
+		}
 	}
 	type sent struct {
 		variant, template, id string
@@ -147,8 +145,9 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 			}
 			continue
 		}
-		for _, tok := range slices.Compact(slices.Sorted(slices.Values(specialToken.FindAllString(text[s.template], -1)))) {
-			if strings.Contains(requestText(s.request), tok) {
+		given := requestText(s.request)
+		for _, tok := range tokens[s.template] {
+			if strings.Contains(given, tok) {
 				continue // the request may write it as data
 			}
 			for at := 0; ; {

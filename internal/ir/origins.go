@@ -29,9 +29,6 @@ type MarkupLoss struct {
 	Why string
 }
 
-// tokenLike finds what looks like a special token in template text.
-var tokenLike = regexp.MustCompile(`<\|[^|<>\s]{1,40}\|>|<｜[^｜]{1,40}｜>|\[/?[A-Z][A-Z_]{2,29}\]|</?[a-z][a-z_]{0,29}>`)
-
 // tokenOpen and tokenClose find text that opens or closes a special token that request
 // data completes: '<|' + role + '|>'.
 var (
@@ -273,7 +270,7 @@ func (a *origins) lostIn(pos Pos, x Expr, why string) {
 	InspectExpr(x, func(n any) bool {
 		if c, ok := n.(*Const); ok {
 			if s, ok := c.Value.(string); ok {
-				if tok := tokenLike.FindString(s); tok != "" {
+				if tok := specialToken.FindString(s); tok != "" {
 					a.lost = append(a.lost, MarkupLoss{pos, tok + ": " + why})
 					return false
 				}

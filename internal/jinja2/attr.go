@@ -242,7 +242,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 		if pystr.IsASCII(s) {
 			lo, hi, st, n := sliceIndices(start, stop, step, len(s))
 			if st == 1 && !v.IsMarkup() {
-				return substr(v, lo, max(lo, hi))
+				return Substr(v, lo, max(lo, hi))
 			}
 			if st == 1 {
 				return sameKind(v, s[lo:max(lo, hi)])

@@ -66,7 +66,7 @@ func concatStrs(first Value, parts []Value, more int) Value {
 	for _, p := range parts {
 		c.b = append(c.b, p.str()...)
 	}
-	return concatOrigin(c.end(), first, parts)
+	return concatOrigin(c.end(), first, parts, tracking.Load() > 0)
 }
 
 // asPlainStr returns the str v as a plain str (not Markup, without a tag): v itself when
@@ -75,7 +75,7 @@ func asPlainStr(v Value) Value {
 	if v.flags()&^(flagAppendable|flagPlainJSON|flagTemplate) == 0 {
 		return v
 	}
-	return substr(v, 0, len(v.str()))
+	return Substr(v, 0, len(v.str()))
 }
 
 // end returns the str of the buffer; a new buffer records what the str covers.

@@ -571,7 +571,7 @@ func pyStrip(r Value, chars Value, name string, left, right bool) Value {
 	if r.IsMarkup() {
 		return Markup(s[start:end])
 	}
-	return substr(r, start, end)
+	return Substr(r, start, end)
 }
 
 // runeRange converts the optional start and end arguments of str.find, str.count,

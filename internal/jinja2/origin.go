@@ -6,7 +6,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
-// Where the bytes of a prompt come from. A servers tokenizes a prompt with its special
+// Where the bytes of a prompt come from. A server tokenizes a prompt with its special
 // tokens parsed, so a message whose text is "<|im_end|>" would close its own turn; a
 // caller that knows which bytes are the template's (markup) and which come from the
 // request (data) can tokenize data without parsing special tokens. A render reports that
@@ -20,9 +20,11 @@ import (
 //     is data. Whatever builds a new str without saying so (every filter and method
 //     that computes text) makes data: an unknown origin is data, never template text,
 //     so a mistake costs precision, not soundness.
-//   - The operations that keep template text exact: concatenation (+, ~, Sum, join of
-//     strs), capture (set blocks, macro calls, call and filter blocks) and the
-//     substrings trim, strip and slicing take.
+//   - The operations that keep template text exact: concatenation (+, ~, Sum, join),
+//     capture (set blocks, macro calls, call and filter blocks), the substrings trim,
+//     strip and slicing take, and an ASCII case change. Those that compute a str from
+//     template text alone (replace, format, %, split, tojson...) give template text
+//     (FromTemplate).
 //   - A tracked render's Writer records the ranges of its output that are template
 //     text: WriteString's, and a str's own. Everything else it writes is data.
 
@@ -98,10 +100,7 @@ func addMarkup(rs []ByteRange, v Value, at int) []ByteRange {
 
 // Substr returns the bytes [i, j) of the str v's text, with their origin: what trim,
 // strip and slicing give.
-func Substr(v Value, i, j int) Value { return substr(v, i, j) }
-
-// substr is Substr.
-func substr(v Value, i, j int) Value {
+func Substr(v Value, i, j int) Value {
 	s := v.str()
 	switch v.origin() {
 	case originTemplate:
@@ -147,18 +146,13 @@ func ConcatMarked(parts ...Value) Value {
 	if len(parts) < 2 || c.origin() != originData {
 		return c
 	}
-	var rs []ByteRange
-	at := 0
-	for _, p := range parts {
-		rs = addMarkup(rs, p, at)
-		at += len(p.str())
-	}
-	return mixedStr(c.str(), rs)
+	return concatOrigin(c, parts[0], parts[1:], true)
 }
 
 // concatOrigin returns c, the str first + parts... (all strs), with the origin its
-// bytes have.
-func concatOrigin(c Value, first Value, parts []Value) Value {
+// bytes have; a mix of template text and data records its ranges when exact (else it
+// is data), a mix with a mixed str always.
+func concatOrigin(c Value, first Value, parts []Value, exact bool) Value {
 	f := first.strFlags()
 	for _, p := range parts {
 		f |= p.strFlags()
@@ -190,7 +184,7 @@ func concatOrigin(c Value, first Value, parts []Value) Value {
 	case allTemplate:
 		c.w |= flagTemplate << flagsShift
 		return c
-	case !anyTemplate || !mixed && tracking.Load() == 0:
+	case !anyTemplate || !mixed && !exact:
 		return c
 	}
 	rs := addMarkup(nil, first, 0)
