@@ -71,7 +71,7 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 		t.Fatal(err)
 	}
 	units, _ := compiler.Compile(srcs) // a template that does not compile renders nothing
-	tokens := map[string][]string{} // the special tokens each template writes literally
+	tokens := map[string][]string{}    // the special tokens each template writes literally
 	for _, s := range srcs {
 		if t, err := ir.Compile(s.File, s.Text); err == nil {
 			tokens[s.Name] = ir.SpecialTokens(t)
