@@ -28,6 +28,11 @@ type Input struct {
 	// they nor the template's own Tokens give fails (ErrMissingToken), unless
 	// AllowMissingTokens.
 	SpecialTokens map[string]string
+	// TokensFromRequest says that SpecialTokens came with the request rather than from
+	// the model (ParseRequest sets it when a request gives any): a render with segments
+	// marks them data, as it does everything a request gives, where it marks the
+	// model's tokens markup.
+	TokensFromRequest bool
 	// AllowMissingTokens renders a special token that neither SpecialTokens nor the
 	// template gives as undefined (printed as ""), as transformers does for a token
 	// its tokenizer lacks, instead of failing the render.
@@ -127,10 +132,19 @@ func (in *Input) Lookup(name string) Value {
 	}
 	if len(in.SpecialTokens) > 0 {
 		if s, ok := in.SpecialTokens[name]; ok {
-			return jinja2.Lit(s)
+			return in.token(s)
 		}
 	}
 	return jinja2.Undefined(name)
+}
+
+// token returns the special token s as a str: the model's (markup), or the request's
+// (data) when TokensFromRequest.
+func (in *Input) token(s string) Value {
+	if in.TokensFromRequest {
+		return jinja2.Str(s)
+	}
+	return jinja2.Lit(s)
 }
 
 func noneIfUndefined(v Value) Value {

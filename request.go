@@ -9,7 +9,9 @@ import (
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,
 // add_generation_prompt (default true), continue_final_message, chat_template_kwargs,
 // the fields llama-server reads (ServerFields), the special tokens (bos_token/eos_token
-// or bos/eos, special_tokens) and add_bos/add_eos. Other fields are ignored, as
+// or bos/eos, special_tokens: an extension of the references' tools, which a render with
+// segments marks data, see Input.TokensFromRequest) and add_bos/add_eos. Other fields
+// are ignored, as
 // servers ignore them: a top-level enable_thinking among them (llama-server reads
 // chat_template_kwargs.enable_thinking, and its own --reasoning option).
 type Request struct {
@@ -102,7 +104,7 @@ func requestOf(v Value) (*Request, error) {
 			}
 			switch val.Kind() {
 			case jinja2.KindString:
-				r.SpecialTokens[name] = val.Text()
+				r.SpecialTokens[name], r.TokensFromRequest = val.Text(), true
 			case jinja2.KindNone:
 				delete(r.SpecialTokens, name)
 			default:
@@ -119,7 +121,7 @@ func requestOf(v Value) (*Request, error) {
 				if !ok {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.Text())
 				}
-				r.SpecialTokens[sk.Text()] = s
+				r.SpecialTokens[sk.Text()], r.TokensFromRequest = s, true
 			}
 		case "chat_template_kwargs":
 			kd := val.AsDict()

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/conformance"
+	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 )
 
 // TestSegmentsSound renders the templates of the shared corpus on the oracle's cases
@@ -53,3 +57,41 @@ func TestSegmentsSound(t *testing.T) {
 // decides and so are data) that must be markup: measured at 100% on the corpus, both
 // folders; a loss the audit explains (a filter mixing a token with data) may cost some.
 const minPrecision = 0.999
+
+// TestSegmentsSpecialTokens renders a template that writes bos_token: the model's token
+// (Input.SpecialTokens) is markup, a token the request body gives (ParseRequest) data,
+// under each profile.
+func TestSegmentsSpecialTokens(t *testing.T) {
+	tmpl, err := generated.ByName("meta-llama-Llama-3.1-8B-Instruct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "Hi"}], "bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromModel := req.Input
+	fromModel.TokensFromRequest = false
+	profiles := map[string]func(*tmplgen.Input) (string, []tmplgen.Segment, error){
+		"transformers": tmpl.RenderSegments,
+		"llama-server": func(in *tmplgen.Input) (string, []tmplgen.Segment, error) { return llamaserver.RenderSegments(tmpl, in) },
+		"vllm":         func(in *tmplgen.Input) (string, []tmplgen.Segment, error) { return vllm.RenderSegments(tmpl, in) },
+	}
+	for name, render := range profiles {
+		for _, tt := range []struct {
+			in   *tmplgen.Input
+			want tmplgen.Origin
+		}{{&req.Input, tmplgen.Data}, {&fromModel, tmplgen.Markup}} {
+			prompt, segs, err := render(tt.in)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !strings.HasPrefix(prompt, "<|begin_of_text|>") || len(segs) == 0 {
+				t.Fatalf("%s: prompt %q, segments %v", name, prompt, segs)
+			}
+			if s := segs[0]; s.Origin != tt.want || s.End < len("<|begin_of_text|>") {
+				t.Errorf("%s, TokensFromRequest %v: the BOS is in %v %q, want %v", name, tt.in.TokensFromRequest, s.Origin, prompt[s.Start:s.End], tt.want)
+			}
+		}
+	}
+}

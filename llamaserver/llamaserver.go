@@ -596,8 +596,12 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 		list[i] = jinja2.DictValue(m)
 	}
 	vars.SetStr("messages", jinja2.ListOf(list))
-	vars.SetStr("bos_token", jinja2.Lit(rw.bos))
-	vars.SetStr("eos_token", jinja2.Lit(rw.eos))
+	token := jinja2.Lit // the model's special tokens are markup, a request's data
+	if in.TokensFromRequest {
+		token = jinja2.Str
+	}
+	vars.SetStr("bos_token", token(rw.bos))
+	vars.SetStr("eos_token", token(rw.eos))
 	vars.SetStr("enable_thinking", jinja2.Bool(enableThinking))
 	if tools.Kind() == jinja2.KindList {
 		vars.SetStr("tools", tools)

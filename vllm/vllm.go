@@ -245,6 +245,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		Tools:              noneIfUndefined(templateTools),
 		Documents:          jinja2.None(),
 		SpecialTokens:      in.SpecialTokens,
+		TokensFromRequest:  in.TokensFromRequest,
 		AllowMissingTokens: in.AllowMissingTokens,
 		Now:                in.Now,
 		Limits:             in.Limits,

@@ -112,7 +112,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		if err != nil {
 			return err
 		}
-		res, err := renderWith(bin, name, profile, data, *segments, s.err)
+		res, err := renderWith(bin, harness.Request{Template: name, Request: data, Profile: profile.String(), Segments: *segments, ModelTokens: info != nil}, s.err)
 		if err != nil {
 			return err
 		}
@@ -250,10 +250,9 @@ func withModelTokens(data []byte, req *tmplgen.Request, info *modelfile.ModelInf
 	return json.Marshal(fields)
 }
 
-// renderWith renders the request data with the template of that name in a program
-// harness built, under the profile, with its data segments when segments says so.
-func renderWith(bin, name string, profile harness.Profile, request []byte, segments bool, stderr io.Writer) (*harness.Result, error) {
-	res, err := harness.Run(bin, []harness.Request{{Template: name, Request: request, Profile: profile.String(), Segments: segments}}, time.Now(), stderr)
+// renderWith renders a request with a program harness built.
+func renderWith(bin string, req harness.Request, stderr io.Writer) (*harness.Result, error) {
+	res, err := harness.Run(bin, []harness.Request{req}, time.Now(), stderr)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,9 @@ type Request struct {
 	// undefined (tmplgen.Input.AllowMissingTokens), as the references do: their
 	// tokenizers have a bos and an eos token only.
 	AllowMissingTokens bool `json:"allow_missing_tokens,omitempty"`
+	// ModelTokens says that the request's special tokens are the model's (tmplgen render
+	// -model puts them there), not the request's own: markup, not data, in segments.
+	ModelTokens bool `json:"model_tokens,omitempty"`
 	// Segments renders with segments too (Template.AppendRenderSegments, or the
 	// profile's): Result.Data are the data segments, and a prompt that differs from
 	// the render's without segments is an error.
@@ -319,6 +322,7 @@ func main() {
 			Export   bool            ` + "`json:\"export\"`" + `
 			AllowMissingTokens bool  ` + "`json:\"allow_missing_tokens\"`" + `
 			Segments bool            ` + "`json:\"segments\"`" + `
+			ModelTokens bool         ` + "`json:\"model_tokens\"`" + `
 		}
 		res := map[string]any{}
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
@@ -333,6 +337,7 @@ func main() {
 			res["error"] = "oracle request: " + err.Error()
 		} else {
 			r.Now, r.AllowMissingTokens = now, req.AllowMissingTokens
+			r.TokensFromRequest = r.TokensFromRequest && !req.ModelTokens
 			if prompt, err := render(&r.Input, nil); err != nil {
 				res["error"] = err.Error()
 			} else {
