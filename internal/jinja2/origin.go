@@ -1,6 +1,7 @@
 package jinja2
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/tmplgen/tmplgen/internal/pystr"
@@ -388,7 +389,8 @@ func fromTemplateKw(r Value, ins []Value, kwargs []Kwarg) Value {
 	return FromTemplate(r, ins...)
 }
 
-// asTemplate marks the str r, or the strs of the new list or tuple r, template text.
+// asTemplate returns the str r marked template text, or a list or tuple of r's items so
+// marked (r itself is shared: it is not changed).
 func asTemplate(r Value) Value {
 	switch r.kind() {
 	case KindString:
@@ -396,10 +398,11 @@ func asTemplate(r Value) Value {
 			r.w |= flagTemplate << flagsShift
 		}
 	case KindList, KindTuple:
-		items := r.list().items()
+		items := slices.Clone(r.list().items())
 		for i, it := range items {
 			items[i] = asTemplate(it)
 		}
+		return listValue(r.kind(), newListStorage(items))
 	}
 	return r
 }
