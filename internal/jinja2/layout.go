@@ -293,9 +293,10 @@ func dictIn(cells []Value) *Dict { return (*Dict)(unsafe.Pointer(&cells[0])) }
 const concatHeaderSize = int(unsafe.Sizeof(concatHeader{}))
 
 // concatHeaderOf returns the header of the concatenation buffer an appendable str's
-// bytes are in (flagAppendable: they follow the header).
+// bytes are in (flagAppendable: they follow the header; the str may be boxed, its
+// boxedStr's text being those bytes, when it mixes template text and data).
 func concatHeaderOf(s Value) *concatHeader {
-	return (*concatHeader)(unsafe.Add(s.ptr, -concatHeaderSize))
+	return (*concatHeader)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s.str())), -concatHeaderSize))
 }
 
 // concatBytes returns the buffer that starts with h, n bytes long with the header.

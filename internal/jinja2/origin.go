@@ -194,7 +194,10 @@ func concatOrigin(c Value, first Value, parts []Value, exact bool) Value {
 		rs = addMarkup(rs, p, at)
 		at += len(p.str())
 	}
-	return mixedStr(c.str(), rs)
+	v := mixedStr(c.str(), rs)
+	// its text is c's, in c's buffer: a later concatenation appends to it in place
+	v.w |= uint64(c.strFlags()&flagAppendable) << flagsShift
+	return v
 }
 
 // origins is what a tracked render's Writer keeps of where its output comes from.

@@ -88,6 +88,29 @@ func TestOriginsOfOperations(t *testing.T) {
 	}
 }
 
+// TestMixedStrAppends builds a text of template text and data piece by piece, as
+// {% set ns.out = ns.out ~ part %} does: each step keeps the ranges, and a str the text
+// grew from keeps its own text and ranges.
+func TestMixedStrAppends(t *testing.T) {
+	tracking.Add(1)
+	defer tracking.Add(-1)
+	acc := Concat(Lit("<a>"), Str("x"))
+	first := acc
+	for range 3 {
+		acc = Concat(acc, Lit("<b>"), Str("y"))
+	}
+	other := Concat(first, Str("z")) // first is no longer the buffer's end: a copy
+	if got, want := acc.str(), "<a>x<b>y<b>y<b>y"; got != want {
+		t.Fatalf("text %q, want %q", got, want)
+	}
+	if got, want := acc.boxed().markup, []ByteRange{{0, 3}, {4, 7}, {8, 11}, {12, 15}}; !slices.Equal(got, want) {
+		t.Errorf("template text at %v, want %v", got, want)
+	}
+	if first.str() != "<a>x" || other.str() != "<a>xz" || !slices.Equal(other.boxed().markup, []ByteRange{{0, 3}}) {
+		t.Errorf("first %q, other %q %v", first.str(), other.str(), other.boxed().markup)
+	}
+}
+
 // TestSpliceMarkup checks the edits a profile makes of a prompt's template text.
 func TestSpliceMarkup(t *testing.T) {
 	rs := []ByteRange{{0, 3}, {5, 10}}

@@ -78,7 +78,7 @@ const (
 	flagUnsafe                 // an attribute the sandbox refused: using it is a SecurityError
 	flagBoxed                  // ptr is a *boxedStr
 	flagPlainJSON              // a str json.dumps writes unescaped: a word internStr shares
-	flagAppendable             // a str made by concatenation, in a buffer with room (see concat.go)
+	flagAppendable             // a str made by concatenation, in a buffer with room (see concat.go); it may be boxed
 	flagTemplate               // a str whose every byte comes from the template or the model's tokens (see origin.go)
 )
 
