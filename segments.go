@@ -67,9 +67,9 @@ func (t *Template) AppendRenderSegments(dst []byte, segs []Segment, in *Input) (
 var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 
 // AppendSegments appends to segs the segments of the bytes [start, end) of a prompt
-// whose template text is at the ranges markup (in order, within [start, end)): what a
-// profile that renders with a tracked Template call (package llamaserver, vllm) gives
-// its callers.
+// whose template text is at the ranges markup (in order, within [start, end), apart):
+// what a profile that renders through AppendRenderLlama (package llamaserver) gives its
+// callers.
 func AppendSegments(segs []Segment, start, end int, markup []jinja2.ByteRange) []Segment {
 	add := func(from, to int, o Origin) {
 		if from < to {
