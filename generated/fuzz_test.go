@@ -44,13 +44,36 @@ func FuzzRender(f *testing.F) {
 		req.Now = now
 		req.Limits = tmplgen.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
 		for _, tmpl := range templates {
-			_, err := tmpl.Render(&req.Input)
+			prompt, err := tmpl.Render(&req.Input)
 			checkRenderError(t, tmpl.Name, err)
+			withSegs, segs, segErr := tmpl.RenderSegments(&req.Input)
+			checkSegments(t, tmpl.Name, prompt, err, withSegs, segs, segErr)
 			// the llama-server profile, which renders with llama.cpp's semantics
-			_, err = llamaserver.Render(tmpl, &req.Input)
+			prompt, err = llamaserver.Render(tmpl, &req.Input)
 			checkRenderError(t, tmpl.Name+" (llama-server)", err)
+			withSegs, segs, segErr = llamaserver.RenderSegments(tmpl, &req.Input)
+			checkSegments(t, tmpl.Name+" (llama-server)", prompt, err, withSegs, segs, segErr)
 		}
 	})
+}
+
+// checkSegments fails when a render with segments gives another prompt or error than
+// the render without them, or segments that do not cover its prompt, alternating.
+func checkSegments(t *testing.T, name, prompt string, err error, withSegs string, segs []tmplgen.Segment, segErr error) {
+	t.Helper()
+	if (err == nil) != (segErr == nil) || err != nil && err.Error() != segErr.Error() || withSegs != prompt {
+		t.Fatalf("%s: with segments %q, %v; without %q, %v", name, withSegs, segErr, prompt, err)
+	}
+	at := 0
+	for i, s := range segs {
+		if s.Start != at || s.End <= s.Start || i > 0 && s.Origin == segs[i-1].Origin {
+			t.Fatalf("%s: segment %d %+v after %d in %v", name, i, s, at, segs)
+		}
+		at = s.End
+	}
+	if at != len(prompt) {
+		t.Fatalf("%s: the segments end at %d, the prompt at %d", name, at, len(prompt))
+	}
 }
 
 // checkRenderError fails on an error no template or request causes: an internal error,
