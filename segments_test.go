@@ -74,8 +74,10 @@ func TestSegmentsSpecialTokens(t *testing.T) {
 	fromModel.TokensFromRequest = false
 	profiles := map[string]func(*tmplgen.Input) (string, []tmplgen.Segment, error){
 		"transformers": tmpl.RenderSegments,
-		"llama-server": func(in *tmplgen.Input) (string, []tmplgen.Segment, error) { return llamaserver.RenderSegments(tmpl, in) },
-		"vllm":         func(in *tmplgen.Input) (string, []tmplgen.Segment, error) { return vllm.RenderSegments(tmpl, in) },
+		"llama-server": func(in *tmplgen.Input) (string, []tmplgen.Segment, error) {
+			return llamaserver.RenderSegments(tmpl, in)
+		},
+		"vllm": func(in *tmplgen.Input) (string, []tmplgen.Segment, error) { return vllm.RenderSegments(tmpl, in) },
 	}
 	for name, render := range profiles {
 		for _, tt := range []struct {

@@ -70,11 +70,12 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units, _ := compiler.Compile(srcs) // a template that does not compile renders nothing
-	tokens := map[string][]string{}    // the special tokens each template writes literally
+	units, _ := compiler.Compile(srcs)   // a template that does not compile renders nothing
+	lowered := map[string]*ir.Template{} // each template's IR, for its audit
+	tokens := map[string][]string{}      // the special tokens each template writes literally
 	for _, s := range srcs {
 		if t, err := ir.Compile(s.File, s.Text); err == nil {
-			tokens[s.Name] = ir.SpecialTokens(t)
+			lowered[s.Name], tokens[s.Name] = t, ir.SpecialTokens(t)
 		}
 	}
 	type sent struct {
@@ -85,23 +86,27 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 	var pairs []harness.Pair
 	var sents []sent
 	ids := slices.Sorted(maps.Keys(cases))
+	variants := map[string]map[string]string{} // by case id, the requests of each variant
+	for _, id := range ids {
+		variants[id] = map[string]string{"cases": string(cases[id])}
+		for _, v := range []struct {
+			name  string
+			roles bool
+		}{{"sentinels", false}, {"sentinels-all", true}} {
+			req, err := withSentinels(cases[id], v.roles)
+			if err != nil {
+				t.Fatalf("case %s: %v", id, err)
+			}
+			variants[id][v.name] = req
+		}
+	}
 	for _, u := range units {
 		for _, id := range ids {
-			variants := map[string]string{"cases": string(cases[id])}
-			for _, v := range []struct {
-				name  string
-				roles bool
-			}{{"sentinels", false}, {"sentinels-all", true}} {
-				req, err := withSentinels(cases[id], v.roles)
-				if err != nil {
-					t.Fatalf("case %s: %v", id, err)
-				}
-				variants[v.name] = req
-			}
-			for _, variant := range slices.Sorted(maps.Keys(variants)) {
+			for _, variant := range slices.Sorted(maps.Keys(variants[id])) {
+				req := variants[id][variant]
 				for _, p := range []harness.Profile{harness.Transformers, harness.LlamaServer, harness.VLLM} {
-					pairs = append(pairs, harness.Pair{Template: u.Name, Case: id, Request: []byte(variants[variant]), Profile: p})
-					sents = append(sents, sent{variant, u.Name, id, p, variants[variant]})
+					pairs = append(pairs, harness.Pair{Template: u.Name, Case: id, Request: []byte(req), Profile: p})
+					sents = append(sents, sent{variant, u.Name, id, p, req})
 				}
 			}
 		}
@@ -176,12 +181,7 @@ func Provenance(t *testing.T, root string) ProvenanceReport {
 		if r.Imprecise[s.Name] == nil {
 			continue
 		}
-		t, err := ir.Compile(s.File, s.Text)
-		if err != nil {
-			r.Unexplained = append(r.Unexplained, fmt.Sprintf("%s: %v", s.Name, err))
-			continue
-		}
-		if _, losses := ir.Origins(t); len(losses) == 0 {
+		if _, losses := ir.Origins(lowered[s.Name]); len(losses) == 0 {
 			r.Unexplained = append(r.Unexplained, s.Name)
 		}
 	}

@@ -114,9 +114,15 @@ func (a *origins) written(stmts []Stmt) {
 		if !ok1 || !ok2 || !ok3 || a.isTemplate(p.X) {
 			continue
 		}
-		if m, n := tokenOpen.FindString(open.Text), tokenClose.FindString(closing.Text); m != "" && n != "" {
-			a.lost = append(a.lost, MarkupLoss{p.P, m + "…" + n + ": a special token completed by request data"})
-		}
+		a.completes(p.P, open.Text, closing.Text)
+	}
+}
+
+// completes records a loss at pos when the template text open opens a special token
+// and closing closes it, with request data between them.
+func (a *origins) completes(pos Pos, open, closing string) {
+	if m, n := tokenOpen.FindString(open), tokenClose.FindString(closing); m != "" && n != "" {
+		a.lost = append(a.lost, MarkupLoss{pos, m + "…" + n + ": a special token completed by request data"})
 	}
 }
 
@@ -291,8 +297,6 @@ func (a *origins) completed(pos Pos, items []Expr) {
 		}
 		o, _ := open.Value.(string)
 		c, _ := closing.Value.(string)
-		if m, n := tokenOpen.FindString(o), tokenClose.FindString(c); m != "" && n != "" {
-			a.lost = append(a.lost, MarkupLoss{pos, m + "…" + n + ": a special token completed by request data"})
-		}
+		a.completes(pos, o, c)
 	}
 }

@@ -360,7 +360,7 @@ func formatG(f float64, prec int, alt bool) string {
 // field that is not Markup is escaped.
 func strFormat(r Value, args []Value, kwargs []Kwarg) Value {
 	f := &formatter{args: args, kwargs: kwargs, markup: r.IsMarkup()}
-	return fromTemplateKw(sameKind(r, f.vformat(r.str(), 2)), append([]Value{r}, args...), kwargs)
+	return FromTemplateCall(sameKind(r, f.vformat(r.str(), 2)), r, args, kwargs)
 }
 
 // strFormatMap is str.format_map(mapping): str.format with the fields named by the keys

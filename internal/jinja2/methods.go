@@ -750,12 +750,17 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "str.join() takes exactly one argument (%d given)", len(args))
 	}
 	items := iterate(args[0])
-	var b strings.Builder
-	markup := r.IsMarkup()
 	for i, it := range items {
 		if it.kind() != KindString {
 			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())
 		}
+	}
+	markup := r.IsMarkup()
+	if !markup && tracking.Load() > 0 { // a tracked render may need the origins
+		return joinOrigins(items, r)
+	}
+	var b strings.Builder
+	for i, it := range items {
 		if i > 0 {
 			b.WriteString(r.str())
 		}
@@ -766,16 +771,6 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 		}
 	}
 	checkSize(b.Len())
-	if !markup && tracking.Load() > 0 { // a tracked render may need the origins
-		parts := make([]Value, 0, 2*len(items))
-		for i, it := range items {
-			if i > 0 {
-				parts = append(parts, r)
-			}
-			parts = append(parts, it)
-		}
-		return ConcatStrs(parts...)
-	}
 	return sameKind(r, b.String())
 }
 

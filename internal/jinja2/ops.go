@@ -448,9 +448,7 @@ func Concat(items ...Value) Value {
 		// a tracked render may need the origins: the other operands are data
 		parts := make([]Value, len(items))
 		for i, it := range items {
-			if parts[i] = it; it.kind() != KindString {
-				parts[i] = Str(string(appendStr(nil, it)))
-			}
+			parts[i] = textValue(it)
 		}
 		return ConcatStrs(parts...)
 	}

@@ -382,14 +382,18 @@ func sameShape(r, in Value) Value {
 	return mixedStr(r.str(), in.boxed().markup)
 }
 
-// fromTemplateKw is FromTemplate of an operation with keyword arguments too.
-func fromTemplateKw(r Value, ins []Value, kwargs []Kwarg) Value {
+// FromTemplateCall is FromTemplate of a method's result r: template text when its
+// receiver and every argument are.
+func FromTemplateCall(r, recv Value, args []Value, kwargs []Kwarg) Value {
+	if recv.origin() != originTemplate {
+		return r // the commonest case, decided at once
+	}
 	for _, kw := range kwargs {
 		if kw.Value.origin() != originTemplate {
 			return r
 		}
 	}
-	return FromTemplate(r, ins...)
+	return FromTemplate(r, args...)
 }
 
 // asTemplate returns the str r marked template text, or a list or tuple of r's items so
@@ -424,38 +428,36 @@ func joinOrigins(items []Value, sep Value) Value {
 		if i > 0 {
 			parts = append(parts, sep)
 		}
-		if it.kind() != KindString {
-			it = Str(string(appendStr(nil, it)))
-		}
-		parts = append(parts, it)
+		parts = append(parts, textValue(it))
 	}
 	return ConcatStrs(parts...)
+}
+
+// textValue returns the str v with its origin, or the str() of another value as data.
+func textValue(v Value) Value {
+	if v.kind() == KindString {
+		return v
+	}
+	return Str(string(appendStr(nil, v)))
 }
 
 // percentOrigin is FromTemplate of a % operation: its operand b a tuple, a dict or one
 // value.
 func percentOrigin(r, format, b Value) Value {
-	ins := []Value{format}
-	switch b.kind() {
-	case KindTuple:
-		ins = append(ins, b.list().items()...)
-	case KindDict:
-		ins = append(ins, b.dict().vals()...)
-	default:
-		ins = append(ins, b)
+	switch {
+	case format.origin() != originTemplate:
+		return r
+	case b.kind() == KindTuple:
+		return FromTemplate(r, b.list().items()...)
+	case b.kind() == KindDict:
+		return FromTemplate(r, b.dict().vals()...)
 	}
-	return FromTemplate(r, ins...)
+	return FromTemplate(r, b)
 }
 
-// MarkedStr returns the str s whose template text is at the ranges markup (in order):
-// a text a profile builds from pieces of known origin.
-func MarkedStr(s string, markup []ByteRange) Value {
-	var rs []ByteRange
-	for _, r := range markup {
-		rs = addRange(rs, r.Start, r.End)
-	}
-	return mixedStr(s, rs)
-}
+// MarkedStr returns the str s whose template text is at the ranges markup (in order
+// and apart, as a tracked render gives them): a profile's text of known origins.
+func MarkedStr(s string, markup []ByteRange) Value { return mixedStr(s, markup) }
 
 // AppendMarkup appends to rs the ranges of template text of the str v, placed at offset
 // at of a text that rs describes.

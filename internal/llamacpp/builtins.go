@@ -144,11 +144,7 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	case k == "str":
 		if r, ok := llamaStrBuiltin(id, v, args, kwargs); ok {
 			// what it computes from template text alone is template text
-			ins := append([]jinja2.Value{v}, args...)
-			for _, kw := range kwargs {
-				ins = append(ins, kw.Value)
-			}
-			return jinja2.FromTemplate(r, ins...)
+			return jinja2.FromTemplateCall(r, v, args, kwargs)
 		}
 	}
 	switch k {
