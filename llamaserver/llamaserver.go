@@ -27,6 +27,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -83,8 +85,8 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // engine needs to be given to compare with Render. An error is a *tmplgen.Error (what
 // llama-server answers instead of a prompt).
 func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
-	rw, err := s.rewrite(t, in)
-	if err != nil {
+	rw := new(llamaRewrite)
+	if err := s.rewrite(rw, t, in); err != nil {
 		return nil, err
 	}
 	return rw.vars, nil
@@ -139,8 +141,9 @@ var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 // appendRender is AppendRender of a template llama-server has loaded; when markup is
 // not nil, it is set to the ranges of the prompt that are template text.
 func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
-	rw, err := s.rewrite(t, in)
-	if err != nil {
+	rw := rewritePool.Get().(*llamaRewrite)
+	defer rw.release()
+	if err := s.rewrite(rw, t, in); err != nil {
 		return dst, err
 	}
 	start := len(dst)
@@ -333,13 +336,39 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
-	vars     *jinja2.Dict // the template's variables
+	vars     *jinja2.Dict // the template's variables: &dict
 	agp      bool         // add_generation_prompt
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (left out of vars), is continued; ContinueNone otherwise.
 	cont    tmplgen.Continuation
 	contMsg llamaMsg
+
+	// the storage of the rewrite, kept between renders (rewritePool)
+	msgs []llamaMsg     // the parsed messages
+	jm   []*jinja2.Dict // the messages as the template sees them
+	dict jinja2.Dict    // vars
+}
+
+// rewritePool recycles the storage of rewrites between renders.
+var rewritePool = sync.Pool{New: func() any { return new(llamaRewrite) }}
+
+// maxPooledMessages is the most messages a rewrite kept in rewritePool has room for:
+// a very long conversation's storage is left to the garbage collector.
+const maxPooledMessages = 1024
+
+// release empties rw, which references the request no more, and puts it back in
+// rewritePool.
+func (rw *llamaRewrite) release() {
+	clear(rw.msgs)
+	clear(rw.jm)
+	rw.dict.Clear()
+	keep := llamaRewrite{msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict}
+	if cap(keep.msgs) > maxPooledMessages {
+		keep.msgs, keep.jm = nil, nil
+	}
+	*rw = keep
+	rewritePool.Put(rw)
 }
 
 // llamaMsg is llama.cpp's common_chat_msg.
@@ -348,6 +377,11 @@ type llamaMsg struct {
 	parts                 []llamaPart
 	toolCalls             []llamaCall
 	reasoning, name, tcID string
+	// src is the request's message it was parsed from when that is what toJSON
+	// builds (the same keys in the same order, each a str of data with the message's
+	// text), nil otherwise: the template can be given src itself (a common message,
+	// {"role": "user", "content": "..."}, is).
+	src *jinja2.Dict
 }
 
 // empty is common_chat_msg::empty: the message has nothing but its role.
@@ -391,35 +425,36 @@ func llamaError(t *tmplgen.Template, format string, args ...any) *tmplgen.Error 
 
 // rewrite applies s's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read.
-func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite, error) {
+func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Input) error {
 	caps := &t.Caps
 	if !caps.Known() {
-		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
+		return llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
 	}
 	if caps.LoadError != "" {
 		// llama-server does not start with this template
-		return nil, llamaError(t, "llama.cpp rejects the template when it loads it: %s", caps.LoadError)
+		return llamaError(t, "llama.cpp rejects the template when it loads it: %s", caps.LoadError)
 	}
-	rw := &llamaRewrite{bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
+	rw.bos, rw.eos = in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 
 	// oaicompat_chat_params_parse
 	schema, err := llamaResponseSchema(t, &in.Server)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if in.Messages.Kind() != jinja2.KindList {
-		return nil, llamaError(t, "Expected 'messages' to be an array")
+		return llamaError(t, "Expected 'messages' to be an array")
 	}
 	if err := checkServerMessages(in.Messages.Items()); err != nil {
-		return nil, llamaError(t, "%s", err)
+		return llamaError(t, "%s", err)
 	}
-	msgs, err := parseLlamaMessages(in.Messages.Items())
+	msgs, err := parseLlamaMessages(rw.msgs[:0], in.Messages.Items())
+	rw.msgs = msgs
 	if err != nil {
-		return nil, llamaError(t, "Failed to parse messages: %v", err)
+		return llamaError(t, "Failed to parse messages: %v", err)
 	}
 	tools, err := parseLlamaTools(in.Tools)
 	if err != nil {
-		return nil, llamaError(t, "Failed to parse tools: %v", err)
+		return llamaError(t, "Failed to parse tools: %v", err)
 	}
 	toolChoice := "auto"
 	if tc := in.Server.ToolChoice; tc.Kind() == jinja2.KindString {
@@ -428,31 +463,31 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 	switch toolChoice {
 	case "auto", "none", "required":
 	default:
-		return nil, llamaError(t, "Invalid tool_choice: %s", toolChoice)
+		return llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
 	if n := len(msgs); cont == tmplgen.ContinueNone && !s.NoPrefillAssistant && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
-			return nil, llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
+			return llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
 		}
 		cont, agp = tmplgen.ContinueAuto, false
 	}
 	if cont != tmplgen.ContinueNone && agp {
-		return nil, llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
+		return llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
 	if f := in.Server.ReasoningFormat; !f.IsUndefined() {
 		if f.Kind() != jinja2.KindString {
-			return nil, llamaError(t, "%s", typeError302(f))
+			return llamaError(t, "%s", typeError302(f))
 		}
 		switch str(f) {
 		case "none", "auto", "deepseek", "deepseek-legacy":
 		default:
-			return nil, llamaError(t, "Unknown reasoning format: %s", str(f))
+			return llamaError(t, "Unknown reasoning format: %s", str(f))
 		}
 	}
 	if tools.Kind() == jinja2.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
-		return nil, llamaError(t, "Cannot use custom grammar constraints with tools.")
+		return llamaError(t, "Cannot use custom grammar constraints with tools.")
 	}
 	// chat_template_kwargs: the server's, each replaced by the request's of its name
 	kwargs := in.Kwargs
@@ -468,7 +503,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 		case jinja2.KindBool:
 			enableThinking, _ = v.AsBool()
 		case jinja2.KindString:
-			return nil, llamaError(t, `invalid type for "enable_thinking" (expected boolean, got string)`)
+			return llamaError(t, `invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
 	}
 	// reasoning_effort (a string; another type is read as ""): "none" turns thinking off
@@ -504,7 +539,11 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 	if caps.TrimContent {
 		for i := range msgs {
 			m := &msgs[i]
-			m.content, m.reasoning = trimASCIISpace(m.content), trimASCIISpace(m.reasoning)
+			content, reasoning := trimASCIISpace(m.content), trimASCIISpace(m.reasoning)
+			if len(content) < len(m.content) || len(reasoning) < len(m.reasoning) {
+				m.src = nil // the template sees the trimmed text
+			}
+			m.content, m.reasoning = content, reasoning
 			for j := range m.parts {
 				if m.parts[j].typ == "text" {
 					m.parts[j].text = trimASCIISpace(m.parts[j].text)
@@ -514,18 +553,23 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 	}
 	onlyString := caps.StringContent && !caps.TypedContent
 	onlyTyped := !caps.StringContent && caps.TypedContent
-	jm := make([]*jinja2.Dict, len(msgs))
+	// jm[i] is msgs[i].src, the request's own message, where toJSON gives it as it is:
+	// own(i) copies it before a change
+	jm := slices.Grow(rw.jm[:0], len(msgs))[:len(msgs)]
+	rw.jm = jm
+	own := func(i int) *jinja2.Dict {
+		if jm[i] == msgs[i].src {
+			jm[i] = jm[i].Copy()
+		}
+		return jm[i]
+	}
 	for i := range msgs {
 		jm[i] = msgs[i].toJSON(onlyString)
 		if c, _ := jm[i].GetStr("content"); onlyTyped && c.Kind() == jinja2.KindString {
-			jm[i].SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
+			own(i).SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
 		}
-	}
-	if !caps.KeepDeveloperRole {
-		for _, m := range jm {
-			if r, _ := m.GetStr("role"); jinja2.EqStr(r, "developer") {
-				m.SetStr("role", jinja2.Str("system"))
-			}
+		if r, _ := jm[i].GetStr("role"); !caps.KeepDeveloperRole && jinja2.EqStr(r, "developer") {
+			own(i).SetStr("role", jinja2.Str("system"))
 		}
 	}
 	if !caps.SystemRole && len(jm) > 0 {
@@ -535,12 +579,12 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 				b, _ := jm[1].GetStr("content")
 				for _, x := range []jinja2.Value{a, b} {
 					if x.Kind() != jinja2.KindString {
-						return nil, llamaError(t, "[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
+						return llamaError(t, "[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
 					}
 				}
-				jm[1].SetStr("content", jinja2.Str(str(a)+"\n"+str(b)))
+				own(1).SetStr("content", jinja2.Str(str(a)+"\n"+str(b)))
 			}
-			jm = jm[1:]
+			jm, msgs = jm[1:], msgs[1:]
 		}
 	}
 	if caps.ObjectArguments {
@@ -557,7 +601,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 				}
 				v, err := jinja2.ParseJSON([]byte(str(args)))
 				if err != nil {
-					return nil, llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
+					return llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
 				fn.AsDict().SetStr("arguments", v)
 			}
@@ -573,11 +617,12 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 			jm[i] = ministralMessage(m)
 		}
 	case "gpt_oss", "lfm2", "lfm2_5":
-		for _, m := range jm {
+		for i, m := range jm {
 			r, ok := m.GetStr("reasoning_content")
 			if !ok || r.Kind() != jinja2.KindString {
 				continue
 			}
+			m = own(i)
 			m.SetStr("thinking", r)
 			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
 				m.Delete(jinja2.Str("content"))
@@ -590,12 +635,8 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 	}
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
-	vars := jinja2.NewDict(12)
-	list := make([]jinja2.Value, len(jm))
-	for i, m := range jm {
-		list[i] = jinja2.DictValue(m)
-	}
-	vars.SetStr("messages", jinja2.ListOf(list))
+	vars := &rw.dict
+	vars.SetStr("messages", messagesList(in.Messages, jm))
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str
@@ -606,10 +647,16 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 	if tools.Kind() == jinja2.KindList {
 		vars.SetStr("tools", tools)
 	}
-	now := in.Clock()
-	vars.SetStr("datetime", jinja2.Str(pystr.Strftime(now, "%b %d %Y")))
-	vars.SetStr("date_string", jinja2.Str(pystr.Strftime(now, "%d %b %Y")))
-	for _, k := range slices.Sorted(maps.Keys(kwargs)) {
+	day := dayOf(in.Clock())
+	vars.SetStr("datetime", day.datetime)
+	vars.SetStr("date_string", day.dateString)
+	var room [16]string // the names, sorted, without an allocation for a few
+	names := room[:0]
+	for k := range kwargs {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
 		vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
 	}
 	if e, _ := vars.GetStr("reasoning_effort"); e.Kind() == jinja2.KindString && str(e) != "" && !vars.Has(jinja2.Str("reasoning_strength")) {
@@ -636,7 +683,47 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*llamaRewrite,
 		}
 	}
 	rw.vars = vars
-	return rw, nil
+	return nil
+}
+
+// messagesList returns the list of the messages jm: the request's list itself when jm
+// are its messages, in order.
+func messagesList(request jinja2.Value, jm []*jinja2.Dict) jinja2.Value {
+	items := request.Items()
+	same := len(items) == len(jm) && request.TypeName() == "list"
+	for i := 0; same && i < len(jm); i++ {
+		same = items[i].AsDict() == jm[i]
+	}
+	if same {
+		return request
+	}
+	list := make([]jinja2.Value, len(jm))
+	for i, m := range jm {
+		list[i] = jinja2.DictValue(m)
+	}
+	return jinja2.ListOf(list)
+}
+
+// A day is what llama-server's datetime and date_string variables say of a date.
+type day struct {
+	year                 int
+	month                time.Month
+	date                 int
+	datetime, dateString jinja2.Value
+}
+
+// lastDay is the day dayOf was last asked for.
+var lastDay atomic.Pointer[day]
+
+// dayOf returns the day of now (in its location), formatted once a day, not per render.
+func dayOf(now time.Time) *day {
+	y, m, d := now.Date()
+	if c := lastDay.Load(); c != nil && c.year == y && c.month == m && c.date == d {
+		return c
+	}
+	c := &day{y, m, d, jinja2.Str(pystr.Strftime(now, "%b %d %Y")), jinja2.Str(pystr.Strftime(now, "%d %b %Y"))}
+	lastDay.Store(c)
+	return c
 }
 
 // llamaResponseSchema is the JSON schema of the answer llama-server reads from
@@ -705,20 +792,17 @@ func isEmptyJSON(v jinja2.Value) bool {
 // which a prompt-only server does not have.
 func checkServerMessages(messages []jinja2.Value) error {
 	for _, mv := range messages {
-		m := mv.AsDict()
+		f := fieldsOf(mv.AsDict())
 		role := ""
-		content, hasContent := jinja2.Value{}, false
-		if m != nil {
-			if r, ok := m.GetStr("role"); ok && r.Kind() == jinja2.KindString {
-				role = str(r)
-			}
-			content, hasContent = m.GetStr("content")
+		if r := f.v[fieldRole]; f.has[fieldRole] && r.Kind() == jinja2.KindString {
+			role = str(r)
 		}
+		content, hasContent := f.v[fieldContent], f.has[fieldContent]
 		if role != "assistant" && !hasContent {
 			return fmt.Errorf("All non-assistant messages must contain 'content'")
 		}
 		if role == "assistant" && !hasContent {
-			if !m.Has(jinja2.Str("tool_calls")) {
+			if !f.has[fieldToolCalls] {
 				return fmt.Errorf("Assistant message must contain either 'content' or 'tool_calls'!")
 			}
 			continue
@@ -751,24 +835,92 @@ func checkServerMessages(messages []jinja2.Value) error {
 	return nil
 }
 
+// The fields of a request message that llama-server reads.
+const (
+	fieldRole = iota
+	fieldContent
+	fieldToolCalls
+	fieldReasoning
+	fieldName
+	fieldToolCallID
+	numFields
+)
+
+// messageFields are the fields of a message, found in one pass over its keys.
+type messageFields struct {
+	v   [numFields]jinja2.Value
+	has [numFields]bool
+	// asJSON: the message has no other key, its keys come in the order of the fields
+	// above, and role, content, reasoning_content, name and tool_call_id are strs of
+	// data, those after content not empty: what the message is as llama.cpp hands it
+	// to the template (common_chat_msg::to_json_oaicompat), when it has no tool calls.
+	asJSON bool
+}
+
+// fieldsOf returns the fields of the message m (none for nil).
+func fieldsOf(m *jinja2.Dict) (f messageFields) {
+	if m == nil {
+		return f
+	}
+	vals := m.Values()
+	f.asJSON = true
+	last := -1
+	for i, k := range m.Keys() {
+		if k.Kind() != jinja2.KindString {
+			f.asJSON = false
+			continue
+		}
+		field := -1
+		switch str(k) {
+		case "role":
+			field = fieldRole
+		case "content":
+			field = fieldContent
+		case "tool_calls":
+			field = fieldToolCalls
+		case "reasoning_content":
+			field = fieldReasoning
+		case "name":
+			field = fieldName
+		case "tool_call_id":
+			field = fieldToolCallID
+		}
+		if field < 0 {
+			f.asJSON = false
+			continue
+		}
+		f.v[field], f.has[field] = vals[i], true
+		v := vals[i]
+		f.asJSON = f.asJSON && field > last && field != fieldToolCalls && v.IsDataStr() && (field <= fieldContent || str(v) != "")
+		last = field
+	}
+	f.asJSON = f.asJSON && f.has[fieldRole] && f.has[fieldContent]
+	return f
+}
+
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
-func parseLlamaMessages(messages []jinja2.Value) ([]llamaMsg, error) {
-	out := make([]llamaMsg, 0, len(messages))
+func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value) ([]llamaMsg, error) {
+	out = slices.Grow(out, len(messages))
 	for _, mv := range messages {
 		m := mv.AsDict()
 		if m == nil {
 			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", jinja2.CompactJSON(mv))
 		}
 		var msg llamaMsg
-		role, ok := m.GetStr("role")
-		if !ok {
+		f := fieldsOf(m)
+		if f.asJSON {
+			msg.src = m
+		}
+		if !f.has[fieldRole] {
 			return nil, fmt.Errorf("Missing 'role' in message: %s", jinja2.CompactJSON(mv))
 		}
+		role := f.v[fieldRole]
+		var ok bool
 		if msg.role, ok = jsonString(role); !ok {
 			return nil, typeError302(role)
 		}
-		content, hasContent := m.GetStr("content")
-		calls, hasCalls := m.GetStr("tool_calls")
+		content, hasContent := f.v[fieldContent], f.has[fieldContent]
+		calls, hasCalls := f.v[fieldToolCalls], f.has[fieldToolCalls]
 		if hasContent {
 			switch content.Kind() {
 			case jinja2.KindString:
@@ -853,12 +1005,12 @@ func parseLlamaMessages(messages []jinja2.Value) ([]llamaMsg, error) {
 		if !hasContent && !hasCalls {
 			return nil, fmt.Errorf("Expected 'content' or 'tool_calls' (ref: https://github.com/ggml-org/llama.cpp/issues/8367 & https://github.com/ggml-org/llama.cpp/issues/12279)")
 		}
-		for _, f := range []struct {
-			key string
-			dst *string
-		}{{"reasoning_content", &msg.reasoning}, {"name", &msg.name}, {"tool_call_id", &msg.tcID}} {
-			if v, ok := m.GetStr(f.key); ok {
-				if *f.dst, ok = jsonString(v); !ok {
+		for _, g := range [...]struct {
+			field int
+			dst   *string
+		}{{fieldReasoning, &msg.reasoning}, {fieldName, &msg.name}, {fieldToolCallID, &msg.tcID}} {
+			if v := f.v[g.field]; f.has[g.field] {
+				if *g.dst, ok = jsonString(v); !ok {
 					return nil, typeError302(v)
 				}
 			}
@@ -869,8 +1021,12 @@ func parseLlamaMessages(messages []jinja2.Value) ([]llamaMsg, error) {
 }
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
-// with llama.cpp's keys in llama.cpp's order.
+// with llama.cpp's keys in llama.cpp's order. That is the request's message itself
+// (m.src, shared) when it is already so.
 func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
+	if m.src != nil {
+		return m.src
+	}
 	j := jinja2.NewDict(6)
 	j.SetStr("role", jinja2.Str(m.role))
 	media := false

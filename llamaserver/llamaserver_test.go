@@ -232,27 +232,42 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	}
 }
 
-// TestLlamaServerLeavesInputAlone: Render builds its own input; the caller's is
-// never changed (renders share inputs across goroutines).
+// TestLlamaServerLeavesInputAlone: Render gives the template the request's own
+// messages where llama.cpp would build the same ones, and changes a copy where it
+// changes them; the caller's input is never changed (renders share inputs across
+// goroutines).
 func TestLlamaServerLeavesInputAlone(t *testing.T) {
-	noSystem := generic
-	noSystem.SystemRole, noSystem.ObjectArguments, noSystem.Handler = false, true, "ministral_3"
-	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"},
+	ministral := generic
+	ministral.SystemRole, ministral.ObjectArguments, ministral.Handler = false, true, "ministral_3"
+	onlyTyped := generic
+	onlyTyped.StringContent, onlyTyped.TypedContent = false, true
+	gptOSS := generic
+	gptOSS.Handler = "gpt_oss"
+	trim := generic
+	trim.TrimContent, trim.SystemRole = true, false
+	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": " U "},
 		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
-		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "pre"}],
+		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "B", "reasoning_content": "R2"},
+		{"role": "user", "content": "U2"}, {"role": "assistant", "content": "pre"}],
 		"tools": [{"type": "function", "function": {"name": "f"}}], "chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
-	req, err := tmplgen.ParseRequest([]byte(request))
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
-	tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
-	if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
-		t.Fatal(err)
-	}
-	after := string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
-	if before != after {
-		t.Errorf("the render changed its input:\nbefore %s\nafter  %s", before, after)
+	for name, caps := range map[string]llamacpp.Capabilities{"generic": generic, "ministral_3": ministral, "typed": onlyTyped, "gpt_oss": gptOSS, "trim": trim} {
+		req, err := tmplgen.ParseRequest([]byte(request))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dump := func() string {
+			return string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
+		}
+		before := dump()
+		tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
+		for range 2 { // the second with storage the first left behind
+			if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if after := dump(); before != after {
+			t.Errorf("%s: the render changed its input:\nbefore %s\nafter  %s", name, before, after)
+		}
 	}
 }
 

@@ -103,6 +103,13 @@ func (d *Dict) findStr(key string) int {
 	return -1
 }
 
+// Clear removes every entry; the dict keeps its storage for the entries set next.
+func (d *Dict) Clear() {
+	clear(d.vals())
+	clear(d.keys())
+	d.n, d.index = 0, nil
+}
+
 // Has reports whether key is in the dict.
 func (d *Dict) Has(key Value) bool { return d.find(key) >= 0 }
 

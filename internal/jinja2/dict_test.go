@@ -35,3 +35,32 @@ func TestDictStrKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestDictClear: a cleared dict is empty, holds nothing of what it had, and takes new
+// entries in its old storage, with or without the index of a large dict.
+func TestDictClear(t *testing.T) {
+	for _, n := range []int{3, indexThreshold + 2} {
+		d := NewDict(0)
+		for i := range n {
+			d.SetStr(string(rune('a'+i)), Int(int64(i)))
+		}
+		slots := &d.slots()[0]
+		d.Clear()
+		if d.Len() != 0 || d.Has(Str("a")) {
+			t.Fatalf("%d entries: after Clear, Len %d, has a %v", n, d.Len(), d.Has(Str("a")))
+		}
+		for _, v := range d.slots() {
+			if v != (Value{}) {
+				t.Fatalf("%d entries: after Clear, the storage still holds %v", n, v)
+			}
+		}
+		d.SetStr("b", Int(7))
+		d.SetStr("z", Int(8))
+		if got := string(AppendJSON(nil, DictValue(d))); got != `{"b": 7, "z": 8}` {
+			t.Errorf("%d entries: after Clear and two sets, %s", n, got)
+		}
+		if &d.slots()[0] != slots {
+			t.Errorf("%d entries: Clear let go of the storage", n)
+		}
+	}
+}

@@ -132,3 +132,16 @@ func TestSpliceMarkup(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDataStr: only a str Str makes is a str of data.
+func TestIsDataStr(t *testing.T) {
+	mixed := ConcatMarked(Lit("<|x|>"), Str("data"))
+	for _, tt := range []struct {
+		v    Value
+		want bool
+	}{{Str("a"), true}, {Str(""), true}, {Lit("a"), false}, {Markup("a"), false}, {mixed, false}, {Int(1), false}, {None(), false}} {
+		if got := tt.v.IsDataStr(); got != tt.want {
+			t.Errorf("%#v.IsDataStr() = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}

@@ -245,6 +245,12 @@ func (v Value) IsNone() bool { return v.kind() == KindNone }
 // IsMarkup reports whether v is a str marked safe.
 func (v Value) IsMarkup() bool { return v.kind() == KindString && v.strFlags()&flagMarkup != 0 }
 
+// IsDataStr reports whether v is a str as Str makes it: not Markup, its bytes all data
+// (no template text, see origin.go).
+func (v Value) IsDataStr() bool {
+	return v.kind() == KindString && v.strFlags()&flagMarkup == 0 && v.origin() == originData
+}
+
 // AsString returns the str in v and whether v is a str.
 func (v Value) AsString() (string, bool) { return v.str(), v.kind() == KindString }
 

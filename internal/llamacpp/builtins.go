@@ -93,6 +93,9 @@ func FilterTarget(name string, v jinja2.Value) (string, jinja2.Value) {
 // CallFilter is jinja2.CallFilter as llama.cpp's engine applies a filter: the builtin of
 // FilterTarget, an error when the value's type lacks it.
 func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if name == "length" && v.Kind() == jinja2.KindList && len(args)+len(kwargs) == 0 {
+		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
+	}
 	id, input := FilterTarget(name, v)
 	if !HasBuiltin(input, id) {
 		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))

@@ -84,6 +84,9 @@ func ItemInt(v jinja2.Value, i int64) jinja2.Value {
 // Add is jinja2.Add as llama.cpp's +: none or undefined next to a str is "", and a str
 // and another value join their string forms (llamaString).
 func Add(a, b jinja2.Value) jinja2.Value {
+	if x, y, ok := smallInts(a, b); ok {
+		return jinja2.Int(x + y) // exact in a double too
+	}
 	switch {
 	case isNull(a) && b.Kind() == jinja2.KindString:
 		return b
@@ -616,7 +619,18 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 }
 
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
-func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { Write(w, Sum(operands...)) }
+func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
+	for _, v := range operands {
+		if v.Kind() != jinja2.KindString || v.IsMarkup() {
+			Write(w, Sum(operands...))
+			return
+		}
+	}
+	// strs add up to their concatenation: write each
+	for _, v := range operands {
+		w.WriteText(v)
+	}
+}
 
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
 // writer gives (FilterTojson).

@@ -23,7 +23,24 @@ import (
 //     inf or nan instead of Python's ZeroDivisionError.
 
 // Sub is jinja2.Sub as llama.cpp's -.
-func Sub(a, b jinja2.Value) jinja2.Value { return llamaBinary("-", a, b) }
+func Sub(a, b jinja2.Value) jinja2.Value {
+	if x, y, ok := smallInts(a, b); ok {
+		return jinja2.Int(x - y) // exact in a double too
+	}
+	return llamaBinary("-", a, b)
+}
+
+// smallInts returns the ints a and b when both are ints of at most 52 bits: llama.cpp
+// adds and subtracts ints as doubles, which hold such sums and differences exactly.
+func smallInts(a, b jinja2.Value) (x, y int64, ok bool) {
+	if a.Kind() != jinja2.KindInt || b.Kind() != jinja2.KindInt {
+		return 0, 0, false
+	}
+	x, okx := a.AsInt()
+	y, oky := b.AsInt()
+	const limit = 1 << 52
+	return x, y, okx && oky && -limit < x && x < limit && -limit < y && y < limit
+}
 
 // Mul is jinja2.Mul as llama.cpp's *.
 func Mul(a, b jinja2.Value) jinja2.Value { return llamaBinary("*", a, b) }

@@ -1,0 +1,28 @@
+package llamacpp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
+
+// TestIntFastPaths: Add and Sub of ints, which skip llama.cpp's double arithmetic
+// where it is exact, give what it gives, at the edges of where they skip it too.
+func TestIntFastPaths(t *testing.T) {
+	ints := []int64{0, 1, -1, 7, 1<<52 - 1, -(1<<52 - 1), 1 << 52, 1<<53 + 1, -(1<<53 + 1), math.MaxInt64, math.MinInt64}
+	for _, x := range ints {
+		for _, y := range ints {
+			a, b := jinja2.Int(x), jinja2.Int(y)
+			for _, op := range []struct {
+				name string
+				fast func(a, b jinja2.Value) jinja2.Value
+			}{{"+", Add}, {"-", Sub}} {
+				got, want := op.fast(a, b), llamaBinary(op.name, a, b)
+				if got.Kind() != want.Kind() || got.String() != want.String() {
+					t.Errorf("%d %s %d = %v, llama.cpp's arithmetic gives %v", x, op.name, y, got, want)
+				}
+			}
+		}
+	}
+}
