@@ -162,14 +162,26 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 			return nil, err
 		}
 	}
+	openAI := t.VLLM.OpenAIContent
+	switch s.ContentFormat {
+	case "string":
+		openAI = false
+	case "openai":
+		openAI = true
+	}
+	// conv[i] is the i-th message as validated, then as parsed: nil for a message the
+	// template gets as it is
 	msgs := in.Messages.Items()
-	validated := make([]*jinja2.Dict, len(msgs))
+	conv := make([]*jinja2.Dict, len(msgs))
 	for i, m := range msgs {
+		if asIs(m, openAI) {
+			continue
+		}
 		v, err := validMessage(t, m)
 		if err != nil {
 			return nil, err
 		}
-		validated[i] = v
+		conv[i] = v
 	}
 
 	// the server's tool checks (online_renderer.render_chat)
@@ -220,24 +232,21 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 
 	// the messages (parse_chat_message_content, _postprocess_messages)
-	openAI := t.VLLM.OpenAIContent
-	switch s.ContentFormat {
-	case "string":
-		openAI = false
-	case "openai":
-		openAI = true
-	}
-	conv := make([]*jinja2.Dict, len(validated))
-	for i, m := range validated {
+	asGiven := true // every message is the request's, in its order
+	for i, m := range conv {
+		if m == nil {
+			conv[i] = msgs[i].AsDict()
+			continue
+		}
 		pm, err := parseMessage(t, m, openAI)
 		if err != nil {
 			return nil, err
 		}
-		conv[i] = pm
+		conv[i], asGiven = pm, false
 	}
 	postprocess(conv)
 	if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
-		conv = consolidateSystem(developerToSystem(conv))
+		conv, asGiven = consolidateSystem(developerToSystem(conv)), false
 	}
 
 	// transformers' apply_chat_template
@@ -249,7 +258,6 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		AllowMissingTokens: in.AllowMissingTokens,
 		Now:                in.Now,
 		Limits:             in.Limits,
-		Kwargs:             map[string]jinja2.Value{},
 	}
 	if d, ok := kwargs["documents"]; ok {
 		out.Documents = d
@@ -264,6 +272,9 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		case "messages":
 			return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
 		default:
+			if out.Kwargs == nil {
+				out.Kwargs = make(map[string]jinja2.Value, len(kwargs))
+			}
 			out.Kwargs[k] = v
 		}
 	}
@@ -277,12 +288,35 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if cfm {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
+	if asGiven && in.Messages.TypeName() == "list" {
+		out.Messages = in.Messages
+		return out, nil
+	}
 	list := make([]jinja2.Value, len(conv))
 	for i, m := range conv {
 		list[i] = jinja2.DictValue(m)
 	}
 	out.Messages = jinja2.ListOf(list)
 	return out, nil
+}
+
+// asIs reports whether vLLM hands the template the message m as it is:
+// {"role": ..., "content": ...} in that order, strs of data, in the string content
+// format (not a developer message, which gains tools, nor a system message vLLM cuts a
+// billing header from).
+func asIs(m jinja2.Value, openAI bool) bool {
+	d := m.AsDict()
+	if openAI || d == nil || d.Len() != 2 {
+		return false
+	}
+	keys, vals := d.Keys(), d.Values()
+	for i, key := range [2]string{"role", "content"} {
+		if !jinja2.EqStr(keys[i], key) || !keys[i].IsDataStr() || !vals[i].IsDataStr() {
+			return false
+		}
+	}
+	r, c := str(vals[0]), str(vals[1])
+	return r != "developer" && !(r == "system" && strings.HasPrefix(c, billingHeader))
 }
 
 // checkToolChoice is check_tool_usage's check of tool_choice (given: the request sets

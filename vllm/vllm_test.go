@@ -1,0 +1,51 @@
+package vllm_test
+
+import (
+	"testing"
+
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/vllm"
+)
+
+// TestLeavesInputAlone: the template gets the request's own messages where vLLM would
+// build the same ones, and new ones where it changes them (a developer message made a
+// system message, then merged); the caller's input is never changed. The messages
+// expected are what ../shared/oracle/tools/vllm_render.py gives {{ messages | tojson }}
+// (the string content format) and the same after a loop over each message's content
+// (the openai format).
+func TestLeavesInputAlone(t *testing.T) {
+	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "U"},
+		{"role": "developer", "content": "D"},
+		{"role": "assistant", "content": "A", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
+		{"role": "tool", "content": "T", "tool_call_id": "1"}, {"role": "user", "content": [{"type": "text", "text": "P"}]}],
+		"tools": [{"type": "function", "function": {"name": "f"}}]}`
+	srv := &vllm.Server{EnableAutoToolChoice: true, ToolCallParser: "hermes"}
+	for _, openAI := range []bool{false, true} {
+		req, err := tmplgen.ParseRequest([]byte(request))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dump := func() string { return string(jinja2.AppendJSON(nil, req.Messages)) }
+		before := dump()
+		var seen string
+		tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", VLLM: tmplgen.VLLMFacts{OpenAIContent: openAI}, Func: func(w *jinja2.Writer) {
+			seen = string(jinja2.AppendJSON(nil, w.Lookup("messages")))
+		}}
+		for range 2 {
+			if _, err := srv.Render(tmpl, &req.Input); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if after := dump(); before != after {
+			t.Errorf("openai %v: the render changed its input:\nbefore %s\nafter  %s", openAI, before, after)
+		}
+		want := `[{"role": "system", "content": "S\n\nD"}, {"role": "user", "content": "U"}, {"role": "assistant", "content": "A", "tool_calls": [{"id": "1", "function": {"arguments": {"x": 1}, "name": "f"}, "type": "function"}]}, {"role": "tool", "content": "T", "tool_call_id": "1"}, {"role": "user", "content": "P"}]`
+		if openAI {
+			want = `[{"role": "system", "content": "S\n\nD"}, {"role": "user", "content": [{"type": "text", "text": "U"}]}, {"role": "assistant", "content": [{"type": "text", "text": "A"}], "tool_calls": [{"id": "1", "function": {"arguments": {"x": 1}, "name": "f"}, "type": "function"}]}, {"role": "tool", "content": "T", "tool_call_id": "1"}, {"role": "user", "content": [{"type": "text", "text": "P"}]}]`
+		}
+		if seen != want {
+			t.Errorf("openai %v: the template got\n%s\nwant\n%s", openAI, seen, want)
+		}
+	}
+}
