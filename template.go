@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -60,9 +61,24 @@ type Template struct {
 
 // Render renders the template for in and returns the prompt.
 func (t *Template) Render(in *Input) (string, error) {
-	b, err := t.AppendRender(nil, in)
+	buf := renderBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= maxPooledBuffer {
+			renderBuffers.Put(buf)
+		}
+	}()
+	b, err := t.AppendRender((*buf)[:0], in)
+	*buf = b
 	return string(b), err
 }
+
+// renderBuffers recycles the buffers Render renders into, so that a render allocates
+// its prompt once, as a string.
+var renderBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBuffer is the capacity beyond which Render's buffer is left to the garbage
+// collector rather than kept for the next render.
+const maxPooledBuffer = 1 << 20
 
 // AppendRender renders the template for in as transformers' apply_chat_template does,
 // appending the prompt to dst; in is never modified. (Package llamaserver renders the
