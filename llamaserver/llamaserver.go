@@ -1096,13 +1096,21 @@ func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
 
 // parseLlamaTools is what llama-server makes of the request's tools: none unless a
 // non-empty list; each tool rebuilt as {type, function: {name, description,
-// parameters}}. It returns a list, or None when there are no tools.
+// parameters}}. It returns a list, or None when there are no tools: the request's own
+// list when its tools are already so.
 func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 	if tools.Kind() != jinja2.KindList || len(tools.Items()) == 0 {
 		return jinja2.None(), nil
 	}
+	if tools.TypeName() == "list" && !slices.ContainsFunc(tools.Items(), func(t jinja2.Value) bool { return !isLlamaTool(t) }) {
+		return tools, nil
+	}
 	out := make([]jinja2.Value, 0, len(tools.Items()))
 	for _, tv := range tools.Items() {
+		if isLlamaTool(tv) {
+			out = append(out, tv)
+			continue
+		}
 		t := tv.AsDict()
 		if t == nil || !t.Has(jinja2.Str("type")) {
 			return jinja2.Value{}, fmt.Errorf("Missing tool type: %s", jinja2.CompactJSON(tv))
@@ -1143,6 +1151,34 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 		out = append(out, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("function"), jinja2.Str("function"), jinja2.DictValue(f)))
 	}
 	return jinja2.ListOf(out), nil
+}
+
+// isLlamaTool reports whether the request's tool v is what parseLlamaTools builds of
+// it: {"type": "function", "function": {"name", "description", "parameters"}}, in that
+// order, type a str of data, name and description strs.
+func isLlamaTool(v jinja2.Value) bool {
+	hasKeys := func(d *jinja2.Dict, keys ...string) bool {
+		if d == nil || d.Len() != len(keys) {
+			return false
+		}
+		for i, k := range d.Keys() {
+			if !jinja2.EqStr(k, keys[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	t := v.AsDict()
+	if !hasKeys(t, "type", "function") {
+		return false
+	}
+	vals := t.Values()
+	fn := vals[1].AsDict()
+	if !jinja2.EqStr(vals[0], "function") || !vals[0].IsDataStr() || !hasKeys(fn, "name", "description", "parameters") {
+		return false
+	}
+	f := fn.Values()
+	return f[0].Kind() == jinja2.KindString && f[1].Kind() == jinja2.KindString
 }
 
 // ministralMessage gives a system or assistant message the content blocks the

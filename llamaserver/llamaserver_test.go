@@ -249,7 +249,21 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
 		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "B", "reasoning_content": "R2"},
 		{"role": "user", "content": "U2"}, {"role": "assistant", "content": "pre"}],
-		"tools": [{"type": "function", "function": {"name": "f"}}], "chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
+		"tools": [{"type": "function", "function": {"name": "f"}}, {"type": "function", "function": {"name": "g", "description": "G", "parameters": {"type": "object"}}}],
+		"chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
+	// a template that changes what it is given, as llama.cpp's engine lets a template
+	// do ({% set message.content = ... %}, x.append(y)): generated code starts such a
+	// render with OwnVariables
+	mutate := func(w *jinja2.Writer) {
+		llamacpp.OwnVariables(w)
+		for _, tool := range w.Lookup("tools").Items() {
+			llamacpp.SetAttr(tool.AsDict().Values()[1], "name", jinja2.Str("changed"))
+		}
+		for _, m := range w.Lookup("messages").Items() {
+			llamacpp.SetAttr(m, "content", jinja2.Str("changed"))
+		}
+		dumpVars(w)
+	}
 	for name, caps := range map[string]llamacpp.Capabilities{"generic": generic, "ministral_3": ministral, "typed": onlyTyped, "gpt_oss": gptOSS, "trim": trim} {
 		req, err := tmplgen.ParseRequest([]byte(request))
 		if err != nil {
@@ -259,10 +273,12 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 			return string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
 		}
 		before := dump()
-		tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
-		for range 2 { // the second with storage the first left behind
-			if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
-				t.Fatal(err)
+		for _, fn := range []func(*jinja2.Writer){dumpVars, mutate} {
+			tmpl := &tmplgen.Template{Name: "dump", File: "dump.jinja", Func: fn, Caps: caps}
+			for range 2 { // the second with storage the first left behind
+				if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		if after := dump(); before != after {
