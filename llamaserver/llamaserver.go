@@ -345,9 +345,10 @@ type llamaRewrite struct {
 	contMsg llamaMsg
 
 	// the storage of the rewrite, kept between renders (rewritePool)
-	msgs []llamaMsg     // the parsed messages
-	jm   []*jinja2.Dict // the messages as the template sees them
-	dict jinja2.Dict    // vars
+	fields []messageFields // the request's messages' fields
+	msgs   []llamaMsg      // the parsed messages
+	jm     []*jinja2.Dict  // the messages as the template sees them
+	dict   jinja2.Dict     // vars
 }
 
 // rewritePool recycles the storage of rewrites between renders.
@@ -360,12 +361,13 @@ const maxPooledMessages = 1024
 // release empties rw, which references the request no more, and puts it back in
 // rewritePool.
 func (rw *llamaRewrite) release() {
+	clear(rw.fields)
 	clear(rw.msgs)
 	clear(rw.jm)
 	rw.dict.Clear()
-	keep := llamaRewrite{msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict}
-	if cap(keep.msgs) > maxPooledMessages {
-		keep.msgs, keep.jm = nil, nil
+	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict}
+	if cap(keep.msgs) > maxPooledMessages || cap(keep.fields) > maxPooledMessages {
+		keep.fields, keep.msgs, keep.jm = nil, nil, nil
 	}
 	*rw = keep
 	rewritePool.Put(rw)
@@ -444,10 +446,14 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if in.Messages.Kind() != jinja2.KindList {
 		return llamaError(t, "Expected 'messages' to be an array")
 	}
-	if err := checkServerMessages(in.Messages.Items()); err != nil {
+	rw.fields = slices.Grow(rw.fields[:0], len(in.Messages.Items()))
+	for _, m := range in.Messages.Items() {
+		rw.fields = append(rw.fields, fieldsOf(m.AsDict()))
+	}
+	if err := checkServerMessages(rw.fields); err != nil {
 		return llamaError(t, "%s", err)
 	}
-	msgs, err := parseLlamaMessages(rw.msgs[:0], in.Messages.Items())
+	msgs, err := parseLlamaMessages(rw.msgs[:0], in.Messages.Items(), rw.fields)
 	rw.msgs = msgs
 	if err != nil {
 		return llamaError(t, "Failed to parse messages: %v", err)
@@ -790,9 +796,9 @@ func isEmptyJSON(v jinja2.Value) bool {
 // content is required except from the assistant (which needs content or tool calls), a
 // string, null or a list of parts; image and audio parts need a multimodal projector,
 // which a prompt-only server does not have.
-func checkServerMessages(messages []jinja2.Value) error {
-	for _, mv := range messages {
-		f := fieldsOf(mv.AsDict())
+func checkServerMessages(fields []messageFields) error {
+	for i := range fields {
+		f := &fields[i]
 		role := ""
 		if r := f.v[fieldRole]; f.has[fieldRole] && r.Kind() == jinja2.KindString {
 			role = str(r)
@@ -899,15 +905,15 @@ func fieldsOf(m *jinja2.Dict) (f messageFields) {
 }
 
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
-func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value) ([]llamaMsg, error) {
+func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messageFields) ([]llamaMsg, error) {
 	out = slices.Grow(out, len(messages))
-	for _, mv := range messages {
+	for i, mv := range messages {
 		m := mv.AsDict()
 		if m == nil {
 			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", jinja2.CompactJSON(mv))
 		}
 		var msg llamaMsg
-		f := fieldsOf(m)
+		f := &fields[i]
 		if f.asJSON {
 			msg.src = m
 		}
