@@ -193,8 +193,17 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.Input, agp bool, markup *[]jinja2.ByteRange) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
-		vars = vars.Copy()
-		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
+		// add_generation_prompt is true for this render only
+		const name = "add_generation_prompt"
+		was, had := vars.GetStr(name)
+		vars.SetStr(name, jinja2.Bool(true))
+		defer func() {
+			if had {
+				vars.SetStr(name, was)
+			} else {
+				vars.Delete(jinja2.Str(name))
+			}
+		}()
 	}
 	start := len(dst)
 	out, err := t.AppendRenderLlama(dst, vars, in, markup)
@@ -226,10 +235,11 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 	if tracked {
 		markup = new([]jinja2.ByteRange)
 	}
-	with, err := llamaApply(t, nil, rw, in, true, markup)
+	with, err := llamaApply(t, rw.scratch[:0], rw, in, true, markup)
 	if err != nil {
 		return jinja2.Value{}, err
 	}
+	rw.scratch = with // its room for the next rewrite
 	n := 0
 	for n < len(prompt) && n < len(with) && prompt[n] == with[n] {
 		n++
@@ -251,7 +261,10 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
 	m := &rw.contMsg
 	content := rw.cont == tmplgen.ContinueContent
-	cat := jinja2.ConcatMarked
+	cat := jinja2.ConcatStrs // the text alone
+	if tracked {
+		cat = jinja2.ConcatMarked // and its origins
+	}
 	lit := jinja2.Lit
 	reasoning := func(open, close string) jinja2.Value {
 		s := cat(lit(open), jinja2.Str(m.reasoning))
@@ -345,10 +358,11 @@ type llamaRewrite struct {
 	contMsg llamaMsg
 
 	// the storage of the rewrite, kept between renders (rewritePool)
-	fields []messageFields // the request's messages' fields
-	msgs   []llamaMsg      // the parsed messages
-	jm     []*jinja2.Dict  // the messages as the template sees them
-	dict   jinja2.Dict     // vars
+	fields  []messageFields // the request's messages' fields
+	msgs    []llamaMsg      // the parsed messages
+	jm      []*jinja2.Dict  // the messages as the template sees them
+	dict    jinja2.Dict     // vars
+	scratch []byte          // the render with the generation prompt (generationPrompt)
 }
 
 // rewritePool recycles the storage of rewrites between renders.
@@ -358,6 +372,9 @@ var rewritePool = sync.Pool{New: func() any { return new(llamaRewrite) }}
 // a very long conversation's storage is left to the garbage collector.
 const maxPooledMessages = 1024
 
+// maxPooledScratch is the largest scratch buffer a rewrite kept in rewritePool holds.
+const maxPooledScratch = 1 << 20
+
 // release empties rw, which references the request no more, and puts it back in
 // rewritePool.
 func (rw *llamaRewrite) release() {
@@ -365,9 +382,12 @@ func (rw *llamaRewrite) release() {
 	clear(rw.msgs)
 	clear(rw.jm)
 	rw.dict.Clear()
-	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict}
+	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict, scratch: rw.scratch[:0]}
 	if cap(keep.msgs) > maxPooledMessages || cap(keep.fields) > maxPooledMessages {
 		keep.fields, keep.msgs, keep.jm = nil, nil, nil
+	}
+	if cap(keep.scratch) > maxPooledScratch {
+		keep.scratch = nil
 	}
 	*rw = keep
 	rewritePool.Put(rw)

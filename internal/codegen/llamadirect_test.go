@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // llamaDirectFile is package llamacpp's counterpart of the direct tables: a function of
@@ -115,8 +117,19 @@ func llamaDirectSource() *jen.File {
 	for _, fn := range fns {
 		m := byMethodFn[fn]
 		f.Commentf("%s is jinja2.%s as llama.cpp's engine calls the method %s with %d %s.", fn, fn, m.name, m.args, strings.TrimSuffix("arguments", map[bool]string{true: "s"}[m.args == 1]))
-		f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-			jen.Return(jen.Id("CallMethod").Call(jen.Id("v"), jen.Lit(m.name), args(m.args), jen.Nil())))
+		call := jen.Return(jen.Id("CallMethod").Call(jen.Id("v"), jen.Lit(m.name), args(m.args), jen.Nil()))
+		if llamacpp.PythonStrMethods[m.name] {
+			forward := []jen.Code{jen.Id("v")}
+			for i := range m.args {
+				forward = append(forward, jen.Id(fmt.Sprintf("arg%d", i+1)))
+			}
+			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
+				jen.If(jen.Id("v").Dot("Kind").Call().Op("==").Qual(jinja2Impl, "KindString")).Block(
+					jen.Return(jen.Qual(jinja2Impl, fn).Call(forward...)).Comment("a str's "+m.name+" is Python's (PythonStrMethods)")),
+				call)
+			continue
+		}
+		f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(call)
 	}
 	f.Comment("Iterate is jinja2.Iterate as llama.cpp's for loop takes what it iterates (Iterable).")
 	f.Func().Id("Iterate").Params(jen.Id("w").Op("*").Qual(jinja2Impl, "Writer"), jen.Id("v").Add(value)).Index().Add(value).Block(

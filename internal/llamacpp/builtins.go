@@ -117,6 +117,11 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 	return Builtin(name, name, recv, args, kwargs, true)
 }
 
+// PythonStrMethods are the methods of a str that llama.cpp's engine runs as Python
+// does: its builtins of these names call Jinja2's (so do direct.go's functions, without
+// the dispatch, for a str).
+var PythonStrMethods = map[string]bool{"startswith": true, "endswith": true}
+
 // Builtin runs llama.cpp's builtin id on v, called as a method when method is set,
 // else as the filter the template names jinjaName: undefined gives empty values (its
 // default aside), none empty lists (but for default, tojson, string and safe), lists
@@ -145,6 +150,9 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	case id == "string" && (k == "list" || k == "dict"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
+		if method && PythonStrMethods[id] {
+			return jinja2.CallMethod(v, id, args, kwargs)
+		}
 		if r, ok := llamaStrBuiltin(id, v, args, kwargs); ok {
 			// what it computes from template text alone is template text
 			return jinja2.FromTemplateCall(r, v, args, kwargs)
