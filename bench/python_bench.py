@@ -52,8 +52,8 @@ def read_catalog(shared):
             if not line or line.startswith("#"):
                 continue
             fields = line.split("\t")
-            if len(fields) != 3:
-                sys.exit("%s:%d: want name, source, sha256" % (path, n))
+            if len(fields) not in (3, 4):
+                sys.exit("%s:%d: want name, source, sha256 and the model's tokens (optional)" % (path, n))
             name, src = fields[0], fields[1]
             if src.startswith("shared:"):
                 file = os.path.join(shared, "templates", src[len("shared:"):])

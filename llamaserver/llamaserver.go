@@ -82,7 +82,9 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // Vars returns the template variables s's request handling defines for in, in the order
 // llama.cpp defines them; Render renders the template with exactly these
 // (Template.AppendRenderLlama), then post-processes the prompt. It is what another Jinja
-// engine needs to be given to compare with Render. An error is a *tmplgen.Error (what
+// engine needs to be given to compare with Render. The variables share the values of in
+// that llama.cpp would build the same (its messages and tools when they are already in
+// llama.cpp's shape): change a copy of them, not them. An error is a *tmplgen.Error (what
 // llama-server answers instead of a prompt).
 func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
 	rw := new(llamaRewrite)
