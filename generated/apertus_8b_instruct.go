@@ -57,7 +57,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		requiredParams = jinja2.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.Attr(paramSpec, "type")
+		paramSpecType := jinja2.ItemAttr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
@@ -91,14 +91,14 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -113,15 +113,15 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
 				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
 			}
-		} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
+		} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.Attr(paramSpec, "oneOf")
+			paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
 			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.Attr(variant, "type"), "object") {
+				if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -140,14 +140,14 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := jinja2.Attr(variant, "description")
+					variantDescription := jinja2.ItemAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						jinja2.WriteStr(w, variantDescription)
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.Attr(variant, "default")
+					variantDefault := jinja2.ItemAttr(variant, "default")
 					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
@@ -163,7 +163,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.Attr(paramSpec, "enum")
+			paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
@@ -173,7 +173,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -189,7 +189,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.Attr(paramSpec, "properties")
+			paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -200,7 +200,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 					jinja2.Write(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := jinja2.Attr(paramSpec, "required")
+					paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
 					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -236,25 +236,25 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			w.WriteString("// ")
-			jinja2.WriteStr(w, jinja2.Attr(toolFunction, "description"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "description"))
 			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 			w.WriteString("type ")
-			jinja2.WriteStr(w, jinja2.Attr(toolFunction, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "name"))
 			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunctionParameters := jinja2.Attr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && jinja2.Attr(toolFunctionParameters, "properties").Truthy() {
+			toolFunctionParameters := jinja2.ItemAttr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && jinja2.ItemAttr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.Attr(toolFunctionParameters, "properties"))
+				keys, values := jinja2.DictItems(jinja2.ItemAttr(toolFunctionParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.Attr(paramSpec, "description")
+					paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
@@ -264,7 +264,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 					jinja2.Write(w, paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					toolFunctionParametersRequired := jinja2.Attr(toolFunctionParameters, "required")
+					toolFunctionParametersRequired := jinja2.ItemAttr(toolFunctionParameters, "required")
 					if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -278,14 +278,14 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.Attr(paramSpec, "default")
+					paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 					if jinja2.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if jinja2.Attr(paramSpec, "enum").Truthy() {
+						if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							jinja2.WriteStr(w, paramSpecDefault)
-						} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
+						} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
@@ -348,19 +348,19 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := jinja2.Attr(messages0, "content")
+			messages0Content := jinja2.ItemAttr(messages0, "content")
 			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, messages0Content, endSystemToken)
 			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				jinja2.WriteAdd(w, systemToken, jinja2.Attr(messages0Content, "text"), endSystemToken)
+				jinja2.WriteAdd(w, systemToken, jinja2.ItemAttr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
@@ -406,7 +406,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var parts, blocks jinja2.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -428,21 +428,21 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				jinja2.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := jinja2.Attr(message, "content")
+				messageContent := jinja2.ItemAttr(message, "content")
 				if jinja2.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					jinja2.Write(w, messageContent)
 				} else if jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Lit("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
-					parts = jinja2.Attr(messageContent, "parts")
+					parts = jinja2.ItemAttr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range jinja2.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := jinja2.Attr(part, "type")
+						partType := jinja2.ItemAttr(part, "type")
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							jinja2.Write(w, jinja2.Attr(part, "text"))
+							jinja2.Write(w, jinja2.ItemAttr(part, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
@@ -467,9 +467,9 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.Attr(message, "content")) {
+			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.ItemAttr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := jinja2.Attr(message, "content")
+				messageContent := jinja2.ItemAttr(message, "content")
 				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
@@ -486,13 +486,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = jinja2.Lit("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = jinja2.Attr(messageContent, "blocks")
+					blocks = jinja2.ItemAttr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
 					items := jinja2.Iterate(w, blocks)
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := jinja2.Attr(block, "type")
+						blockType := jinja2.ItemAttr(block, "type")
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -508,7 +508,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								jinja2.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							jinja2.Write(w, jinja2.Attr(block, "text"))
+							jinja2.Write(w, jinja2.ItemAttr(block, "text"))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -518,7 +518,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(jinja2.Attr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -527,14 +527,14 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
 							jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := jinja2.Iterate(w, jinja2.Attr(block, "calls"))
+							items := jinja2.Iterate(w, jinja2.ItemAttr(block, "calls"))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
-								jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+								jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 								w.WriteString("\": ")
-								jinja2.WriteStr(w, jinja2.Attr(toolCall, "arguments"))
+								jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "arguments"))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
@@ -553,11 +553,11 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := jinja2.Iterate(w, jinja2.Attr(block, "outputs"))
+							items := jinja2.Iterate(w, jinja2.ItemAttr(block, "outputs"))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
-								jinja2.Write(w, jinja2.Attr(toolOutput, "output"))
+								jinja2.Write(w, jinja2.ItemAttr(toolOutput, "output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
@@ -580,7 +580,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								jinja2.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							jinja2.Write(w, jinja2.Attr(block, "text"))
+							jinja2.Write(w, jinja2.ItemAttr(block, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
@@ -598,24 +598,24 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.Attr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemAttr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
+				items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
 				for i := range items {
 					toolCall := items[i]
 					var function jinja2.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := jinja2.Attr(toolCall, "type")
+					toolCallType := jinja2.ItemAttr(toolCall, "type")
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = jinja2.Attr(toolCall, "function")
+						function = jinja2.ItemAttr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
-						jinja2.WriteStr(w, jinja2.Attr(function, "name"))
+						jinja2.WriteStr(w, jinja2.ItemAttr(function, "name"))
 						w.WriteString("\": ")
-						jinja2.WriteJSON(w, jinja2.Attr(function, "arguments"), nil, nil)
+						jinja2.WriteJSON(w, jinja2.ItemAttr(function, "arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -648,7 +648,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
@@ -685,7 +685,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := llamacpp.Attr(paramSpec, "type")
+		paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
@@ -719,14 +719,14 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -741,15 +741,15 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 			}
-		} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
+		} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
+			paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
 			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
+				if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -768,14 +768,14 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := llamacpp.Attr(variant, "description")
+					variantDescription := llamacpp.ItemAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						llamacpp.WriteStr(w, variantDescription)
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := llamacpp.Attr(variant, "default")
+					variantDefault := llamacpp.ItemAttr(variant, "default")
 					if llamacpp.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
@@ -791,7 +791,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
+			paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
@@ -801,7 +801,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -817,7 +817,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := llamacpp.Attr(paramSpec, "properties")
+			paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -831,7 +831,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 					llamacpp.Write(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
@@ -839,7 +839,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
+						renderTypescriptType(propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
@@ -867,27 +867,27 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
 			w.WriteString("// ")
-			llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tool, "function"), "description"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "description"))
 			w.WriteString("\n")
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 			w.WriteString("type ")
-			llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tool, "function"), "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "name"))
 			w.WriteString(" = ")
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunction := llamacpp.Attr(tool, "function")
-			toolFunctionParameters := llamacpp.Attr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && llamacpp.Attr(toolFunctionParameters, "properties").Truthy() {
+			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunctionParameters := llamacpp.ItemAttr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && llamacpp.ItemAttr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(toolFunctionParameters, "properties"), "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
+					paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
@@ -897,7 +897,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 					llamacpp.Write(w, paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.Attr(toolFunctionParameters, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
@@ -905,19 +905,19 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.Attr(toolFunctionParameters, "required"), func() jinja2.Value {
+						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
+					paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 					if llamacpp.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if llamacpp.Attr(paramSpec, "enum").Truthy() {
+						if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							llamacpp.WriteStr(w, paramSpecDefault)
-						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
+						} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
@@ -980,19 +980,19 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := llamacpp.Attr(messages0, "content")
+			messages0Content := llamacpp.ItemAttr(messages0, "content")
 			if llamacpp.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, messages0Content, endSystemToken)
 			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				llamacpp.WriteAdd(w, systemToken, llamacpp.Attr(messages0Content, "text"), endSystemToken)
+				llamacpp.WriteAdd(w, systemToken, llamacpp.ItemAttr(messages0Content, "text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
@@ -1039,7 +1039,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	var parts, blocks jinja2.Value
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -1061,21 +1061,21 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := llamacpp.Attr(message, "content")
+				messageContent := llamacpp.ItemAttr(message, "content")
 				if llamacpp.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
 				} else if llamacpp.IsMapping(messageContent) && llamacpp.In(jinja2.Lit("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
-					parts = llamacpp.Attr(messageContent, "parts")
+					parts = llamacpp.ItemAttr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range llamacpp.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := llamacpp.Attr(part, "type")
+						partType := llamacpp.ItemAttr(part, "type")
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							llamacpp.Write(w, llamacpp.Attr(part, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttr(part, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
@@ -1100,9 +1100,9 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.Attr(message, "content")) {
+			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := llamacpp.Attr(message, "content")
+				messageContent := llamacpp.ItemAttr(message, "content")
 				if llamacpp.IsString(messageContent) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
@@ -1119,13 +1119,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = jinja2.Lit("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = llamacpp.Attr(messageContent, "blocks")
+					blocks = llamacpp.ItemAttr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
 					items := llamacpp.Iterate(w, blocks)
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := llamacpp.Attr(block, "type")
+						blockType := llamacpp.ItemAttr(block, "type")
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -1141,7 +1141,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								llamacpp.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							llamacpp.Write(w, llamacpp.Attr(block, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttr(block, "text"))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -1151,7 +1151,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(block, "calls")), jinja2.Int(1))) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -1160,14 +1160,14 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
 							llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := llamacpp.Iterate(w, llamacpp.Attr(block, "calls"))
+							items := llamacpp.Iterate(w, llamacpp.ItemAttr(block, "calls"))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
-								llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+								llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 								w.WriteString("\": ")
-								llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "arguments"))
+								llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "arguments"))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
@@ -1186,11 +1186,11 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := llamacpp.Iterate(w, llamacpp.Attr(block, "outputs"))
+							items := llamacpp.Iterate(w, llamacpp.ItemAttr(block, "outputs"))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
-								llamacpp.Write(w, llamacpp.Attr(toolOutput, "output"))
+								llamacpp.Write(w, llamacpp.ItemAttr(toolOutput, "output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
@@ -1213,7 +1213,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							llamacpp.Write(w, llamacpp.Attr(block, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttr(block, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
@@ -1231,25 +1231,25 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemAttr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
-				items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
+				items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
 				for i := range items {
 					toolCall := items[i]
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := llamacpp.Attr(toolCall, "type")
+					toolCallType := llamacpp.ItemAttr(toolCall, "type")
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = llamacpp.Attr(toolCall, "function")
+						function = llamacpp.ItemAttr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
-						llamacpp.WriteStr(w, llamacpp.Attr(function, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttr(function, "name"))
 						w.WriteString("\": ")
-						llamacpp.WriteJSON(w, llamacpp.Attr(function, "arguments"), nil, nil)
+						llamacpp.WriteJSON(w, llamacpp.ItemAttr(function, "arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -1282,7 +1282,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}

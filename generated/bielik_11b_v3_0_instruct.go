@@ -115,9 +115,9 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			content = jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = jinja2.FilterDefault(jinja2.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			reasoningContent = jinja2.FilterDefault(jinja2.ItemAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Lit("<think>"), content)) && jinja2.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
@@ -137,24 +137,24 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			jinja2.Write(w, jinja2.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
-					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.Attr(toolCall, "arguments")), func() jinja2.Value {
-						return jinja2.Attr(toolCall, "arguments")
+					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.ItemAttr(toolCall, "arguments")), func() jinja2.Value {
+						return jinja2.ItemAttr(toolCall, "arguments")
 					}, func() jinja2.Value {
-						return jinja2.FilterTojson(jinja2.Attr(toolCall, "arguments"), nil, nil)
+						return jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}
@@ -258,9 +258,9 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			content = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = llamacpp.FilterDefault(llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			reasoningContent = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Lit("<think>"), content)) && llamacpp.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
@@ -280,24 +280,24 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			llamacpp.Write(w, llamacpp.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.Attr(toolCall, "arguments")), func() jinja2.Value {
-						return llamacpp.Attr(toolCall, "arguments")
+					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.ItemAttr(toolCall, "arguments")), func() jinja2.Value {
+						return llamacpp.ItemAttr(toolCall, "arguments")
 					}, func() jinja2.Value {
-						return llamacpp.FilterTojson(llamacpp.Attr(toolCall, "arguments"), nil, nil)
+						return llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}

@@ -157,17 +157,17 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		var loop jinja2.Loop
 		for loop.Start(w, tools, func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(jinja2.Attr(item2, "type"), "function")
+			return jinja2.EqStr(jinja2.ItemAttr(item2, "type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			itemFunction := jinja2.Attr(item, "function")
-			jinja2.Write(w, jinja2.Attr(itemFunction, "name"))
+			itemFunction := jinja2.ItemAttr(item, "function")
+			jinja2.Write(w, jinja2.ItemAttr(itemFunction, "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			itemFunctionParameters := jinja2.Attr(itemFunction, "parameters")
-			itemFunctionParametersProperties := jinja2.Attr(itemFunctionParameters, "properties")
+			itemFunctionParameters := jinja2.ItemAttr(itemFunction, "parameters")
+			itemFunctionParametersProperties := jinja2.ItemAttr(itemFunctionParameters, "properties")
 			keys, values := jinja2.DictItems(itemFunctionParametersProperties)
 			for i := range w.Count(len(keys)) {
 				name := keys[i]
@@ -176,7 +176,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				pyType(jinja2.Attr(spec, "type"))
+				pyType(jinja2.ItemAttr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(keys)-1) {
 					w.WriteString(",")
@@ -184,7 +184,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(itemFunction, "description"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(itemFunction, "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if itemFunctionParametersProperties.Truthy() {
@@ -199,10 +199,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(jinja2.Attr(spec, "type"))
+					pyType(jinja2.ItemAttr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if jinja2.In(name, jinja2.Attr(itemFunctionParameters, "required")) {
+					if jinja2.In(name, jinja2.ItemAttr(itemFunctionParameters, "required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -211,18 +211,18 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			itemFunctionReturns := jinja2.Attr(itemFunction, "returns")
-			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(jinja2.Attr(itemFunctionReturns, "properties"))) && jinja2.Attr(itemFunctionReturns, "properties").Truthy() {
+			itemFunctionReturns := jinja2.ItemAttr(itemFunction, "returns")
+			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(jinja2.ItemAttr(itemFunctionReturns, "properties"))) && jinja2.ItemAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.Attr(itemFunctionReturns, "properties"))
+				keys, values := jinja2.DictItems(jinja2.ItemAttr(itemFunctionReturns, "properties"))
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
@@ -231,11 +231,11 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(jinja2.Attr(spec, "type"))
+					pyType(jinja2.ItemAttr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.Attr(spec, "description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -282,12 +282,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := jinja2.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.Attr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -296,7 +296,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
@@ -304,9 +304,9 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -315,10 +315,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				w.WriteString("\n")
 				jinja2.WriteStr(w, toolcallBeginToken)
 				w.WriteString("\n<function=")
-				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.Attr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -346,13 +346,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else if jinja2.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -361,7 +361,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
@@ -371,7 +371,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
@@ -503,17 +503,17 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		var loop jinja2.Loop
 		for loop.Start(w, llamacpp.Iterable(tools), func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(llamacpp.Attr(item2, "type"), "function")
+			return jinja2.EqStr(llamacpp.ItemAttr(item2, "type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(item, "function"), "name"))
+			llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				name := vals[0]
@@ -522,7 +522,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				pyType(llamacpp.Attr(spec, "type"))
+				pyType(llamacpp.ItemAttr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -530,12 +530,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(llamacpp.Attr(item, "function"), "description"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
-			itemFunction := llamacpp.Attr(item, "function")
-			itemFunctionParameters := llamacpp.Attr(itemFunction, "parameters")
-			itemFunctionParametersProperties := llamacpp.Attr(itemFunctionParameters, "properties")
+			itemFunction := llamacpp.ItemAttr(item, "function")
+			itemFunctionParameters := llamacpp.ItemAttr(itemFunction, "parameters")
+			itemFunctionParametersProperties := llamacpp.ItemAttr(itemFunctionParameters, "properties")
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
@@ -550,10 +550,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(llamacpp.Attr(spec, "type"))
+					pyType(llamacpp.ItemAttr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if llamacpp.In(name, llamacpp.Attr(itemFunctionParameters, "required")) {
+					if llamacpp.In(name, llamacpp.ItemAttr(itemFunctionParameters, "required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -562,21 +562,21 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item5Function := llamacpp.Attr(item, "function")
-			itemFunctionReturns := llamacpp.Attr(item5Function, "returns")
-			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.Attr(itemFunctionReturns, "properties"))) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
+			item5Function := llamacpp.ItemAttr(item, "function")
+			itemFunctionReturns := llamacpp.ItemAttr(item5Function, "returns")
+			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.ItemAttr(itemFunctionReturns, "properties"))) && llamacpp.ItemAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -585,11 +585,11 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(llamacpp.Attr(spec, "type"))
+					pyType(llamacpp.ItemAttr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -636,12 +636,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := llamacpp.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.Attr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -650,7 +650,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
@@ -658,9 +658,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -669,10 +669,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, toolcallBeginToken)
 				w.WriteString("\n<function=")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -702,13 +702,13 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -717,7 +717,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
@@ -727,7 +727,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}

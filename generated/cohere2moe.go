@@ -130,7 +130,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			doc := items[i]
 			var docVal jinja2.Value
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := jinja2.Attr(doc, "data")
+			docData := jinja2.ItemAttr(doc, "data")
 			if docData.Truthy() {
 				docVal = docData
 			} else {
@@ -163,14 +163,14 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range jinja2.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := jinja2.Attr(msg, "tool_calls")
+				msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 					for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(jinja2.Attr(toolCall, "id"), toolCallId) && !jinja2.Attr(toolCallIdSeen, "value").Truthy() {
+						if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							jinja2.Write(w, jinja2.Attr(counter, "value"))
+							jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
 							jinja2.CheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
@@ -179,7 +179,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
 						jinja2.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.Attr(counter, "value"), jinja2.Int(1)))
+						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.Int(1)))
 					}
 				}
 			}
@@ -196,10 +196,10 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, jinja2.Attr(toolMsg, "tool_call_id"))
+		toolCallIdToInt(messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := jinja2.Attr(toolMsg, "content")
+		toolMsgContent := jinja2.ItemAttr(toolMsg, "content")
 		if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
@@ -242,16 +242,16 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		item := jinja2.Param(args[0], "item")
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := jinja2.Attr(item, "type")
+		itemType := jinja2.ItemAttr(item, "type")
 		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Lit("content"), jinja2.Attr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), jinja2.ItemAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			jinja2.WriteJSON(w, textWrapper, nil, nil)
-		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.Attr(item, "document").Truthy()) && jinja2.In(jinja2.Lit("data"), jinja2.Attr(item, "document")) {
+		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.ItemAttr(item, "document").Truthy()) && jinja2.In(jinja2.Lit("data"), jinja2.ItemAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			jinja2.WriteJSON(w, jinja2.Attr(jinja2.Attr(item, "document"), "data"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(jinja2.ItemAttr(item, "document"), "data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
@@ -268,29 +268,29 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			jinja2.Write(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if jinja2.IsString(jinja2.Attr(msg, "content")) {
+		} else if jinja2.IsString(jinja2.ItemAttr(msg, "content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			jinja2.Write(w, jinja2.Attr(msg, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(msg, "content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := jinja2.Iterate(w, jinja2.Attr(msg, "content"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(msg, "content"))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				contentType := jinja2.Attr(content, "type")
+				contentType := jinja2.ItemAttr(content, "type")
 				if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !jinja2.Attr(lastWasText, "value").Truthy() {
+					if !jinja2.ItemAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					jinja2.Write(w, jinja2.Attr(content, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(content, "text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
@@ -302,7 +302,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if jinja2.Attr(lastWasText, "value").Truthy() {
+					if jinja2.ItemAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
@@ -313,7 +313,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
 				if jinja2.EqStr(jinja2.FilterLower(contentType), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := jinja2.Attr(content, "data")
+					contentData := jinja2.ItemAttr(content, "data")
 					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
 						jinja2.Write(w, contentData)
@@ -329,22 +329,22 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	printThinking := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := jinja2.Attr(msg, "reasoning")
+		msgReasoning := jinja2.ItemAttr(msg, "reasoning")
 		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 			jinja2.Write(w, msgReasoning)
-		} else if jinja2.Attr(msg, "reasoning_content").Truthy() {
+		} else if jinja2.ItemAttr(msg, "reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			jinja2.Write(w, jinja2.Attr(msg, "reasoning_content"))
-		} else if jinja2.Attr(msg, "thinking").Truthy() {
+			jinja2.Write(w, jinja2.ItemAttr(msg, "reasoning_content"))
+		} else if jinja2.ItemAttr(msg, "thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			jinja2.Write(w, jinja2.Attr(msg, "thinking"))
-		} else if jinja2.Attr(msg, "content").Truthy() && jinja2.Attr(jinja2.ItemInt(jinja2.Attr(msg, "content"), 0), "thinking").Truthy() {
+			jinja2.Write(w, jinja2.ItemAttr(msg, "thinking"))
+		} else if jinja2.ItemAttr(msg, "content").Truthy() && jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			jinja2.Write(w, jinja2.Attr(jinja2.ItemInt(jinja2.Attr(msg, "content"), 0), "thinking"))
+			jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
@@ -357,15 +357,15 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(jinja2.Attr(responseFormat, "type"), "json_object") {
+	if responseFormat.Truthy() && jinja2.EqStr(jinja2.ItemAttr(responseFormat, "type"), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
 	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
-		return jinja2.Or(jinja2.Attr(responseFormat, "json_schema"), func() jinja2.Value {
-			return jinja2.Attr(responseFormat, "schema")
+		return jinja2.Or(jinja2.ItemAttr(responseFormat, "json_schema"), func() jinja2.Value {
+			return jinja2.ItemAttr(responseFormat, "schema")
 		})
 	}, func() jinja2.Value {
 		return jinja2.NoElse(140)
@@ -494,7 +494,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		message := items[i]
 		var msgRoleDowncased jinja2.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = jinja2.FilterLower(jinja2.Attr(message, "role"))
+		msgRoleDowncased = jinja2.FilterLower(jinja2.ItemAttr(message, "role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -520,18 +520,18 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
-					messageToolPlan := jinja2.Attr(message, "tool_plan")
+					messageToolPlan := jinja2.ItemAttr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						jinja2.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((jinja2.Attr(message, "reasoning").Truthy() || jinja2.Attr(message, "reasoning_content").Truthy()) || jinja2.Attr(message, "thinking").Truthy()) || (jinja2.Attr(message, "content").Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttr(message, "reasoning_content").Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -552,7 +552,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						jinja2.Write(w, jinja2.Attr(tc, "id"))
+						jinja2.Write(w, jinja2.ItemAttr(tc, "id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
@@ -573,7 +573,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((jinja2.Attr(message, "reasoning").Truthy() || jinja2.Attr(message, "reasoning_content").Truthy()) || jinja2.Attr(message, "thinking").Truthy()) || (jinja2.Attr(message, "content").Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(jinja2.Attr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttr(message, "reasoning_content").Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					printThinking(message)
@@ -583,7 +583,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.Attr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
@@ -591,12 +591,12 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(jinja2.FilterLower(jinja2.Attr(msg, "role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.Attr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					break
@@ -710,7 +710,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		for i := range items {
 			doc := items[i]
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := llamacpp.Attr(doc, "data")
+			docData := llamacpp.ItemAttr(doc, "data")
 			if docData.Truthy() {
 				docVal = docData
 			} else {
@@ -743,14 +743,14 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range llamacpp.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := llamacpp.Attr(msg, "tool_calls")
+				msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 					for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) && !llamacpp.Attr(toolCallIdSeen, "value").Truthy() {
+						if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							llamacpp.Write(w, llamacpp.Attr(counter, "value"))
+							llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
 							llamacpp.CheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
@@ -759,7 +759,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
 						llamacpp.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.Attr(counter, "value"), jinja2.Int(1)))
+						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.Int(1)))
 					}
 				}
 			}
@@ -776,10 +776,10 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
+		toolCallIdToInt(messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := llamacpp.Attr(toolMsg, "content")
+		toolMsgContent := llamacpp.ItemAttr(toolMsg, "content")
 		if llamacpp.IsMapping(toolMsgContent) || llamacpp.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
@@ -823,16 +823,16 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		item := llamacpp.Param(args[0], "item")
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := llamacpp.Attr(item, "type")
+		itemType := llamacpp.ItemAttr(item, "type")
 		if jinja2.EqStr(llamacpp.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.Attr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.ItemAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			llamacpp.WriteJSON(w, textWrapper, nil, nil)
-		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Lit("data"), llamacpp.Attr(item, "document")) {
+		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.ItemAttr(item, "document").Truthy()) && llamacpp.In(jinja2.Lit("data"), llamacpp.ItemAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			llamacpp.WriteJSON(w, llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(llamacpp.ItemAttr(item, "document"), "data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
@@ -849,28 +849,28 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			llamacpp.Write(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if llamacpp.IsString(llamacpp.Attr(msg, "content")) {
+		} else if llamacpp.IsString(llamacpp.ItemAttr(msg, "content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			llamacpp.Write(w, llamacpp.Attr(msg, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(msg, "content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := llamacpp.Iterate(w, llamacpp.Attr(msg, "content"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "content"))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(content, "type")), "text") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !llamacpp.Attr(lastWasText, "value").Truthy() {
+					if !llamacpp.ItemAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					llamacpp.Write(w, llamacpp.Attr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(content, "text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
@@ -882,7 +882,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if llamacpp.Attr(lastWasText, "value").Truthy() {
+					if llamacpp.ItemAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
@@ -891,9 +891,9 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(content, "type")), "image") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := llamacpp.Attr(content, "data")
+					contentData := llamacpp.ItemAttr(content, "data")
 					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
 						llamacpp.Write(w, contentData)
@@ -909,22 +909,22 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	printThinking := func(msg jinja2.Value) {
 		msg = llamacpp.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := llamacpp.Attr(msg, "reasoning")
+		msgReasoning := llamacpp.ItemAttr(msg, "reasoning")
 		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 			llamacpp.Write(w, msgReasoning)
-		} else if llamacpp.Attr(msg, "reasoning_content").Truthy() {
+		} else if llamacpp.ItemAttr(msg, "reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			llamacpp.Write(w, llamacpp.Attr(msg, "reasoning_content"))
-		} else if llamacpp.Attr(msg, "thinking").Truthy() {
+			llamacpp.Write(w, llamacpp.ItemAttr(msg, "reasoning_content"))
+		} else if llamacpp.ItemAttr(msg, "thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			llamacpp.Write(w, llamacpp.Attr(msg, "thinking"))
-		} else if llamacpp.Attr(msg, "content").Truthy() && llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(msg, "content"), 0), "thinking").Truthy() {
+			llamacpp.Write(w, llamacpp.ItemAttr(msg, "thinking"))
+		} else if llamacpp.ItemAttr(msg, "content").Truthy() && llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			llamacpp.Write(w, llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(msg, "content"), 0), "thinking"))
+			llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
@@ -937,15 +937,15 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(llamacpp.Attr(responseFormat, "type"), "json_object") {
+	if responseFormat.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(responseFormat, "type"), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
 	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
-		return jinja2.Or(llamacpp.Attr(responseFormat, "json_schema"), func() jinja2.Value {
-			return llamacpp.Attr(responseFormat, "schema")
+		return jinja2.Or(llamacpp.ItemAttr(responseFormat, "json_schema"), func() jinja2.Value {
+			return llamacpp.ItemAttr(responseFormat, "schema")
 		})
 	}, func() jinja2.Value {
 		return jinja2.NoElse(140)
@@ -1074,7 +1074,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = llamacpp.FilterLower(llamacpp.Attr(message, "role"))
+		msgRoleDowncased = llamacpp.FilterLower(llamacpp.ItemAttr(message, "role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -1100,18 +1100,18 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
-					messageToolPlan := llamacpp.Attr(message, "tool_plan")
+					messageToolPlan := llamacpp.ItemAttr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						llamacpp.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((llamacpp.Attr(message, "reasoning").Truthy() || llamacpp.Attr(message, "reasoning_content").Truthy()) || llamacpp.Attr(message, "thinking").Truthy()) || (llamacpp.Attr(message, "content").Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((llamacpp.ItemAttr(message, "reasoning").Truthy() || llamacpp.ItemAttr(message, "reasoning_content").Truthy()) || llamacpp.ItemAttr(message, "thinking").Truthy()) || (llamacpp.ItemAttr(message, "content").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -1132,7 +1132,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						llamacpp.Write(w, llamacpp.Attr(tc, "id"))
+						llamacpp.Write(w, llamacpp.ItemAttr(tc, "id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
@@ -1152,7 +1152,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((llamacpp.Attr(message, "reasoning").Truthy() || llamacpp.Attr(message, "reasoning_content").Truthy()) || llamacpp.Attr(message, "thinking").Truthy()) || (llamacpp.Attr(message, "content").Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((llamacpp.ItemAttr(message, "reasoning").Truthy() || llamacpp.ItemAttr(message, "reasoning_content").Truthy()) || llamacpp.ItemAttr(message, "thinking").Truthy()) || (llamacpp.ItemAttr(message, "content").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					printThinking(message)
@@ -1162,7 +1162,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.Attr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
@@ -1171,12 +1171,12 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(msg, "role")), "tool") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.Attr(msg, "tool_call_id")))
+					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					w.Drop(mark)

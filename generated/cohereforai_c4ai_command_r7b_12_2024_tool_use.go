@@ -88,14 +88,14 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 		for _, msg := range jinja2.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-			msgToolCalls := jinja2.Attr(msg, "tool_calls")
+			msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
 			if msgToolCalls.Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if jinja2.Eq(jinja2.Attr(toolCall, "id"), toolCallId) && !jinja2.Attr(toolCallIdSeen, "value").Truthy() {
+					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
-						jinja2.Write(w, jinja2.Attr(counter, "value"))
+						jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
 						jinja2.CheckNamespace(toolCallIdSeen)
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
@@ -104,7 +104,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
 					jinja2.CheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.Attr(counter, "value"), jinja2.Int(1)))
+					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.Int(1)))
 				}
 			}
 		}
@@ -115,10 +115,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 		toolMsg = jinja2.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, jinja2.Attr(toolMsg, "tool_call_id"))
+		toolCallIdToInt(messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		jinja2.WriteJSON(w, jinja2.Attr(toolMsg, "content"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.ItemAttr(toolMsg, "content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
@@ -186,17 +186,17 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(jinja2.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -211,11 +211,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
-				jinja2.Write(w, jinja2.Attr(message, "reasoning_content"))
+				jinja2.Write(w, jinja2.ItemAttr(message, "reasoning_content"))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -245,10 +245,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:40 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:65 {{message.content}}
-				jinja2.Write(w, jinja2.Attr(message, "content"))
+				jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "tool") && jinja2.NotIn(jinja2.Attr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "tool") && jinja2.NotIn(jinja2.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -256,12 +256,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if jinja2.EqStr(jinja2.FilterLower(jinja2.Attr(msg, "role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.Attr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					break
@@ -325,14 +325,14 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-			msgToolCalls := llamacpp.Attr(msg, "tool_calls")
+			msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
 			if msgToolCalls.Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) && !llamacpp.Attr(toolCallIdSeen, "value").Truthy() {
+					if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
-						llamacpp.Write(w, llamacpp.Attr(counter, "value"))
+						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
 						llamacpp.CheckNamespace(toolCallIdSeen)
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
@@ -341,7 +341,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
 					llamacpp.CheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.Attr(counter, "value"), jinja2.Int(1)))
+					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.Int(1)))
 				}
 			}
 		}
@@ -352,10 +352,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 		toolMsg = llamacpp.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
+		toolCallIdToInt(messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		llamacpp.WriteJSON(w, llamacpp.Attr(toolMsg, "content"), nil, nil)
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolMsg, "content"), nil, nil)
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
@@ -422,17 +422,17 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(llamacpp.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -447,11 +447,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
-				llamacpp.Write(w, llamacpp.Attr(message, "reasoning_content"))
+				llamacpp.Write(w, llamacpp.ItemAttr(message, "reasoning_content"))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
@@ -480,10 +480,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:40 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:65 {{message.content}}
-				llamacpp.Write(w, llamacpp.Attr(message, "content"))
+				llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "tool") && llamacpp.NotIn(llamacpp.Attr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "tool") && llamacpp.NotIn(llamacpp.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -492,12 +492,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.Attr(msg, "role")), "tool") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.Attr(msg, "tool_call_id")))
+					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					w.Drop(mark)

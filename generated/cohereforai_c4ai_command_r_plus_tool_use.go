@@ -55,10 +55,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
+		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "array") {
+			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.WriteString("List[")
@@ -66,19 +66,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				jsonToPythonType(jinja2.Attr(jsonSpec, "items"))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.WriteString("Dict[str, ")
 			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(jinja2.Attr(jsonSpec, "additionalProperties"))
+				jsonToPythonType(jinja2.ItemAttr(jsonSpec, "additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if jinja2.IsIterable(jinja2.Attr(jsonSpec, "type")) {
+		} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.Attr(jsonSpec, "type"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
@@ -109,10 +109,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			w.WriteString("```python\ndef ")
-			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			toolParameterDefinitions := jinja2.Attr(tool, "parameter_definitions")
+			toolParameterDefinitions := jinja2.ItemAttr(tool, "parameter_definitions")
 			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
@@ -124,20 +124,20 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !jinja2.Attr(paramFields, "required").Truthy() {
+				if !jinja2.ItemAttr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.WriteString("Optional[")
-					jinja2.WriteStr(w, jinja2.Attr(paramFields, "type"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					jinja2.Write(w, jinja2.Attr(paramFields, "type"))
+					jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			jinja2.Write(w, jinja2.Attr(tool, "description"))
+			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
@@ -153,19 +153,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !jinja2.Attr(paramFields, "required").Truthy() {
+					if !jinja2.ItemAttr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 						w.WriteString("Optional[")
-						jinja2.WriteStr(w, jinja2.Attr(paramFields, "type"))
+						jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						jinja2.Write(w, jinja2.Attr(paramFields, "type"))
+						jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					jinja2.WriteStr(w, jinja2.Attr(paramFields, "description"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -183,18 +183,18 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 			w.WriteString("```python\ndef ")
-			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := jinja2.Attr(tool, "parameters")
-			toolParametersProperties := jinja2.Attr(toolParameters, "properties")
+			toolParameters := jinja2.ItemAttr(tool, "parameters")
+			toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
 			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
@@ -206,7 +206,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
 				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
+				if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
 					jinja2.WriteStr(w, w.Capture(func() {
@@ -223,7 +223,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			jinja2.Write(w, jinja2.Attr(tool, "description"))
+			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
@@ -239,7 +239,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !jinja2.In(paramName, jinja2.Attr(toolParameters, "required")) {
+					if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
 						jinja2.WriteStr(w, w.Capture(func() {
@@ -255,7 +255,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					jinja2.WriteStr(w, jinja2.Attr(paramFields, "description"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -287,7 +287,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
 	for _, tool := range jinja2.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if jinja2.IsDefined(jinja2.Attr(tool, "parameter_definitions")) {
+		if jinja2.IsDefined(jinja2.ItemAttr(tool, "parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -308,7 +308,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = jinja2.ItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
@@ -320,22 +320,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -343,11 +343,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
 				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.Attr(toolCall, "name"), jinja2.Lit("\",\n"))
+				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
 				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := jinja2.Attr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
@@ -374,7 +374,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -402,10 +402,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
+		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
-		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
+			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.WriteString("List[")
@@ -413,19 +413,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				jsonToPythonType(llamacpp.Attr(jsonSpec, "items"))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.WriteString("Dict[str, ")
 			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(llamacpp.Attr(jsonSpec, "additionalProperties"))
+				jsonToPythonType(llamacpp.ItemAttr(jsonSpec, "additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if llamacpp.IsIterable(llamacpp.Attr(jsonSpec, "type")) {
+		} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := llamacpp.Iterate(w, llamacpp.Attr(jsonSpec, "type"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
@@ -456,12 +456,12 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			w.WriteString("```python\ndef ")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(tool, "parameter_definitions"))))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(tool, "parameter_definitions"))))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -473,22 +473,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !llamacpp.Attr(paramFields, "required").Truthy() {
+				if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "type"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					llamacpp.Write(w, llamacpp.Attr(paramFields, "type"))
+					llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			llamacpp.Write(w, llamacpp.Attr(tool, "description"))
+			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			toolParameterDefinitions := llamacpp.Attr(tool, "parameter_definitions")
+			toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
 			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
@@ -506,19 +506,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !llamacpp.Attr(paramFields, "required").Truthy() {
+					if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 						w.WriteString("Optional[")
-						llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "type"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						llamacpp.Write(w, llamacpp.Attr(paramFields, "type"))
+						llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "description"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -536,20 +536,20 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if llamacpp.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 			w.WriteString("```python\ndef ")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := llamacpp.Attr(tool, "parameters")
+			toolParameters := llamacpp.ItemAttr(tool, "parameters")
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties"))))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties"))))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -561,7 +561,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
 				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !llamacpp.In(paramName, llamacpp.Attr(toolParameters, "required")) {
+				if !llamacpp.In(paramName, llamacpp.ItemAttr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
 					llamacpp.WriteStr(w, w.Capture(func() {
@@ -578,10 +578,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			llamacpp.Write(w, llamacpp.Attr(tool, "description"))
+			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			tool2Parameters := llamacpp.Attr(tool, "parameters")
-			toolParametersProperties := llamacpp.Attr(tool2Parameters, "properties")
+			tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
+			toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
 			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
@@ -599,7 +599,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !llamacpp.In(paramName, llamacpp.Attr(tool2Parameters, "required")) {
+					if !llamacpp.In(paramName, llamacpp.ItemAttr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
 						llamacpp.WriteStr(w, w.Capture(func() {
@@ -615,7 +615,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					llamacpp.WriteStr(w, llamacpp.Attr(paramFields, "description"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -647,7 +647,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if llamacpp.IsDefined(llamacpp.Attr(tool, "parameter_definitions")) {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(tool, "parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -669,7 +669,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = llamacpp.ItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
@@ -681,22 +681,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -704,11 +704,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
 				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name"), jinja2.Lit("\",\n"))
+				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
 				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
@@ -735,7 +735,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}

@@ -71,10 +71,10 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range jinja2.Iterate(w, jinja2.Attr(message, "tools")) {
+				for _, tool := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = jinja2.CallMethod(jinja2.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
-						return jinja2.Attr(tool, "function")
+					_ = jinja2.CallMethod(jinja2.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
+						return jinja2.ItemAttr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
 					})}, nil)
@@ -82,7 +82,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 		}
 		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
-		tools = jinja2.Attr(tools, "value")
+		tools = jinja2.ItemAttr(tools, "value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := jinja2.None()
@@ -91,7 +91,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
 		if jinja2.MethodGet(message, jinja2.Lit("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = jinja2.Attr(message, "response_format")
+			responseFormatValue = jinja2.ItemAttr(message, "response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
@@ -150,7 +150,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		toolCall = jinja2.Param(toolCall, "tool_call")
 		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = jinja2.Attr(jinja2.Attr(toolCall, "function"), "arguments")
+		arguments = jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if jinja2.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
@@ -203,7 +203,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if jinja2.InStrs(jinja2.Attr(msg, "role"), "user", "developer") {
+		if jinja2.InStrs(jinja2.ItemAttr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.Int(int64(i))
 		}
@@ -212,11 +212,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "developer"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
@@ -267,7 +267,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = jinja2.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
@@ -285,7 +285,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -300,7 +300,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -318,7 +318,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -333,7 +333,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
@@ -368,13 +368,13 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 				jinja2.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					jinja2.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					jinja2.Write(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
+					jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					encodeArgumentsToDsml(toolCall)
@@ -442,10 +442,10 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range llamacpp.Iterate(w, llamacpp.Attr(message, "tools")) {
+				for _, tool := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
-						return llamacpp.Attr(tool, "function")
+					_ = llamacpp.CallMethod(llamacpp.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
+						return llamacpp.ItemAttr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
 					})}, nil)
@@ -453,7 +453,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 		}
 		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
-		tools = llamacpp.Attr(tools, "value")
+		tools = llamacpp.ItemAttr(tools, "value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := jinja2.None()
@@ -462,7 +462,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
 		if llamacpp.MethodGet(message, jinja2.Lit("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = llamacpp.Attr(message, "response_format")
+			responseFormatValue = llamacpp.ItemAttr(message, "response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
@@ -521,7 +521,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		toolCall = llamacpp.Param(toolCall, "tool_call")
 		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments")
+		arguments = llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if llamacpp.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
@@ -577,7 +577,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if llamacpp.InStrs(llamacpp.Attr(msg, "role"), "user", "developer") {
+		if llamacpp.InStrs(llamacpp.ItemAttr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.Int(int64(i))
 		}
@@ -586,11 +586,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system"))
+		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
+		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
@@ -642,7 +642,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = llamacpp.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
@@ -660,7 +660,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -675,7 +675,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -693,7 +693,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -708,7 +708,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if jinja2.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
@@ -743,13 +743,13 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					llamacpp.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					encodeArgumentsToDsml(toolCall)

@@ -74,7 +74,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -177,7 +177,7 @@ func renderGemma4(w *jinja2.Writer) {
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if jinja2.Attr(nsItems, "found_first").Truthy() {
+								if jinja2.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -365,7 +365,7 @@ func renderGemma4(w *jinja2.Writer) {
 				key := keys[i]
 				value := values[i]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -432,17 +432,17 @@ func renderGemma4(w *jinja2.Writer) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
@@ -662,7 +662,7 @@ func renderGemma4(w *jinja2.Writer) {
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
@@ -710,7 +710,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 			if llamacpp.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -815,7 +815,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !llamacpp.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if llamacpp.Attr(nsItems, "found_first").Truthy() {
+								if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1005,7 +1005,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				key := vals[0]
 				value := vals[1]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1073,17 +1073,17 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
@@ -1310,7 +1310,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}

@@ -74,7 +74,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
+				schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
@@ -170,10 +170,10 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -186,7 +186,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -222,7 +222,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -238,7 +238,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -253,11 +253,11 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -279,18 +279,18 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -314,7 +314,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		jinja2.WriteAdd(w, role, jinja2.Attr(addTokens, "role_sep"), messageContent, jinja2.Attr(addTokens, "message_sep"))
+		jinja2.WriteAdd(w, role, jinja2.ItemAttr(addTokens, "role_sep"), messageContent, jinja2.ItemAttr(addTokens, "message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message jinja2.Value) {
@@ -323,7 +323,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 		call = jinja2.ItemStr(message, "content")
 		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := jinja2.Attr(call, "function")
+		callFunction := jinja2.ItemAttr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 			call = callFunction
@@ -378,7 +378,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = jinja2.ItemInt(messageToolCalls, 0)
@@ -388,7 +388,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.Attr(message, "content")), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.ItemAttr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
@@ -403,7 +403,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
-			jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
 		}
 	}
 }
@@ -448,7 +448,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
+				schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
@@ -551,10 +551,10 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -567,7 +567,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -604,7 +604,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -620,7 +620,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -635,11 +635,11 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -661,18 +661,18 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -696,7 +696,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		llamacpp.WriteAdd(w, role, llamacpp.Attr(addTokens, "role_sep"), messageContent, llamacpp.Attr(addTokens, "message_sep"))
+		llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent, llamacpp.ItemAttr(addTokens, "message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
 	renderFunctionCall := func(message jinja2.Value) {
@@ -705,7 +705,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 		call = llamacpp.ItemStr(message, "content")
 		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := llamacpp.Attr(call, "function")
+		callFunction := llamacpp.ItemAttr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 			call = callFunction
@@ -761,7 +761,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = llamacpp.ItemInt(messageToolCalls, 0)
@@ -771,7 +771,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.Attr(message, "content")), jinja2.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
@@ -786,7 +786,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
-			llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
 		}
 	}
 }

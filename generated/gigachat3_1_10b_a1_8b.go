@@ -75,7 +75,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
+				schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
@@ -171,10 +171,10 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -187,7 +187,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -223,7 +223,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -239,7 +239,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -254,11 +254,11 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -280,25 +280,25 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call jinja2.Value) {
 		call = jinja2.Param(call, "call")
 		var arguments jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
-		callFunction := jinja2.Attr(call, "function")
+		callFunction := jinja2.ItemAttr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 			call = callFunction
@@ -339,17 +339,17 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
-		jinja2.WriteAdd(w, role, jinja2.Attr(addTokens, "role_sep"), messageContent)
+		jinja2.WriteAdd(w, role, jinja2.ItemAttr(addTokens, "role_sep"), messageContent)
 		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
-		messageToolCalls := jinja2.Attr(message, "tool_calls")
+		messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 		if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
-			jinja2.WriteAdd(w, jinja2.Attr(addTokens, "function_call"), w.Capture(func() {
+			jinja2.WriteAdd(w, jinja2.ItemAttr(addTokens, "function_call"), w.Capture(func() {
 				renderFunctionCall(jinja2.ItemInt(messageToolCalls, 0))
 			}))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:207:5 {{- add_tokens.message_sep -}}
-		jinja2.Write(w, jinja2.Attr(addTokens, "message_sep"))
+		jinja2.Write(w, jinja2.ItemAttr(addTokens, "message_sep"))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("function_call", jinja2.Lit("<|function_call|>"))})
@@ -396,7 +396,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
-			jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
 		}
 	}
 }
@@ -441,7 +441,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
+				schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
@@ -544,10 +544,10 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -560,7 +560,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -597,7 +597,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -613,7 +613,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -628,11 +628,11 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -654,25 +654,25 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call jinja2.Value) {
 		call = llamacpp.Param(call, "call")
 		var arguments jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
-		callFunction := llamacpp.Attr(call, "function")
+		callFunction := llamacpp.ItemAttr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 			call = callFunction
@@ -713,17 +713,17 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
-		llamacpp.WriteAdd(w, role, llamacpp.Attr(addTokens, "role_sep"), messageContent)
+		llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent)
 		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
-		messageToolCalls := llamacpp.Attr(message, "tool_calls")
+		messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 		if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
-			llamacpp.WriteAdd(w, llamacpp.Attr(addTokens, "function_call"), w.Capture(func() {
+			llamacpp.WriteAdd(w, llamacpp.ItemAttr(addTokens, "function_call"), w.Capture(func() {
 				renderFunctionCall(llamacpp.ItemInt(messageToolCalls, 0))
 			}))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:207:5 {{- add_tokens.message_sep -}}
-		llamacpp.Write(w, llamacpp.Attr(addTokens, "message_sep"))
+		llamacpp.Write(w, llamacpp.ItemAttr(addTokens, "message_sep"))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("function_call", jinja2.Lit("<|function_call|>"))})
@@ -770,7 +770,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
-			llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
 		}
 	}
 }

@@ -103,7 +103,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = jinja2.ItemStr(schema, "$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := jinja2.Attr(rns, "chain")
+			rnsChain := jinja2.ItemAttr(rns, "chain")
 			if jinja2.In(refstr, rnsChain) {
 				w.WriteString("any")
 			} else if !jinja2.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
@@ -121,17 +121,17 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if jinja2.IsMapping(jinja2.Attr(nsP, "n")) && jinja2.In(seg, jinja2.Attr(nsP, "n")) {
+					if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) && jinja2.In(seg, jinja2.ItemAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.Attr(nsP, "n"), seg))
-					} else if (jinja2.IsSequence(jinja2.Attr(nsP, "n")) && !jinja2.IsString(jinja2.Attr(nsP, "n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
+						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), seg))
+					} else if (jinja2.IsSequence(jinja2.ItemAttr(nsP, "n")) && !jinja2.IsString(jinja2.ItemAttr(nsP, "n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.Attr(nsP, "n"), jinja2.FilterInt(seg, nil, nil)))
+						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), jinja2.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
@@ -141,24 +141,24 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if jinja2.IsMapping(jinja2.Attr(nsP, "n")) {
+				if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					jinja2.Write(w, w.Capture(func() {
-						jsonSchemaToTypescript(jinja2.Attr(nsP, "n"), indent, indentFactor, root, rns2)
+						jsonSchemaToTypescript(jinja2.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
 					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.Attr(schema, "anyOf")) {
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "anyOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "anyOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -167,16 +167,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.Attr(schema, "oneOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "oneOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "oneOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -185,16 +185,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("allOf"))) && !jinja2.IsString(jinja2.Attr(schema, "allOf")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("allOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.Attr(schema, "allOf")) {
+			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "allOf")) {
 				var t jinja2.Value
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
@@ -203,16 +203,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.Attr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.Attr(schema, "type")) {
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			for _, tname := range jinja2.Iterate(w, jinja2.Attr(schema, "type")) {
+			for _, tname := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "type")) {
 				var frag, subO, subA jinja2.Value
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
@@ -224,13 +224,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.Attr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.ItemAttr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 						})
 					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
@@ -247,7 +247,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
@@ -262,7 +262,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					if jinja2.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), jinja2.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
@@ -278,7 +278,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 							return jinja2.DictOf()
 						}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Lit("additionalProperties"), jinja2.Attr(schema, "additionalProperties"))
+						}), jinja2.Lit("additionalProperties"), jinja2.ItemAttr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
@@ -295,9 +295,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
+					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), jinja2.Attr(schema, "prefixItems"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), jinja2.ItemAttr(schema, "prefixItems"))
 					} else if jinja2.In(jinja2.Lit("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
@@ -319,10 +319,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
 				jinja2.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.Attr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
+				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.ItemAttr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
@@ -336,7 +336,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
 			if (jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = jinja2.Attr(schema, "const")
+				c = jinja2.ItemAttr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 				if jinja2.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
@@ -364,23 +364,23 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range jinja2.Iterate(w, jinja2.Attr(schema, "enum")) {
+				for _, en := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if jinja2.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
@@ -394,29 +394,29 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := jinja2.Attr(schema, "additionalProperties")
+					schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
 					} else if jinja2.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
 				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "pairs")) {
+				for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "pairs")) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
@@ -489,7 +489,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
 				if jinja2.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.Attr(schema, "const")
+					schemaConst := jinja2.ItemAttr(schema, "const")
 					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
@@ -520,10 +520,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.Attr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
@@ -536,7 +536,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
 				if jinja2.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.Attr(schema, "const")
+					schemaConst := jinja2.ItemAttr(schema, "const")
 					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
@@ -570,7 +570,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if jinja2.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -584,9 +584,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsBoolean(jinja2.Attr(schema, "const")) {
+				if jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsBoolean(jinja2.ItemAttr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if jinja2.Attr(schema, "const").Truthy() {
+					if jinja2.ItemAttr(schema, "const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -601,21 +601,21 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.Attr(schema, "prefixItems")) {
+				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range jinja2.Iterate(w, jinja2.Attr(schema, "prefixItems")) {
+					for _, ps := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
 				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
@@ -626,13 +626,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
 				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
@@ -678,7 +678,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						jinja2.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -693,11 +693,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -719,18 +719,18 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			jinja2.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.Attr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -741,16 +741,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "anyOf"), 0))
+				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.Attr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.Attr(jsonSchema, "oneOf"), 0))
+				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "oneOf"), 0))
 			}))
 		} else if jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
@@ -805,24 +805,24 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					jinja2.SetAttr(ns, "kv_list", jinja2.Add(jinja2.Attr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+					jinja2.SetAttr(ns, "kv_list", jinja2.Add(jinja2.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range jinja2.Iterate(w, jinja2.Attr(ns, "kv_list")) {
+			for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "kv_list")) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				jinja2.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.Attr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
+				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.ItemAttr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 			w.WriteString("}")
 		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
@@ -839,13 +839,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.NewList(w.Capture(func() {
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -885,18 +885,18 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			jinja2.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Attr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
+			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range jinja2.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := jinja2.Attr(function, "few_shot_examples")
+				functionFewShotExamples := jinja2.ItemAttr(function, "few_shot_examples")
 				if jinja2.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
 						var params, call jinja2.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := jinja2.Attr(function, "parameters")
-						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.Attr(functionParameters, "properties")) {
+						functionParameters := jinja2.ItemAttr(function, "parameters")
+						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.ItemAttr(functionParameters, "properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
 								alignJsonOrderToSchema(jinja2.ItemStr(example, "params"), jinja2.ItemStr(function, "parameters"))
@@ -911,20 +911,20 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						jinja2.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.Attr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), jinja2.FilterTojson(jinja2.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Lit(" -> "), call)))
+						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), jinja2.FilterTojson(jinja2.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Lit(" -> "), call)))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		jinja2.Write(w, jinja2.Attr(nsPrompt, "prompt"))
+		jinja2.Write(w, jinja2.ItemAttr(nsPrompt, "prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
 		devsystem = jinja2.Param(devsystem, "devsystem")
 		addTokens = jinja2.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if jinja2.NotIn(jinja2.Attr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.Attr(addTokens, "message_sep"), devsystem) {
+		if jinja2.NotIn(jinja2.ItemAttr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.ItemAttr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
 			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
 		}
@@ -963,34 +963,34 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			items := jinja2.IterateReversed(w, jinja2.Attr(message, "embed_files"))
+			items := jinja2.IterateReversed(w, jinja2.ItemAttr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
 				var tokenized, placeholder jinja2.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = jinja2.Concat(jinja2.Attr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.Attr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.Attr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.Attr(f, "type"), "doc"), func() jinja2.Value {
-					return jinja2.Item(addTokens, jinja2.Attr(f, "type"))
+				tokenized = jinja2.Concat(jinja2.ItemAttr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.ItemAttr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.ItemAttr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
+					return jinja2.Item(addTokens, jinja2.ItemAttr(f, "type"))
 				}, func() jinja2.Value {
-					return jinja2.FilterDefault(jinja2.Attr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
-				}), jinja2.Attr(addTokens, "file_end"))
+					return jinja2.FilterDefault(jinja2.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+				}), jinja2.ItemAttr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 				if jinja2.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.Attr(f, "id"), jinja2.Lit(">"))
+					placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.ItemAttr(f, "id"), jinja2.Lit(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(jinja2.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(jinja2.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
 					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, jinja2.Attr(nsEmbedResult, "result_text")))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, jinja2.ItemAttr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = jinja2.Attr(nsEmbedResult, "result_text")
+			messageFinalContent = jinja2.ItemAttr(nsEmbedResult, "result_text")
 		} else {
 			// GigaChat3.5.jinja:500:9 {%- else -%}
 			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
@@ -998,11 +998,11 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
 		jinja2.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return jinja2.Attr(addTokens, "role_sep")
+			return jinja2.ItemAttr(addTokens, "role_sep")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
 		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return jinja2.Attr(addTokens, "message_sep")
+			return jinja2.ItemAttr(addTokens, "message_sep")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
 		}))
@@ -1024,25 +1024,25 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
 			var toolId jinja2.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := jinja2.Attr(tool, "id")
+			tool2Id := jinja2.ItemAttr(tool, "id")
 			if jinja2.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
-				toolId = jinja2.Attr(tool, "name")
+				toolId = jinja2.ItemAttr(tool, "name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.Attr(tool, "name"), functionIds) {
+			if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.ItemAttr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 				jinja2.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(jinja2.Attr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(jinja2.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), jinja2.Attr(nsCurrentTools, "tools"))
+			renderToolNamespace(jinja2.Lit("functions"), jinja2.ItemAttr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
-			renderExamples(jinja2.Attr(nsCurrentTools, "tools"))
+			renderExamples(jinja2.ItemAttr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
@@ -1076,7 +1076,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := jinja2.Attr(inner, "function")
+		innerFunction := jinja2.ItemAttr(inner, "function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
@@ -1104,12 +1104,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
 				jinja2.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				jinja2.SetAttr(nsParams, "lines", jinja2.Add(jinja2.Attr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
+				jinja2.SetAttr(nsParams, "lines", jinja2.Add(jinja2.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -1125,13 +1125,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
 			jinja2.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(jinja2.Attr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
+			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(jinja2.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -1153,23 +1153,23 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
 					jinja2.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(jinja2.Attr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(jinja2.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range jinja2.Iterate(w, jinja2.Attr(nsStrip, "pairs")) {
+			for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(nsStrip, "pairs")) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				jinja2.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.Attr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.ItemAttr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = jinja2.Concat(jinja2.Lit("{"), jinja2.FilterJoin(jinja2.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
+			body = jinja2.Concat(jinja2.Lit("{"), jinja2.FilterJoin(jinja2.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
 		} else if jinja2.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -1216,12 +1216,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			jinja2.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(jinja2.Attr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(jinja2.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderFunctionResponse(jinja2.Item(names, idx), jinja2.Item(items, idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -1240,16 +1240,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			jinja2.SetAttr(ns, "functions", jinja2.Add(jinja2.Attr(ns, "functions"), jinja2.NewList(item)))
+			jinja2.SetAttr(ns, "functions", jinja2.Add(jinja2.ItemAttr(ns, "functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			jinja2.SetAttr(ns, "function_names", jinja2.Add(jinja2.Attr(ns, "function_names"), jinja2.NewList(jinja2.Attr(item, "name"))))
+			jinja2.SetAttr(ns, "function_names", jinja2.Add(jinja2.ItemAttr(ns, "function_names"), jinja2.NewList(jinja2.ItemAttr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTION_DESCRIPTIONS = jinja2.Attr(ns, "functions")
+		FUNCTION_DESCRIPTIONS = jinja2.ItemAttr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTION_NAMES = jinja2.Attr(ns, "function_names")
+		FUNCTION_NAMES = jinja2.ItemAttr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
@@ -1415,14 +1415,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
-					return jinja2.Bool(jinja2.InStrs(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
+					if jinja2.IsDefined(jinja2.ItemAttr(message, "functions")) && jinja2.ItemAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1440,9 +1440,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if jinja2.IsDefined(jinja2.Attr(message, "functions")) && jinja2.Attr(message, "functions").Truthy() {
+				if jinja2.IsDefined(jinja2.ItemAttr(message, "functions")) && jinja2.ItemAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1461,7 +1461,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := jinja2.Attr(message, "name")
+			messageName := jinja2.ItemAttr(message, "name")
 			if jinja2.IsDefined(messageName) {
 				name = messageName
 			} else {
@@ -1483,8 +1483,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(jinja2.Item(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if jinja2.IsDefined(jinja2.Attr(jinja2.Item(messages, k), "name")) {
-							nm = jinja2.Attr(jinja2.Item(messages, k), "name")
+						if jinja2.IsDefined(jinja2.ItemAttr(jinja2.Item(messages, k), "name")) {
+							nm = jinja2.ItemAttr(jinja2.Item(messages, k), "name")
 						} else {
 							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.Int(1))) {
 								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
@@ -1531,7 +1531,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), nsHistoryLastUserIdx) {
@@ -1551,16 +1551,16 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && jinja2.Attr(message, "tool_calls").Truthy() {
+			if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && jinja2.ItemAttr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+				for _, tc := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if jinja2.IsDefined(jinja2.Attr(message, "function_call")) && jinja2.Attr(message, "function_call").Truthy() {
+			} else if jinja2.IsDefined(jinja2.ItemAttr(message, "function_call")) && jinja2.ItemAttr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(jinja2.Attr(message, "function_call")))
+				nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(jinja2.ItemAttr(message, "function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
@@ -1611,8 +1611,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.Attr(message, "content")), func() jinja2.Value {
-				return jinja2.Attr(message, "content")
+			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.ItemAttr(message, "content")), func() jinja2.Value {
+				return jinja2.ItemAttr(message, "content")
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			})
@@ -1647,7 +1647,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				for _, c := range jinja2.Iterate(w, nsCombinedCalls) {
 					var inner jinja2.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := jinja2.Attr(c, "function")
+					cFunction := jinja2.ItemAttr(c, "function")
 					if jinja2.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
@@ -1682,7 +1682,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else {
 				// GigaChat3.5.jinja:1111:13 {%- else -%}
 				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
-				jinja2.Write(w, jinja2.Attr(addTokens, "message_sep"))
+				jinja2.Write(w, jinja2.ItemAttr(addTokens, "message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
@@ -1695,13 +1695,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.WriteString("assistant")
-				jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
 				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
 				w.WriteString("assistant")
-				jinja2.WriteStr(w, jinja2.Attr(addTokens, "role_sep"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
 			}
 		}
 	}
@@ -1774,7 +1774,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = llamacpp.ItemStr(schema, "$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := llamacpp.Attr(rns, "chain")
+			rnsChain := llamacpp.ItemAttr(rns, "chain")
 			if llamacpp.In(refstr, rnsChain) {
 				w.WriteString("any")
 			} else if !llamacpp.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
@@ -1793,17 +1793,17 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) && llamacpp.In(seg, llamacpp.Attr(nsP, "n")) {
+					if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) && llamacpp.In(seg, llamacpp.ItemAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), seg))
-					} else if (llamacpp.IsSequence(llamacpp.Attr(nsP, "n")) && !llamacpp.IsString(llamacpp.Attr(nsP, "n"))) && jinja2.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
+						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), seg))
+					} else if (llamacpp.IsSequence(llamacpp.ItemAttr(nsP, "n")) && !llamacpp.IsString(llamacpp.ItemAttr(nsP, "n"))) && jinja2.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), llamacpp.FilterInt(seg, nil, nil)))
+						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), llamacpp.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
@@ -1813,26 +1813,26 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if llamacpp.IsMapping(llamacpp.Attr(nsP, "n")) {
+				if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						jsonSchemaToTypescript(llamacpp.Attr(nsP, "n"), indent, indentFactor, root, rns2)
+						jsonSchemaToTypescript(llamacpp.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
 					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "anyOf")) {
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "anyOf")) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "anyOf")) {
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1840,18 +1840,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "oneOf")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "oneOf")) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "oneOf")) {
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1859,18 +1859,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.Attr(schema, "allOf")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.Attr(schema, "allOf")) {
+			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "allOf")) {
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1878,18 +1878,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.Attr(schema, "type")) {
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var frag, subO, subA jinja2.Value
-			for _, tname := range llamacpp.Iterate(w, llamacpp.Attr(schema, "type")) {
+			for _, tname := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "type")) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -1900,13 +1900,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.Attr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.ItemAttr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 						})
 					} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
@@ -1923,7 +1923,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
@@ -1938,7 +1938,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					if llamacpp.In(jinja2.Lit("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
@@ -1954,7 +1954,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 							return jinja2.DictOf()
 						}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Lit("additionalProperties"), llamacpp.Attr(schema, "additionalProperties"))
+						}), jinja2.Lit("additionalProperties"), llamacpp.ItemAttr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
@@ -1971,9 +1971,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
+					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), llamacpp.Attr(schema, "prefixItems"))
+						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), llamacpp.ItemAttr(schema, "prefixItems"))
 					} else if llamacpp.In(jinja2.Lit("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
@@ -1995,10 +1995,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.Attr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
+				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.ItemAttr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
@@ -2012,7 +2012,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
 			if (llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = llamacpp.Attr(schema, "const")
+				c = llamacpp.ItemAttr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 				if llamacpp.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
@@ -2040,23 +2040,23 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range llamacpp.Iterate(w, llamacpp.Attr(schema, "enum")) {
+				for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if llamacpp.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
@@ -2072,23 +2072,23 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
+					schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
 					} else if llamacpp.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
@@ -2097,7 +2097,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var typeStr, default2 jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.Attr(ns, "pairs"))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "pairs"))) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
@@ -2173,7 +2173,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
 				if llamacpp.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := llamacpp.Attr(schema, "const")
+					schemaConst := llamacpp.ItemAttr(schema, "const")
 					if llamacpp.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
@@ -2204,10 +2204,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
@@ -2220,7 +2220,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
 				if llamacpp.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := llamacpp.Attr(schema, "const")
+					schemaConst := llamacpp.ItemAttr(schema, "const")
 					if llamacpp.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
@@ -2254,7 +2254,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 				} else if llamacpp.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -2268,9 +2268,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.Attr(schema, "const")) {
+				if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.ItemAttr(schema, "const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if llamacpp.Attr(schema, "const").Truthy() {
+					if llamacpp.ItemAttr(schema, "const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -2285,21 +2285,21 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.Attr(schema, "prefixItems")) {
+				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range llamacpp.Iterate(w, llamacpp.Attr(schema, "prefixItems")) {
+					for _, ps := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
 				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
@@ -2310,13 +2310,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 					w.WriteString("]")
 				} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
@@ -2363,7 +2363,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
 					}
 				}
 			}
@@ -2378,11 +2378,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.Attr(tool, "name"), jinja2.Lit(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -2404,18 +2404,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -2426,16 +2426,16 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "anyOf"), 0))
+				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.Attr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "oneOf"), 0))
+				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "oneOf"), 0))
 			}))
 		} else if llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
@@ -2493,7 +2493,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.Attr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+					llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
@@ -2501,17 +2501,17 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.Attr(ns, "kv_list"))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "kv_list"))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.Attr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
+				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.ItemAttr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 			w.WriteString("}")
 		} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
@@ -2528,13 +2528,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.NewList(w.Capture(func() {
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -2574,19 +2574,19 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			llamacpp.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
+			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range llamacpp.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := llamacpp.Attr(function, "few_shot_examples")
+				functionFewShotExamples := llamacpp.ItemAttr(function, "few_shot_examples")
 				if llamacpp.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var params, call jinja2.Value
 					for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
 						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := llamacpp.Attr(function, "parameters")
-						if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.Attr(functionParameters, "properties")) {
+						functionParameters := llamacpp.ItemAttr(function, "parameters")
+						if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.ItemAttr(functionParameters, "properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
 								alignJsonOrderToSchema(llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
@@ -2601,20 +2601,20 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						llamacpp.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), llamacpp.FilterTojson(llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Lit(" -> ")), call))
+						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), llamacpp.FilterTojson(llamacpp.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Lit(" -> ")), call))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		llamacpp.Write(w, llamacpp.Attr(nsPrompt, "prompt"))
+		llamacpp.Write(w, llamacpp.ItemAttr(nsPrompt, "prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
 		devsystem = llamacpp.Param(devsystem, "devsystem")
 		addTokens = llamacpp.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if llamacpp.NotIn(llamacpp.Attr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.Attr(addTokens, "message_sep"), devsystem) {
+		if llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
 			devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
 		}
@@ -2655,33 +2655,33 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var tokenized, placeholder jinja2.Value
-			items := llamacpp.IterateReversed(w, llamacpp.Attr(message, "embed_files"))
+			items := llamacpp.IterateReversed(w, llamacpp.ItemAttr(message, "embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.Attr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.Attr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.Attr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
-					return llamacpp.Item(addTokens, llamacpp.Attr(f, "type"))
+				tokenized = llamacpp.Concat(llamacpp.ItemAttr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.ItemAttr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.ItemAttr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
+					return llamacpp.Item(addTokens, llamacpp.ItemAttr(f, "type"))
 				}, func() jinja2.Value {
-					return llamacpp.FilterDefault(llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
-				}), llamacpp.Attr(addTokens, "file_end"))
+					return llamacpp.FilterDefault(llamacpp.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+				}), llamacpp.ItemAttr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 				if llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.Attr(f, "id"), jinja2.Lit(">"))
+					placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttr(f, "id"), jinja2.Lit(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.FilterReplace(llamacpp.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.FilterReplace(llamacpp.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
 					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.Add(tokenized, llamacpp.Attr(nsEmbedResult, "result_text")))
+					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.Add(tokenized, llamacpp.ItemAttr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = llamacpp.Attr(nsEmbedResult, "result_text")
+			messageFinalContent = llamacpp.ItemAttr(nsEmbedResult, "result_text")
 		} else {
 			// GigaChat3.5.jinja:500:9 {%- else -%}
 			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
@@ -2689,11 +2689,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
 		llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return llamacpp.Attr(addTokens, "role_sep")
+			return llamacpp.ItemAttr(addTokens, "role_sep")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
 		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return llamacpp.Attr(addTokens, "message_sep")
+			return llamacpp.ItemAttr(addTokens, "message_sep")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
 		}))
@@ -2716,25 +2716,25 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		var toolId jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, FUNCTION_DESCRIPTIONS) {
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := llamacpp.Attr(tool, "id")
+			tool2Id := llamacpp.ItemAttr(tool, "id")
 			if llamacpp.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
-				toolId = llamacpp.Attr(tool, "name")
+				toolId = llamacpp.ItemAttr(tool, "name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.Attr(tool, "name"), functionIds) {
+			if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.ItemAttr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.Attr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+				llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
 		content = llamacpp.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), llamacpp.Attr(nsCurrentTools, "tools"))
+			renderToolNamespace(jinja2.Lit("functions"), llamacpp.ItemAttr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
-			renderExamples(llamacpp.Attr(nsCurrentTools, "tools"))
+			renderExamples(llamacpp.ItemAttr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
@@ -2768,7 +2768,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := llamacpp.Attr(inner, "function")
+		innerFunction := llamacpp.ItemAttr(inner, "function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
@@ -2798,12 +2798,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				llamacpp.SetAttr(nsParams, "lines", llamacpp.Add(llamacpp.Attr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
+				llamacpp.SetAttr(nsParams, "lines", llamacpp.Add(llamacpp.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -2819,13 +2819,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			llamacpp.SetAttr(nsInv, "blocks", llamacpp.Add(llamacpp.Attr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
+			llamacpp.SetAttr(nsInv, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -2849,24 +2849,24 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.Attr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.Attr(nsStrip, "pairs"))) {
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(nsStrip, "pairs"))) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.ItemAttr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = llamacpp.Concat(jinja2.Lit("{"), llamacpp.FilterJoin(llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
+			body = llamacpp.Concat(jinja2.Lit("{"), llamacpp.FilterJoin(llamacpp.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
 		} else if llamacpp.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -2913,12 +2913,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			llamacpp.SetAttr(nsResp, "blocks", llamacpp.Add(llamacpp.Attr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+			llamacpp.SetAttr(nsResp, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderFunctionResponse(llamacpp.Item(names, idx), llamacpp.Item(items, idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -2937,16 +2937,16 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			llamacpp.SetAttr(ns, "functions", llamacpp.Add(llamacpp.Attr(ns, "functions"), jinja2.NewList(item)))
+			llamacpp.SetAttr(ns, "functions", llamacpp.Add(llamacpp.ItemAttr(ns, "functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			llamacpp.SetAttr(ns, "function_names", llamacpp.Add(llamacpp.Attr(ns, "function_names"), jinja2.NewList(llamacpp.Attr(item, "name"))))
+			llamacpp.SetAttr(ns, "function_names", llamacpp.Add(llamacpp.ItemAttr(ns, "function_names"), jinja2.NewList(llamacpp.ItemAttr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTION_DESCRIPTIONS = llamacpp.Attr(ns, "functions")
+		FUNCTION_DESCRIPTIONS = llamacpp.ItemAttr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTION_NAMES = llamacpp.Attr(ns, "function_names")
+		FUNCTION_NAMES = llamacpp.ItemAttr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
@@ -3112,14 +3112,14 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
-					return jinja2.Bool(llamacpp.InStrs(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
+					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -3137,9 +3137,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if llamacpp.IsDefined(llamacpp.Attr(message, "functions")) && llamacpp.Attr(message, "functions").Truthy() {
+				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -3158,7 +3158,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := llamacpp.Attr(message, "name")
+			messageName := llamacpp.ItemAttr(message, "name")
 			if llamacpp.IsDefined(messageName) {
 				name = messageName
 			} else {
@@ -3181,8 +3181,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(llamacpp.Item(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if llamacpp.IsDefined(llamacpp.Attr(llamacpp.Item(messages, k), "name")) {
-							nm = llamacpp.Attr(llamacpp.Item(messages, k), "name")
+						if llamacpp.IsDefined(llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")) {
+							nm = llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")
 						} else {
 							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
 								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.Int(1)))
@@ -3229,7 +3229,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
@@ -3249,16 +3249,16 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && llamacpp.Attr(message, "tool_calls").Truthy() {
+			if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.ItemAttr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+				for _, tc := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if llamacpp.IsDefined(llamacpp.Attr(message, "function_call")) && llamacpp.Attr(message, "function_call").Truthy() {
+			} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "function_call")) && llamacpp.ItemAttr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.Attr(message, "function_call")))
+				nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.ItemAttr(message, "function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
@@ -3310,8 +3310,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.Attr(message, "content")), func() jinja2.Value {
-				return llamacpp.Attr(message, "content")
+			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.ItemAttr(message, "content")), func() jinja2.Value {
+				return llamacpp.ItemAttr(message, "content")
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			})
@@ -3347,7 +3347,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				var inner jinja2.Value
 				for _, c := range llamacpp.Iterate(w, nsCombinedCalls) {
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := llamacpp.Attr(c, "function")
+					cFunction := llamacpp.ItemAttr(c, "function")
 					if llamacpp.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
@@ -3385,7 +3385,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else {
 				// GigaChat3.5.jinja:1111:13 {%- else -%}
 				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
-				llamacpp.Write(w, llamacpp.Attr(addTokens, "message_sep"))
+				llamacpp.Write(w, llamacpp.ItemAttr(addTokens, "message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
@@ -3398,13 +3398,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.WriteString("assistant")
-				llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
 				w.WriteString("<think>")
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
 				w.WriteString("assistant")
-				llamacpp.WriteStr(w, llamacpp.Attr(addTokens, "role_sep"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
 			}
 		}
 	}

@@ -74,9 +74,9 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
@@ -96,7 +96,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -108,12 +108,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 		var userContent, reasoningContent, content, parts, beforeFirstClose, innerParts, extractedReasoning jinja2.Value
 		var afterLastClose jinja2.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.Attr(m, "role")
+		mRole := jinja2.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(jinja2.Attr(m, "content"))
+				visibleText(jinja2.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			jinja2.Write(w, userContent)
@@ -130,10 +130,10 @@ func renderGlm4_5(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(m, "content"))
+				visibleText(jinja2.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.Attr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -174,13 +174,13 @@ func renderGlm4_5(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.Attr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var tcObj jinja2.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := jinja2.Attr(tc, "function")
+					tcFunction := jinja2.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -191,9 +191,9 @@ func renderGlm4_5(w *jinja2.Writer) {
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.Attr(tcObj, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(tcObj, "name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := jinja2.Attr(tcObj, "arguments")
+					tcObjArguments := jinja2.ItemAttr(tcObj, "arguments")
 					if jinja2.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := jinja2.DictItems(tcObjArguments)
@@ -225,10 +225,10 @@ func renderGlm4_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := jinja2.Attr(m, "content")
+			mContent := jinja2.ItemAttr(m, "content")
 			if jinja2.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -242,7 +242,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.Attr(tr, "output")
+					trOutput := jinja2.ItemAttr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
@@ -255,7 +255,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.Attr(m, "content"))
+			visibleText(jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
@@ -302,9 +302,9 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
@@ -324,7 +324,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -337,12 +337,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.Attr(m, "role")
+		mRole := llamacpp.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
+				visibleText(llamacpp.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
@@ -359,10 +359,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
+				visibleText(llamacpp.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
 			if llamacpp.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -403,14 +403,14 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.Attr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var tcObj jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := llamacpp.Attr(tc, "function")
+					tcFunction := llamacpp.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -421,9 +421,9 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.Attr(tcObj, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(tcObj, "name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := llamacpp.Attr(tcObj, "arguments")
+					tcObjArguments := llamacpp.ItemAttr(tcObj, "arguments")
 					if llamacpp.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -457,10 +457,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := llamacpp.Attr(m, "content")
+			mContent := llamacpp.ItemAttr(m, "content")
 			if llamacpp.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -474,7 +474,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := llamacpp.Attr(tr, "output")
+					trOutput := llamacpp.ItemAttr(tr, "output")
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
@@ -487,7 +487,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.Attr(m, "content"))
+			visibleText(llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}

@@ -74,9 +74,9 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
@@ -96,7 +96,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -107,14 +107,14 @@ func renderGLM4_6(w *jinja2.Writer) {
 		m := items2[i]
 		var reasoningContent, content jinja2.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.Attr(m, "role")
+		mRole := jinja2.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.Attr(m, "content"))
+			visibleText(jinja2.ItemAttr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
-				visibleText(jinja2.Attr(m, "content"))
+				visibleText(jinja2.ItemAttr(m, "content"))
 			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -127,10 +127,10 @@ func renderGLM4_6(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(m, "content"))
+				visibleText(jinja2.ItemAttr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.Attr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -161,23 +161,23 @@ func renderGLM4_6(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.Attr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := jinja2.Attr(tc, "function")
+					tcFunction := jinja2.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.Attr(tc, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(tc, "name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(jinja2.Attr(tc, "arguments"), func() jinja2.Value {
+					args = jinja2.Or(jinja2.ItemAttr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
@@ -210,10 +210,10 @@ func renderGLM4_6(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := jinja2.Attr(m, "content")
+			mContent := jinja2.ItemAttr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -227,7 +227,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.Attr(tr, "output")
+					trOutput := jinja2.ItemAttr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
@@ -240,7 +240,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.Attr(m, "content"))
+			visibleText(jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
@@ -287,9 +287,9 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
@@ -309,7 +309,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -321,14 +321,14 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.Attr(m, "role")
+		mRole := llamacpp.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.Attr(m, "content"))
+			visibleText(llamacpp.ItemAttr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
+				visibleText(llamacpp.ItemAttr(m, "content"))
 			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -341,10 +341,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
+				visibleText(llamacpp.ItemAttr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
 			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -375,24 +375,24 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.Attr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := llamacpp.Attr(tc, "function")
+					tcFunction := llamacpp.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.Attr(tc, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(tc, "name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(llamacpp.Attr(tc, "arguments"), func() jinja2.Value {
+					args = jinja2.Or(llamacpp.ItemAttr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
@@ -427,10 +427,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := llamacpp.Attr(m, "content")
+			mContent := llamacpp.ItemAttr(m, "content")
 			if llamacpp.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -444,7 +444,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := llamacpp.Attr(tr, "output")
+					trOutput := llamacpp.ItemAttr(tr, "output")
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
@@ -457,7 +457,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.Attr(m, "content"))
+			visibleText(llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}

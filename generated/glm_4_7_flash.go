@@ -76,9 +76,9 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
@@ -98,7 +98,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -110,11 +110,11 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		var reasoningContent, content jinja2.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.Attr(m, "role")
+		mRole := jinja2.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(jinja2.Attr(m, "content"))
+			visibleText(jinja2.ItemAttr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -122,10 +122,10 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(m, "content"))
+				visibleText(jinja2.ItemAttr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.Attr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -155,22 +155,22 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.Attr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := jinja2.Attr(tc, "function")
+					tcFunction := jinja2.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
-					jinja2.WriteStr(w, jinja2.Attr(tc, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(tc, "name"))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = jinja2.Attr(tc, "arguments")
+					args = jinja2.ItemAttr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -194,10 +194,10 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := jinja2.Attr(m, "content")
+			mContent := jinja2.ItemAttr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -211,7 +211,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.Attr(tr, "output")
+					trOutput := jinja2.ItemAttr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
@@ -224,7 +224,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(jinja2.Attr(m, "content"))
+			visibleText(jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
@@ -272,9 +272,9 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
@@ -294,7 +294,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -307,11 +307,11 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.Attr(m, "role")
+		mRole := llamacpp.ItemAttr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(llamacpp.Attr(m, "content"))
+			visibleText(llamacpp.ItemAttr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -319,10 +319,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(m, "content"))
+				visibleText(llamacpp.ItemAttr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
 			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -352,23 +352,23 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.Attr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := llamacpp.Attr(tc, "function")
+					tcFunction := llamacpp.ItemAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.Attr(tc, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(tc, "name"))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = llamacpp.Attr(tc, "arguments")
+					args = llamacpp.ItemAttr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -394,10 +394,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := llamacpp.Attr(m, "content")
+			mContent := llamacpp.ItemAttr(m, "content")
 			if llamacpp.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -411,7 +411,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				for _, tr := range llamacpp.Iterate(w, mContent) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
-					trOutput := llamacpp.Attr(tr, "output")
+					trOutput := llamacpp.ItemAttr(tr, "output")
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
@@ -424,7 +424,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(llamacpp.Attr(m, "content"))
+			visibleText(llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}

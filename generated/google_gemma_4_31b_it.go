@@ -73,7 +73,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -135,7 +135,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-								if jinja2.Attr(nsItems, "found_first").Truthy() {
+								if jinja2.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -399,7 +399,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				key := keys[i]
 				value := values[i]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -466,17 +466,17 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response jinja2.Value) {
@@ -808,7 +808,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
 			} else if !(nsTrOutFlag && !jinja2.MethodGet(message, jinja2.Lit("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
@@ -819,7 +819,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
 			if !jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
@@ -867,7 +867,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 			if llamacpp.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -931,7 +931,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !llamacpp.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-								if llamacpp.Attr(nsItems, "found_first").Truthy() {
+								if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1197,7 +1197,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1265,17 +1265,17 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response jinja2.Value) {
@@ -1615,7 +1615,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
 			} else if !(nsTrOutFlag && !llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
@@ -1626,7 +1626,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
 			if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {

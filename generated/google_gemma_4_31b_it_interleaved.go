@@ -74,7 +74,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -177,7 +177,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-								if jinja2.Attr(nsItems, "found_first").Truthy() {
+								if jinja2.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -365,7 +365,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				key := keys[i]
 				value := values[i]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if jinja2.Attr(ns, "found_first").Truthy() {
+				if jinja2.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -432,17 +432,17 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(ns, "result"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
@@ -512,7 +512,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			jinja2.WriteStr(w, role)
@@ -527,7 +527,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_user_message")) {
+			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), jinja2.ItemAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				jinja2.Write(w, messageReasoningContent)
@@ -687,7 +687,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(jinja2.Attr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
@@ -735,7 +735,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 			if llamacpp.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -840,7 +840,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !llamacpp.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-								if llamacpp.Attr(nsItems, "found_first").Truthy() {
+								if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1030,7 +1030,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if llamacpp.Attr(ns, "found_first").Truthy() {
+				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1098,17 +1098,17 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
@@ -1179,7 +1179,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && llamacpp.ItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.ItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			llamacpp.WriteStr(w, role)
@@ -1194,7 +1194,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_user_message")) {
+			if messageReasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.ItemAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				llamacpp.Write(w, messageReasoningContent)
@@ -1360,7 +1360,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}

@@ -63,9 +63,9 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.Attr(messages0, "content")
+		systemMessage = jinja2.ItemAttr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if jinja2.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
@@ -104,14 +104,14 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.Attr(message, "content")
+		messageContent := jinja2.ItemAttr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
@@ -184,9 +184,9 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.Attr(messages0, "content")
+		systemMessage = llamacpp.ItemAttr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if llamacpp.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
@@ -226,14 +226,14 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.Attr(message, "content")
+		messageContent := llamacpp.ItemAttr(message, "content")
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")

@@ -95,16 +95,16 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if jinja2.Ge(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
+			if jinja2.Ge(jinja2.ItemAttr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.Attr(state, "image_index")))
+			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.ItemAttr(state, "image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
 			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.Attr(state, "image_index"), jinja2.Int(1)))
+			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.ItemAttr(state, "image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -152,13 +152,13 @@ func renderKimiK3(w *jinja2.Writer) {
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part := range jinja2.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if jinja2.InStrs(jinja2.Attr(part, "type"), "image", "image_url") {
+				if jinja2.InStrs(jinja2.ItemAttr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 					nextImage(state)
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(jinja2.Attr(part, "text"), state)
+					renderText(jinja2.ItemAttr(part, "text"), state)
 				}
 			}
 		}
@@ -327,7 +327,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
@@ -339,7 +339,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.Attr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -401,7 +401,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.Attr(state, "tool_index"), jinja2.Int(1)))
+		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.ItemAttr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !jinja2.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
@@ -416,18 +416,18 @@ func renderKimiK3(w *jinja2.Writer) {
 			toolName = jinja2.MethodGet(message, jinja2.Lit("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.Attr(state, "tool_calls"))) && jinja2.Le(jinja2.Attr(state, "tool_index"), jinja2.FilterLength(jinja2.Attr(state, "tool_calls"))) {
+		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls"))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = jinja2.Item(jinja2.Attr(state, "tool_calls"), jinja2.Sub(jinja2.Attr(state, "tool_index"), jinja2.Int(1)))
+			fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := jinja2.Attr(fallbackCall, "function")
+			fallbackCallFunction := jinja2.ItemAttr(fallbackCall, "function")
 			if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = jinja2.Attr(fallbackFn, "name")
+			toolName = jinja2.ItemAttr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if jinja2.IsNone(toolName) {
@@ -435,7 +435,7 @@ func renderKimiK3(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Attr(state, "tool_index"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), jinja2.ItemAttr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 		renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
@@ -480,14 +480,14 @@ func renderKimiK3(w *jinja2.Writer) {
 			if jinja2.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -496,18 +496,18 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(jinja2.Attr(message, "tools"), jinja2.Bool(true))
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "system") {
+				renderToolDeclare(jinja2.ItemAttr(message, "tools"), jinja2.Bool(true))
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -516,7 +516,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				jinja2.CheckNamespace(state)
@@ -531,7 +531,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.Attr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -540,7 +540,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -549,7 +549,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.Attr(candidate, "role"), "tool") {
+					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.ItemAttr(candidate, "role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
@@ -559,9 +559,9 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !jinja2.IsNone(callId) && !jinja2.IsNone(jinja2.Attr(state, "tool_calls")) {
+					if !jinja2.IsNone(callId) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
+						for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), jinja2.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
@@ -580,14 +580,14 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(state, "tool_calls")) {
+					for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(state, "tool_calls")) {
 						var fn jinja2.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := jinja2.Attr(toolCall, "function")
+							toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 							if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
@@ -675,7 +675,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
 		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Add(jinja2.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-			jsonSorted(jinja2.Attr(state, "response_schema"))
+			jsonSorted(jinja2.ItemAttr(state, "response_schema"))
 		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
@@ -690,9 +690,9 @@ func renderKimiK3(w *jinja2.Writer) {
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(jinja2.Attr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
+	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(jinja2.ItemAttr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), jinja2.FilterString(jinja2.Attr(state, "image_index")))))
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), jinja2.FilterString(jinja2.ItemAttr(state, "image_index")))))
 	}
 }
 
@@ -753,16 +753,16 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
+			if llamacpp.Ge(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.Attr(state, "image_index")))
+			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.ItemAttr(state, "image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.Attr(state, "image_index"), jinja2.Int(1)))
+			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.ItemAttr(state, "image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -810,13 +810,13 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part := range llamacpp.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if llamacpp.InStrs(llamacpp.Attr(part, "type"), "image", "image_url") {
+				if llamacpp.InStrs(llamacpp.ItemAttr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 					nextImage(state)
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(llamacpp.Attr(part, "text"), state)
+					renderText(llamacpp.ItemAttr(part, "text"), state)
 				}
 			}
 		}
@@ -989,7 +989,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
@@ -1001,7 +1001,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -1065,7 +1065,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
+		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.ItemAttr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !llamacpp.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
@@ -1080,18 +1080,18 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			toolName = llamacpp.MethodGet(message, jinja2.Lit("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.Attr(state, "tool_calls"))) && llamacpp.Le(llamacpp.Attr(state, "tool_index"), llamacpp.FilterLength(llamacpp.Attr(state, "tool_calls"))) {
+		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls"))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = llamacpp.Item(llamacpp.Attr(state, "tool_calls"), llamacpp.Sub(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
+			fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := llamacpp.Attr(fallbackCall, "function")
+			fallbackCallFunction := llamacpp.ItemAttr(fallbackCall, "function")
 			if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = llamacpp.Attr(fallbackFn, "name")
+			toolName = llamacpp.ItemAttr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if llamacpp.IsNone(toolName) {
@@ -1099,7 +1099,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.Attr(state, "tool_index"))))
+		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.ItemAttr(state, "tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 		renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
@@ -1145,14 +1145,14 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			if llamacpp.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -1161,18 +1161,18 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(llamacpp.Attr(message, "tools"), jinja2.Bool(true))
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
+				renderToolDeclare(llamacpp.ItemAttr(message, "tools"), jinja2.Bool(true))
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -1181,7 +1181,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
@@ -1196,7 +1196,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.Attr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				openTag(jinja2.Lit("message"), attrs)
@@ -1205,7 +1205,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -1216,7 +1216,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.Attr(candidate, "role"), "tool") {
+					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.ItemAttr(candidate, "role"), "tool") {
 						w.Drop(mark)
 						break
 					}
@@ -1227,9 +1227,9 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !llamacpp.IsNone(callId) && !llamacpp.IsNone(llamacpp.Attr(state, "tool_calls")) {
+					if !llamacpp.IsNone(callId) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
+						for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), llamacpp.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
@@ -1250,13 +1250,13 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var fn jinja2.Value
-					for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(state, "tool_calls")) {
+					for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(state, "tool_calls")) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (llamacpp.IsMapping(toolCall) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && llamacpp.NotIn(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := llamacpp.Attr(toolCall, "function")
+							toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 							if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
@@ -1345,7 +1345,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
 		internalSystemMessage(jinja2.Lit("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-			jsonSorted(llamacpp.Attr(state, "response_schema"))
+			jsonSorted(llamacpp.ItemAttr(state, "response_schema"))
 		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
@@ -1360,9 +1360,9 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
+	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.Attr(state, "image_index")))))
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.ItemAttr(state, "image_index")))))
 	}
 }
 

@@ -92,23 +92,23 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.Lit("<image>")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.ItemStr(item, "text")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.Attr(ns, "result"), jinja2.FilterTojson(item, nil, nil)))
+					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			jinja2.Write(w, jinja2.Attr(ns, "result"))
+			jinja2.Write(w, jinja2.ItemAttr(ns, "result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
@@ -135,18 +135,18 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				jinja2.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.Attr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Lit("=")), w.Capture(func() {
+				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Lit("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			jinja2.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
@@ -215,7 +215,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		w.WriteString("<|im_start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
@@ -225,7 +225,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			{
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				messageThinking := jinja2.Attr(message, "thinking")
+				messageThinking := jinja2.ItemAttr(message, "thinking")
 				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
@@ -237,7 +237,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := jinja2.Attr(message, "content")
+				messageContent := jinja2.ItemAttr(message, "content")
 				if jinja2.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
@@ -252,7 +252,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
+					if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -266,9 +266,9 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
+				if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(jinja2.Attr(message, "tool_calls"))
+					renderToolCalls(jinja2.ItemAttr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -347,23 +347,23 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.Lit("<image>")))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemStr(item, "text")))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.FilterTojson(item, nil, nil)))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			llamacpp.Write(w, llamacpp.Attr(ns, "result"))
+			llamacpp.Write(w, llamacpp.ItemAttr(ns, "result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
@@ -392,18 +392,18 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				llamacpp.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.Attr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Lit("=")), w.Capture(func() {
+				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Lit("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			llamacpp.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
@@ -473,15 +473,15 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.Attr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "role"))
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				messageThinking := llamacpp.Attr(message, "thinking")
+				messageThinking := llamacpp.ItemAttr(message, "thinking")
 				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
@@ -493,7 +493,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := llamacpp.Attr(message, "content")
+				messageContent := llamacpp.ItemAttr(message, "content")
 				if llamacpp.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
@@ -508,7 +508,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && llamacpp.MethodEndswith(content, cfmTag).Truthy() {
+					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -522,9 +522,9 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
+				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(llamacpp.Attr(message, "tool_calls"))
+					renderToolCalls(llamacpp.ItemAttr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {

@@ -67,7 +67,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.IfElse(jinja2.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(jinja2.ItemAttr(ns, "system_prompt"), jinja2.IfElse(jinja2.ItemAttr(ns, "system_prompt").Truthy(), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -84,25 +84,25 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), tool))
+			jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.ItemAttr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Lit(", ")))
+				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.ItemAttr(ns, "system_prompt"), jinja2.Lit(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Attr(ns, "system_prompt"), jinja2.Lit("]")))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.ItemAttr(ns, "system_prompt"), jinja2.Lit("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if jinja2.Attr(ns, "system_prompt").Truthy() {
+	if jinja2.ItemAttr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		jinja2.WriteStr(w, jinja2.Attr(ns, "system_prompt"))
+		jinja2.WriteStr(w, jinja2.ItemAttr(ns, "system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
@@ -139,7 +139,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -188,7 +188,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.IfElse(llamacpp.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.IfElse(llamacpp.ItemAttr(ns, "system_prompt").Truthy(), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -205,25 +205,25 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), tool))
+			llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Lit(", ")))
+				llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.Lit(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Lit("]")))
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.Lit("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if llamacpp.Attr(ns, "system_prompt").Truthy() {
+	if llamacpp.ItemAttr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
-		llamacpp.WriteStr(w, llamacpp.Attr(ns, "system_prompt"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "system_prompt"))
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
@@ -260,7 +260,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}

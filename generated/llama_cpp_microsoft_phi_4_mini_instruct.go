@@ -94,12 +94,12 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if jinja2.Attr(message, "content").Truthy() {
+			if jinja2.ItemAttr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
 				jinja2.Write(w, jinja2.ItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				jinja2.WriteJSON(w, toolCall, nil, nil)
@@ -174,12 +174,12 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if llamacpp.Attr(message, "content").Truthy() {
+			if llamacpp.ItemAttr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
 				llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				llamacpp.WriteJSON(w, toolCall, nil, nil)

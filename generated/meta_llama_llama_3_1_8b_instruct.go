@@ -146,7 +146,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
@@ -157,22 +157,22 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
+			toolCall = jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if jinja2.IsDefined(builtinTools) && jinja2.In(jinja2.Attr(toolCall, "name"), builtinTools) {
+			if jinja2.IsDefined(builtinTools) && jinja2.In(jinja2.ItemAttr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
-				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolCall, "arguments"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttr(toolCall, "arguments"))
 				for i := range w.Count(len(keys)) {
 					argName := keys[i]
 					argVal := values[i]
@@ -189,11 +189,11 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -207,7 +207,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				jinja2.WriteJSON(w, messageContent, nil, nil)
@@ -331,7 +331,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 	var toolCall jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
@@ -342,24 +342,24 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
+			toolCall = llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if llamacpp.IsDefined(builtinTools) && llamacpp.In(llamacpp.Attr(toolCall, "name"), builtinTools) {
+			if llamacpp.IsDefined(builtinTools) && llamacpp.In(llamacpp.ItemAttr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolCall, "arguments"))))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolCall, "arguments"))))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					argName := vals[0]
@@ -377,11 +377,11 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
 				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString("\", ")
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -395,7 +395,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				llamacpp.WriteJSON(w, messageContent, nil, nil)

@@ -145,7 +145,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
@@ -156,27 +156,27 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = jinja2.Attr(jinja2.ItemInt(messageToolCalls, 0), "function")
+			toolCall = jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
-			jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				jinja2.WriteJSON(w, messageContent, nil, nil)
@@ -299,7 +299,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	var toolCall jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
@@ -310,27 +310,27 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
+			toolCall = llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
-			llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				llamacpp.WriteJSON(w, messageContent, nil, nil)

@@ -107,7 +107,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := jinja2.ItemStr(message, "role")
@@ -152,13 +152,13 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.Attr(toolCallFunction, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(toolCallFunction, "name"))
 				w.WriteString("\", \"arguments\": ")
-				jinja2.WriteJSON(w, jinja2.Attr(toolCallFunction, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -166,7 +166,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
@@ -271,7 +271,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := llamacpp.ItemStr(message, "role")
@@ -316,13 +316,13 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCallFunction, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCallFunction, "name"))
 				w.WriteString("\", \"arguments\": ")
-				llamacpp.WriteJSON(w, llamacpp.Attr(toolCallFunction, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCallFunction, "arguments"), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -330,7 +330,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")

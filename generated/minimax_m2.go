@@ -62,7 +62,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.WriteJSON(w, jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -78,9 +78,9 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
@@ -98,9 +98,9 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.Attr(systemMessage, "content"))
+			visibleText(jinja2.ItemAttr(systemMessage, "content"))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
@@ -112,14 +112,14 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			jinja2.Write(w, modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -127,7 +127,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
@@ -140,7 +140,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -188,7 +188,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		message := items2[i]
 		var reasoningContent, content jinja2.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -197,10 +197,10 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(message, "content"))
+				visibleText(jinja2.ItemAttr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -230,7 +230,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -240,18 +240,18 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = jinja2.Attr(toolCall, "arguments")
+					args = jinja2.ItemAttr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -276,7 +276,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
@@ -293,11 +293,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
@@ -309,12 +309,12 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := jinja2.Attr(tr, "output")
+					trOutput := jinja2.ItemAttr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
-							jinja2.Write(w, jinja2.Attr(tr, "text"))
+						if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
+							jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
 						} else {
 							jinja2.Write(w, tr)
 						}
@@ -323,7 +323,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -332,7 +332,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.Attr(message, "content"))
+			visibleText(jinja2.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -369,7 +369,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.WriteJSON(w, llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -385,9 +385,9 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
@@ -405,9 +405,9 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		systemMessage = llamacpp.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.Attr(systemMessage, "content"))
+			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
@@ -419,14 +419,14 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -434,7 +434,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
@@ -447,7 +447,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -496,7 +496,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -505,10 +505,10 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
+				visibleText(llamacpp.ItemAttr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -538,7 +538,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -549,18 +549,18 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = llamacpp.Attr(toolCall, "arguments")
+					args = llamacpp.ItemAttr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -587,7 +587,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
@@ -604,11 +604,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
@@ -620,12 +620,12 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := llamacpp.Attr(tr, "output")
+					trOutput := llamacpp.ItemAttr(tr, "output")
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
-							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
+						if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
+							llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
 						} else {
 							llamacpp.Write(w, tr)
 						}
@@ -634,7 +634,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -643,7 +643,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.Attr(message, "content"))
+			visibleText(llamacpp.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")

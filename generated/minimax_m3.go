@@ -141,7 +141,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.WriteJSON(w, jinja2.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -157,14 +157,14 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					jinja2.Write(w, imageToken)
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					jinja2.Write(w, videoToken)
@@ -186,9 +186,9 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	buildSystemMessage := func(systemMessage jinja2.Value) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.Attr(systemMessage, "content"))
+			visibleText(jinja2.ItemAttr(systemMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -224,9 +224,9 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		developerMessage = jinja2.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && jinja2.Attr(developerMessage, "content").Truthy() {
+		if developerMessage.Truthy() && jinja2.ItemAttr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(jinja2.Attr(developerMessage, "content"))
+			visibleText(jinja2.ItemAttr(developerMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
@@ -245,19 +245,19 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = jinja2.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = jinja2.Slice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && jinja2.InStrs(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
+	} else if messages.Truthy() && jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = jinja2.ItemInt(messages, 0)
@@ -344,7 +344,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		message := items[i]
 		var reasoningContent, content jinja2.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			jinja2.Write(w, bosToken)
@@ -354,10 +354,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(message, "content"))
+				visibleText(jinja2.ItemAttr(message, "content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -388,7 +388,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				jinja2.Write(w, toolcallBeginToken)
@@ -397,15 +397,15 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), jinja2.Attr(toolCall, "name"), jinja2.Lit("\">"))
+					jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = jinja2.Attr(toolCall, "arguments")
+					args = jinja2.ItemAttr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop jinja2.Loop
 					for loop.Start(w, jinja2.CallMethod(args, "items", nil, nil), func(item jinja2.Value) bool {
@@ -433,14 +433,14 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := jinja2.ItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := jinja2.Attr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1Function := jinja2.ItemAttr(messageToolCallsMinus1, "function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = jinja2.Attr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = jinja2.ItemAttr(messageToolCallsMinus1Function, "name")
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = jinja2.Attr(messageToolCallsMinus1, "name")
+					lastToolCallName = jinja2.ItemAttr(messageToolCallsMinus1, "name")
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -458,14 +458,14 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				jinja2.Write(w, bosToken)
 				w.WriteString("tool")
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				jinja2.Write(w, messageContent)
@@ -474,22 +474,22 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.Attr(tr, "type"))) && jinja2.EqStr(jinja2.Attr(tr, "type"), "image") {
+					if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttr(tr, "type"))) && jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						jinja2.Write(w, imageToken)
-					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.Attr(tr, "type"))) && jinja2.EqStr(jinja2.Attr(tr, "type"), "video") {
+					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttr(tr, "type"))) && jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						jinja2.Write(w, videoToken)
 					} else {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						trOutput := jinja2.Attr(tr, "output")
+						trOutput := jinja2.ItemAttr(tr, "output")
 						if jinja2.IsDefined(trOutput) {
 							jinja2.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
-								jinja2.Write(w, jinja2.Attr(tr, "text"))
+							if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
+								jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
 							} else {
 								jinja2.Write(w, tr)
 							}
@@ -499,7 +499,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				jinja2.Write(w, eosToken)
 				w.WriteString("\n")
@@ -511,7 +511,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			w.WriteString("user")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.Attr(message, "content"))
+			visibleText(jinja2.ItemAttr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			jinja2.Write(w, eosToken)
 			w.WriteString("\n")
@@ -640,7 +640,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.WriteJSON(w, llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -656,14 +656,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
-				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					llamacpp.Write(w, imageToken)
-				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
+				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					llamacpp.Write(w, videoToken)
@@ -685,9 +685,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	buildSystemMessage := func(systemMessage jinja2.Value) {
 		systemMessage = llamacpp.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.Attr(systemMessage, "content"))
+			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -723,9 +723,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		developerMessage = llamacpp.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && llamacpp.Attr(developerMessage, "content").Truthy() {
+		if developerMessage.Truthy() && llamacpp.ItemAttr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(llamacpp.Attr(developerMessage, "content"))
+			visibleText(llamacpp.ItemAttr(developerMessage, "content"))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
@@ -744,19 +744,19 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && llamacpp.InStrs(llamacpp.Attr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if conversationMessages.Truthy() && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = llamacpp.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = llamacpp.Slice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && llamacpp.InStrs(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	} else if messages.Truthy() && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = llamacpp.ItemInt(messages, 0)
@@ -841,7 +841,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
@@ -850,10 +850,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
+				visibleText(llamacpp.ItemAttr(message, "content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -883,7 +883,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
@@ -893,15 +893,15 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Lit("\">"))
+					llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = llamacpp.Attr(toolCall, "arguments")
+					args = llamacpp.ItemAttr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -933,14 +933,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := llamacpp.ItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := llamacpp.Attr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1Function := llamacpp.ItemAttr(messageToolCallsMinus1, "function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = llamacpp.Attr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = llamacpp.ItemAttr(messageToolCallsMinus1Function, "name")
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = llamacpp.Attr(messageToolCallsMinus1, "name")
+					lastToolCallName = llamacpp.ItemAttr(messageToolCallsMinus1, "name")
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -958,14 +958,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("tool")))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				llamacpp.Write(w, messageContent)
@@ -974,22 +974,22 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.Attr(tr, "type"))) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "image") {
+					if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "type"))) && jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						llamacpp.Write(w, imageToken)
-					} else if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.Attr(tr, "type"))) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "video") {
+					} else if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "type"))) && jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						llamacpp.Write(w, videoToken)
 					} else {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						trOutput := llamacpp.Attr(tr, "output")
+						trOutput := llamacpp.ItemAttr(tr, "output")
 						if llamacpp.IsDefined(trOutput) {
 							llamacpp.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
-								llamacpp.Write(w, llamacpp.Attr(tr, "text"))
+							if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
+								llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
 							} else {
 								llamacpp.Write(w, tr)
 							}
@@ -999,7 +999,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
@@ -1010,7 +1010,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("user"), jinja2.Lit("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.Attr(message, "content"))
+			visibleText(llamacpp.ItemAttr(message, "content"))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))

@@ -90,7 +90,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(jinja2.Attr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -165,12 +165,12 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
-					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := jinja2.Attr(toolCall, "id")
+					toolCallId := jinja2.ItemAttr(toolCall, "id")
 					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -212,17 +212,17 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := jinja2.Attr(message, "content")
-			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(jinja2.Attr(message2Content, "content")) {
+			message2Content := jinja2.ItemAttr(message, "content")
+			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(jinja2.ItemAttr(message2Content, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = jinja2.Attr(message2Content, "content")
+				content = jinja2.ItemAttr(message2Content, "content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := jinja2.Attr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
 			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(jinja2.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -288,7 +288,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -364,19 +364,19 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
-					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := llamacpp.Attr(toolCall, "id")
+					toolCallId := llamacpp.ItemAttr(toolCall, "id")
 					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)
@@ -411,17 +411,17 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := llamacpp.Attr(message, "content")
-			if llamacpp.IsDefined(message2Content) && llamacpp.IsDefined(llamacpp.Attr(message2Content, "content")) {
+			message2Content := llamacpp.ItemAttr(message, "content")
+			if llamacpp.IsDefined(message2Content) && llamacpp.IsDefined(llamacpp.ItemAttr(message2Content, "content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = llamacpp.Attr(message2Content, "content")
+				content = llamacpp.ItemAttr(message2Content, "content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
 			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || jinja2.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))

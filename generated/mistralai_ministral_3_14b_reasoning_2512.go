@@ -113,8 +113,8 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := jinja2.Attr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) || jinja2.IsNone(jinja2.Attr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)))) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -314,8 +314,8 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := llamacpp.Attr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.Attr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)))) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…

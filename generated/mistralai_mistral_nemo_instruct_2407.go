@@ -80,17 +80,17 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := jinja2.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && !jinja2.IsNone(jinja2.Attr(message, "tool_calls")))) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && !jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.ItemAttr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			jinja2.SetAttr(ns, "index", jinja2.Add(jinja2.Attr(ns, "index"), jinja2.Int(1)))
+			jinja2.SetAttr(ns, "index", jinja2.Add(jinja2.ItemAttr(ns, "index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
@@ -112,7 +112,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = jinja2.Attr(tool, "function")
+					tool = jinja2.ItemAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -172,20 +172,20 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) && !jinja2.IsNone(jinja2.Attr(message, "tool_calls")) {
+		} else if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && !jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, jinja2.Attr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := jinja2.Attr(toolCall, "id")
+				toolCallId := jinja2.ItemAttr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -211,10 +211,10 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.Attr(message, "content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.Attr(messageContent, "content")) {
+			messageContent := jinja2.ItemAttr(message, "content")
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttr(messageContent, "content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = jinja2.Attr(messageContent, "content")
+				content = jinja2.ItemAttr(messageContent, "content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
@@ -225,7 +225,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := jinja2.Attr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -282,17 +282,17 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := llamacpp.Attr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.Attr(message, "tool_calls")))) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.ItemAttr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			llamacpp.SetAttr(ns, "index", llamacpp.Add(llamacpp.Attr(ns, "index"), jinja2.Int(1)))
+			llamacpp.SetAttr(ns, "index", llamacpp.Add(llamacpp.ItemAttr(ns, "index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
@@ -315,7 +315,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = llamacpp.Attr(tool, "function")
+					tool = llamacpp.ItemAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -377,28 +377,28 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 				w.WriteString("[/INST]")
 			}
-		} else if llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.Attr(message, "tool_calls")) {
+		} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var out jinja2.Value
-			items := llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.FilterTojson(llamacpp.Attr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := llamacpp.Attr(toolCall, "id")
+				toolCallId := llamacpp.ItemAttr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -417,10 +417,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.Attr(messageContent, "content")) {
+			messageContent := llamacpp.ItemAttr(message, "content")
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttr(messageContent, "content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = llamacpp.Attr(messageContent, "content")
+				content = llamacpp.ItemAttr(messageContent, "content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
@@ -431,7 +431,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || jinja2.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))

@@ -143,7 +143,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = jinja2.Attr(tool, "function")
+					tool = jinja2.ItemAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -216,17 +216,17 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(jinja2.Attr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = jinja2.Attr(message, "content")
+				toolCalls = jinja2.ItemAttr(message, "content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
@@ -235,11 +235,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(jinja2.Attr(toolCall, "function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := jinja2.Attr(toolCall, "id")
+				toolCallId := jinja2.ItemAttr(toolCall, "id")
 				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
@@ -273,10 +273,10 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := jinja2.Attr(message, "content")
-			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(jinja2.Attr(message3Content, "content")) {
+			message3Content := jinja2.ItemAttr(message, "content")
+			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(jinja2.ItemAttr(message3Content, "content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = jinja2.Attr(message3Content, "content")
+				content = jinja2.ItemAttr(message3Content, "content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
@@ -287,7 +287,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := jinja2.Attr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
@@ -406,7 +406,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = llamacpp.Attr(tool, "function")
+					tool = llamacpp.ItemAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -481,17 +481,17 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if llamacpp.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = llamacpp.Attr(message, "content")
+				toolCalls = llamacpp.ItemAttr(message, "content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
@@ -501,18 +501,18 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.FilterTojson(llamacpp.Attr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := llamacpp.Attr(toolCall, "id")
+				toolCallId := llamacpp.ItemAttr(toolCall, "id")
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Lt(llamacpp.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.Attr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
+				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.ItemAttr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -539,10 +539,10 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := llamacpp.Attr(message, "content")
-			if llamacpp.IsDefined(message3Content) && llamacpp.IsDefined(llamacpp.Attr(message3Content, "content")) {
+			message3Content := llamacpp.ItemAttr(message, "content")
+			if llamacpp.IsDefined(message3Content) && llamacpp.IsDefined(llamacpp.ItemAttr(message3Content, "content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = llamacpp.Attr(message3Content, "content")
+				content = llamacpp.ItemAttr(message3Content, "content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
@@ -553,7 +553,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Lt(llamacpp.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))

@@ -107,7 +107,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			jinja2.Write(w, jinja2.Attr(message, "tool_call_id"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			jinja2.Write(w, jinja2.ItemStr(message, "content"))
@@ -206,7 +206,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			llamacpp.Write(w, llamacpp.Attr(message, "tool_call_id"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))

@@ -173,7 +173,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = jinja2.Attr(message, "tool_call_id")
+			toolCallId = jinja2.ItemAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
@@ -211,7 +211,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = jinja2.Attr(message, "tool_call_id")
+			toolCallId = jinja2.ItemAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
@@ -370,7 +370,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = llamacpp.Attr(message, "tool_call_id")
+			toolCallId = llamacpp.ItemAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId)
@@ -409,7 +409,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId2 = llamacpp.Attr(message, "tool_call_id")
+			toolCallId2 = llamacpp.ItemAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId2)

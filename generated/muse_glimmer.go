@@ -84,8 +84,8 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		tc = jinja2.Param(tc, "tc")
 		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := jinja2.Attr(tc, "function")
-		args = jinja2.Attr(tcFunction, "arguments")
+		tcFunction := jinja2.ItemAttr(tc, "function")
+		args = jinja2.ItemAttr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !jinja2.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
@@ -93,7 +93,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		jinja2.WriteStr(w, jinja2.Attr(tcFunction, "name"))
+		jinja2.WriteStr(w, jinja2.ItemAttr(tcFunction, "name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 		keys, values := jinja2.DictItems(args)
@@ -141,20 +141,20 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var fn, tns jinja2.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Lit(".")), 0)
+			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if jinja2.NotIn(tns, jinja2.Attr(nsns, "seen")) {
+			if jinja2.NotIn(tns, jinja2.ItemAttr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
 				jinja2.CheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				jinja2.SetAttr(nsns, "seen", jinja2.Add(jinja2.Attr(nsns, "seen"), jinja2.NewList(tns)))
+				jinja2.SetAttr(nsns, "seen", jinja2.Add(jinja2.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
@@ -164,7 +164,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range jinja2.Iterate(w, jinja2.Attr(nsns, "seen")) {
+		for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
 			jinja2.WriteJSON(w, tns, nil, nil)
@@ -181,7 +181,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var fn jinja2.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
@@ -189,11 +189,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			jinja2.WriteJSON(w, jinja2.Attr(fn, "name"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			jinja2.WriteJSON(w, jinja2.Attr(fn, "description"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			jinja2.WriteJSON(w, jinja2.Attr(fn, "parameters"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -225,37 +225,37 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			for _, tool := range jinja2.Iterate(w, tools) {
 				var fn, tns jinja2.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := jinja2.Attr(tool, "function")
+				toolFunction := jinja2.ItemAttr(tool, "function")
 				if jinja2.IsDefined(toolFunction) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.Attr(fn, "name"), jinja2.Lit(".")), 0)
+				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if jinja2.NotIn(tns, jinja2.Attr(rns, "nslist")) {
+				if jinja2.NotIn(tns, jinja2.ItemAttr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
 					jinja2.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					jinja2.SetAttr(rns, "nslist", jinja2.Add(jinja2.Attr(rns, "nslist"), jinja2.NewList(tns)))
+					jinja2.SetAttr(rns, "nslist", jinja2.Add(jinja2.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range jinja2.Iterate(w, jinja2.Attr(rns, "nslist")) {
+			for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				jinja2.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
+				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
 		jinja2.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.Attr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
+		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.Attr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
@@ -375,9 +375,9 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(jinja2.Attr(tc, "id"))) && jinja2.Eq(jinja2.Attr(tc, "id"), tcid) {
+							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(jinja2.ItemAttr(tc, "id"))) && jinja2.Eq(jinja2.ItemAttr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = jinja2.Attr(jinja2.Attr(tc, "function"), "name")
+								rnsName = jinja2.ItemAttr(jinja2.ItemAttr(tc, "function"), "name")
 							}
 						}
 					}
@@ -411,7 +411,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(tc, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(tc, "function"), "name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderAtem(tc)
@@ -508,8 +508,8 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		tc = llamacpp.Param(tc, "tc")
 		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := llamacpp.Attr(tc, "function")
-		args = llamacpp.Attr(tcFunction, "arguments")
+		tcFunction := llamacpp.ItemAttr(tc, "function")
+		args = llamacpp.ItemAttr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !llamacpp.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
@@ -517,7 +517,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		llamacpp.WriteStr(w, llamacpp.Attr(tcFunction, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tcFunction, "name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -568,20 +568,20 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		var fn, tns jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if llamacpp.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Lit(".")), 0)
+			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if llamacpp.NotIn(tns, llamacpp.Attr(nsns, "seen")) {
+			if llamacpp.NotIn(tns, llamacpp.ItemAttr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.Attr(nsns, "seen"), jinja2.NewList(tns)))
+				llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
@@ -591,7 +591,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range llamacpp.Iterate(w, llamacpp.Attr(nsns, "seen")) {
+		for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
 			llamacpp.WriteJSON(w, tns, nil, nil)
@@ -609,7 +609,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		var fn2 jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if llamacpp.IsDefined(toolFunction) {
 				fn2 = toolFunction
 			} else {
@@ -617,11 +617,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "name"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "description"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			llamacpp.WriteJSON(w, llamacpp.Attr(fn2, "parameters"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -654,37 +654,37 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			var fn, tns jinja2.Value
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := llamacpp.Attr(tool, "function")
+				toolFunction := llamacpp.ItemAttr(tool, "function")
 				if llamacpp.IsDefined(toolFunction) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.Attr(fn, "name"), jinja2.Lit(".")), 0)
+				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if llamacpp.NotIn(tns, llamacpp.Attr(rns, "nslist")) {
+				if llamacpp.NotIn(tns, llamacpp.ItemAttr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
 					llamacpp.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.Attr(rns, "nslist"), jinja2.NewList(tns)))
+					llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range llamacpp.Iterate(w, llamacpp.Attr(rns, "nslist")) {
+			for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				llamacpp.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
+				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
 		llamacpp.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
+		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
@@ -805,9 +805,9 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.Attr(tc, "id"))) && jinja2.Eq(llamacpp.Attr(tc, "id"), tcid) {
+							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.ItemAttr(tc, "id"))) && jinja2.Eq(llamacpp.ItemAttr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = llamacpp.Attr(llamacpp.Attr(tc, "function"), "name")
+								rnsName = llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name")
 							}
 						}
 					}
@@ -841,7 +841,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(tc, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderAtem(tc)

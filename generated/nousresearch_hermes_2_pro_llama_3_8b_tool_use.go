@@ -58,10 +58,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type"))) {
+		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.Attr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "array") {
+			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
@@ -69,10 +69,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				jsonToPythonType(jinja2.FilterItems(jsonSpec))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(jinja2.Attr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := jinja2.Attr(jsonSpec, "additionalProperties")
+			jsonSpecAdditionalProperties := jinja2.ItemAttr(jsonSpec, "additionalProperties")
 			if jinja2.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
@@ -84,11 +84,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if jinja2.IsIterable(jinja2.Attr(jsonSpec, "type")) {
+		} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.Attr(jsonSpec, "type"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
@@ -114,14 +114,14 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := jinja2.Attr(tool, "function")
+		toolFunction := jinja2.ItemAttr(tool, "function")
 		if jinja2.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		toolName := jinja2.Attr(tool, "name")
+		toolName := jinja2.ItemAttr(tool, "name")
 		w.WriteString("{\"name\": \"")
 		jinja2.WriteStr(w, toolName)
 		w.WriteString("\", ")
@@ -130,8 +130,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		jinja2.WriteStr(w, toolName)
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := jinja2.Attr(tool, "parameters")
-		toolParametersProperties := jinja2.Attr(toolParameters, "properties")
+		toolParameters := jinja2.ItemAttr(tool, "parameters")
+		toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
 		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
@@ -147,7 +147,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
-		toolReturn := jinja2.Attr(tool, "return")
+		toolReturn := jinja2.ItemAttr(tool, "return")
 		if jinja2.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
@@ -157,7 +157,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
-		jinja2.WriteStr(w, jinja2.Attr(tool, "description"))
+		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := jinja2.ItemsFilterPairs(toolParametersProperties)
@@ -176,13 +176,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				jsonToPythonType(paramFields)
 			}))
 			w.WriteString("): ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.Attr(paramFields, "description"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemAttr(paramFields, "description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.Attr(toolReturn, "description")) {
+		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.ItemAttr(toolReturn, "description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
-			jinja2.WriteStr(w, jinja2.Attr(toolReturn, "description"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(toolReturn, "description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
@@ -205,13 +205,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := jinja2.Attr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -220,20 +220,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.Attr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
@@ -252,12 +252,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -266,7 +266,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -296,10 +296,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type"))) {
+		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
-		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
+			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
@@ -307,10 +307,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				jsonToPythonType(llamacpp.FilterItems(jsonSpec))
 			}))
 			w.WriteString("]")
-		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := llamacpp.Attr(jsonSpec, "additionalProperties")
+			jsonSpecAdditionalProperties := llamacpp.ItemAttr(jsonSpec, "additionalProperties")
 			if llamacpp.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
@@ -322,11 +322,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if llamacpp.IsIterable(llamacpp.Attr(jsonSpec, "type")) {
+		} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := llamacpp.Iterate(w, llamacpp.Attr(jsonSpec, "type"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
@@ -352,7 +352,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := llamacpp.Attr(tool, "function")
+		toolFunction := llamacpp.ItemAttr(tool, "function")
 		if llamacpp.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
@@ -360,16 +360,16 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
 		w.WriteString("{\"name\": \"")
-		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 		w.WriteString("\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
 		w.WriteString("\"description\": \"")
-		llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"))))
+		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
 		for i := range items2 {
 			vals := jinja2.Unpack(items2[i], 2)
 			paramName := vals[0]
@@ -385,7 +385,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
-		toolReturn := llamacpp.Attr(tool, "return")
+		toolReturn := llamacpp.ItemAttr(tool, "return")
 		if llamacpp.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
@@ -395,12 +395,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
-		llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"))))
+		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
 		for i := range items3 {
 			vals := jinja2.Unpack(items3[i], 2)
 			paramName := vals[0]
@@ -417,19 +417,19 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				jsonToPythonType(paramFields)
 			}))
 			w.WriteString("): ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.Attr(paramFields, "description"), nil, nil))
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemAttr(paramFields, "description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		toolReturn2 := llamacpp.Attr(tool, "return")
-		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.Attr(toolReturn2, "description")) {
+		toolReturn2 := llamacpp.ItemAttr(tool, "return")
+		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.ItemAttr(toolReturn2, "description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
-			llamacpp.WriteStr(w, llamacpp.Attr(toolReturn2, "description"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(toolReturn2, "description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		toolParameters := llamacpp.Attr(tool, "parameters")
-		if jinja2.Eq(llamacpp.FilterLength(llamacpp.Attr(toolParameters, "properties")), jinja2.Int(0)) {
+		toolParameters := llamacpp.ItemAttr(tool, "parameters")
+		if jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(toolParameters, "properties")), jinja2.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
@@ -448,13 +448,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := llamacpp.Attr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -463,20 +463,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
@@ -495,12 +495,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -509,7 +509,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}

@@ -79,9 +79,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	jinja2.Write(w, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.Attr(messages0, "content"), "") {
+	if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.ItemAttr(messages0, "content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = jinja2.Attr(messages0, "content")
+		systemContent = jinja2.ItemAttr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if jinja2.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
@@ -106,7 +106,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -129,20 +129,20 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			jinja2.Write(w, startHeader)
 			jinja2.Write(w, userToken)
 			jinja2.Write(w, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			jinja2.Write(w, eot)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
@@ -158,7 +158,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			jinja2.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
@@ -167,7 +167,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 					call := items[i]
 					var fn jinja2.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.Attr(call, "function")
+					callFunction := jinja2.ItemAttr(call, "function")
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -175,10 +175,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.Attr(fn, "arguments")
+					fnArguments := jinja2.ItemAttr(fn, "arguments")
 					if jinja2.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						jinja2.Write(w, fnArguments)
@@ -202,7 +202,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == 0) || jinja2.Ne(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				jinja2.Write(w, startHeader)
 				jinja2.Write(w, toolToken)
@@ -210,15 +210,15 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				jinja2.Write(w, eot)
@@ -274,9 +274,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") && !jinja2.EqStr(llamacpp.Attr(messages0, "content"), "") {
+	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") && !jinja2.EqStr(llamacpp.ItemAttr(messages0, "content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = llamacpp.Attr(messages0, "content")
+		systemContent = llamacpp.ItemAttr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if llamacpp.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
@@ -301,7 +301,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -325,19 +325,19 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(startHeader, userToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			llamacpp.Write(w, eot)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
@@ -352,7 +352,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			llamacpp.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
@@ -362,7 +362,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 				for i := range items {
 					call := items[i]
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := llamacpp.Attr(call, "function")
+					callFunction := llamacpp.ItemAttr(call, "function")
 					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -370,10 +370,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := llamacpp.Attr(fn, "arguments")
+					fnArguments := llamacpp.ItemAttr(fn, "arguments")
 					if llamacpp.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
@@ -397,22 +397,22 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == 0) || jinja2.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(startHeader, toolToken, endHeader))
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				llamacpp.Write(w, eot)

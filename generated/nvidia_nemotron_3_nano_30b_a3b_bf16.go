@@ -165,17 +165,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.Attr(tool, "name"))
+			jinja2.Write(w, jinja2.ItemAttr(tool, "name"))
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.Attr(tool, "description")
+			toolDescription := jinja2.ItemAttr(tool, "description")
 			if jinja2.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -184,10 +184,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.Attr(tool, "parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.Attr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.Attr(toolParameters, "properties")) {
+			toolParameters := jinja2.ItemAttr(tool, "parameters")
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.ItemAttr(toolParameters, "properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolParameters, "properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -198,7 +198,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.Attr(paramFields, "type")
+					paramFieldsType := jinja2.ItemAttr(paramFields, "type")
 					if jinja2.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -206,7 +206,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.Attr(paramFields, "description")
+					paramFieldsDescription := jinja2.ItemAttr(paramFields, "description")
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -214,7 +214,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := jinja2.Attr(paramFields, "enum")
+					paramFieldsEnum := jinja2.ItemAttr(paramFields, "enum")
 					if jinja2.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
@@ -233,10 +233,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.Attr(toolParameters, "required")) {
+			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Attr(toolParameters, "required"), nil, nil)))
+				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.ItemAttr(toolParameters, "required"), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
@@ -264,17 +264,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		message := loop.Item()
 		var content, includeContent, c jinja2.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
+				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = jinja2.FilterDefault(jinja2.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
+				content = jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if jinja2.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -288,11 +288,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.Attr(ns, "last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.ItemAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if jinja2.IsString(content) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(content, nil, nil)), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
@@ -329,17 +329,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
-					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -367,7 +367,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.Attr(ns, "last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.ItemAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
 					jinja2.Write(w, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
@@ -400,22 +400,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = jinja2.FilterString(jinja2.Attr(message, "content"))
+			content = jinja2.FilterString(jinja2.ItemAttr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			jinja2.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -424,7 +424,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -568,17 +568,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		handledKeys := jinja2.Undefined("handled_keys")
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if llamacpp.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := llamacpp.Attr(tool, "description")
+			toolDescription := llamacpp.ItemAttr(tool, "description")
 			if llamacpp.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -587,14 +587,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := llamacpp.Attr(tool, "parameters")
-			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.Attr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.Attr(toolParameters, "properties")) {
+			toolParameters := llamacpp.ItemAttr(tool, "parameters")
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.ItemAttr(toolParameters, "properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties")))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
@@ -604,7 +604,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, paramName)
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := llamacpp.Attr(paramFields, "type")
+					paramFieldsType := llamacpp.ItemAttr(paramFields, "type")
 					if llamacpp.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -612,7 +612,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
+					paramFieldsDescription := llamacpp.ItemAttr(paramFields, "description")
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -620,7 +620,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := llamacpp.Attr(paramFields, "enum")
+					paramFieldsEnum := llamacpp.ItemAttr(paramFields, "enum")
 					if llamacpp.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
@@ -637,13 +637,13 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
+			renderExtraKeys(llamacpp.ItemAttr(tool, "parameters"), handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			toolParameters2 := llamacpp.Attr(tool, "parameters")
-			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.Attr(toolParameters2, "required")) {
+			toolParameters2 := llamacpp.ItemAttr(tool, "parameters")
+			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters2, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Attr(toolParameters2, "required"), nil, nil)))
+				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.ItemAttr(toolParameters2, "required"), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
@@ -672,17 +672,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
+				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = llamacpp.FilterDefault(llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
+				content = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if llamacpp.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -696,11 +696,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if llamacpp.IsString(content) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(content, nil, nil)), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
@@ -737,17 +737,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if llamacpp.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -777,7 +777,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
 					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
@@ -810,22 +810,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = llamacpp.FilterString(llamacpp.Attr(message, "content"))
+			content = llamacpp.FilterString(llamacpp.ItemAttr(message, "content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			llamacpp.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -834,7 +834,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}

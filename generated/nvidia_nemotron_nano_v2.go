@@ -92,12 +92,12 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
-		jinja2.WriteStr(w, jinja2.Attr(ns, "non_tool_system_content"))
+		jinja2.WriteStr(w, jinja2.ItemAttr(ns, "non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if jinja2.IsDefined(jinja2.Attr(ns, "non_tool_system_content")) && !jinja2.EqStr(jinja2.Attr(ns, "non_tool_system_content"), "") {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "non_tool_system_content")) && !jinja2.EqStr(jinja2.ItemAttr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -106,7 +106,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -162,7 +162,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
@@ -170,13 +170,13 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			jinja2.Write(w, messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -194,7 +194,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
@@ -207,7 +207,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					call := items[i]
 					var fn jinja2.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.Attr(call, "function")
+					callFunction := jinja2.ItemAttr(call, "function")
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -215,10 +215,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.Attr(fn, "arguments")
+					fnArguments := jinja2.ItemAttr(fn, "arguments")
 					if jinja2.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						jinja2.Write(w, fnArguments)
@@ -244,31 +244,31 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if jinja2.IsDefined(jinja2.Attr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.Attr(ns, "enable_thinking")) {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.ItemAttr(ns, "enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.Attr(ns, "last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.ItemAttr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
-			jinja2.Write(w, jinja2.Attr(ns, "last_turn_assistant_content"))
+			jinja2.Write(w, jinja2.ItemAttr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.Attr(ns, "last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(jinja2.ItemAttr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if jinja2.IsDefined(jinja2.Attr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.Attr(ns, "enable_thinking")) {
+			if jinja2.IsDefined(jinja2.ItemAttr(ns, "enable_thinking")) && jinja2.IsFalse(jinja2.ItemAttr(ns, "enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
-			jinja2.Write(w, jinja2.Attr(ns, "last_turn_assistant_content"))
+			jinja2.Write(w, jinja2.ItemAttr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
 			if jinja2.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
@@ -281,15 +281,15 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if jinja2.IsDefined(jinja2.Attr(ns, "last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			items := jinja2.Iterate(w, jinja2.Attr(ns, "last_turn_assistant_tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls"))
 			for i := range items {
 				call := items[i]
 				var fn jinja2.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := jinja2.Attr(call, "function")
+				callFunction := jinja2.ItemAttr(call, "function")
 				if jinja2.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
@@ -297,10 +297,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.Attr(fn, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := jinja2.Attr(fn, "arguments")
+				fnArguments := jinja2.ItemAttr(fn, "arguments")
 				if jinja2.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					jinja2.Write(w, fnArguments)
@@ -376,12 +376,12 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
-		llamacpp.WriteStr(w, llamacpp.Attr(ns, "non_tool_system_content"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if llamacpp.IsDefined(llamacpp.Attr(ns, "non_tool_system_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "non_tool_system_content"), "") {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "non_tool_system_content")) && !jinja2.EqStr(llamacpp.ItemAttr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -390,7 +390,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -446,7 +446,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
@@ -454,13 +454,13 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -478,7 +478,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
@@ -492,7 +492,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				for i := range items {
 					call := items[i]
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := llamacpp.Attr(call, "function")
+					callFunction := llamacpp.ItemAttr(call, "function")
 					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -500,10 +500,10 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := llamacpp.Attr(fn, "arguments")
+					fnArguments := llamacpp.ItemAttr(fn, "arguments")
 					if llamacpp.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
@@ -529,31 +529,31 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if llamacpp.IsDefined(llamacpp.Attr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.Attr(ns, "enable_thinking")) {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.ItemAttr(ns, "enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.ItemAttr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
-			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "last_turn_assistant_content")) && !jinja2.EqStr(llamacpp.ItemAttr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if llamacpp.IsDefined(llamacpp.Attr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.Attr(ns, "enable_thinking")) {
+			if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.ItemAttr(ns, "enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
-			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
 			if llamacpp.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
@@ -566,16 +566,16 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if llamacpp.IsDefined(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fn jinja2.Value
-			items := llamacpp.Iterate(w, llamacpp.Attr(ns, "last_turn_assistant_tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls"))
 			for i := range items {
 				call := items[i]
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := llamacpp.Attr(call, "function")
+				callFunction := llamacpp.ItemAttr(call, "function")
 				if llamacpp.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
@@ -583,10 +583,10 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.Attr(fn, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := llamacpp.Attr(fn, "arguments")
+				fnArguments := llamacpp.ItemAttr(fn, "arguments")
 				if llamacpp.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					llamacpp.Write(w, fnArguments)

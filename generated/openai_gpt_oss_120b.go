@@ -57,7 +57,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		requiredParams = jinja2.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.Attr(paramSpec, "type")
+		paramSpecType := jinja2.ItemAttr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
@@ -91,14 +91,14 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -113,15 +113,15 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
 				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
 			}
-		} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
+		} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.Attr(paramSpec, "oneOf")
+			paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
 			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.Attr(variant, "type"), "object") {
+				if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -140,14 +140,14 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := jinja2.Attr(variant, "description")
+					variantDescription := jinja2.ItemAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						jinja2.WriteStr(w, variantDescription)
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.Attr(variant, "default")
+					variantDefault := jinja2.ItemAttr(variant, "default")
 					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
@@ -163,7 +163,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.Attr(paramSpec, "enum")
+			paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
@@ -173,7 +173,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if jinja2.Attr(paramSpec, "nullable").Truthy() {
+				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -189,7 +189,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.Attr(paramSpec, "properties")
+			paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -200,7 +200,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					jinja2.Write(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := jinja2.Attr(paramSpec, "required")
+					paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
 					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -243,26 +243,26 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = jinja2.Attr(tool, "function")
+			tool = jinja2.ItemAttr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 			w.WriteString("// ")
-			jinja2.WriteStr(w, jinja2.Attr(tool, "description"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
 			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 			w.WriteString("type ")
-			jinja2.WriteStr(w, jinja2.Attr(tool, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
 			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := jinja2.Attr(tool, "parameters")
-			if toolParameters.Truthy() && jinja2.Attr(toolParameters, "properties").Truthy() {
+			toolParameters := jinja2.ItemAttr(tool, "parameters")
+			if toolParameters.Truthy() && jinja2.ItemAttr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.Attr(toolParameters, "properties"))
+				keys, values := jinja2.DictItems(jinja2.ItemAttr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.Attr(paramSpec, "description")
+					paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
@@ -272,7 +272,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 					jinja2.Write(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					toolParametersRequired := jinja2.Attr(toolParameters, "required")
+					toolParametersRequired := jinja2.ItemAttr(toolParameters, "required")
 					if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
@@ -286,14 +286,14 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.Attr(paramSpec, "default")
+					paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 					if jinja2.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if jinja2.Attr(paramSpec, "enum").Truthy() {
+						if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							jinja2.WriteStr(w, paramSpecDefault)
-						} else if jinja2.Attr(paramSpec, "oneOf").Truthy() {
+						} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
@@ -385,7 +385,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			renderBuiltinTools(jinja2.Attr(availableBuiltinTools, "browser"), jinja2.Attr(availableBuiltinTools, "python"))
+			renderBuiltinTools(jinja2.ItemAttr(availableBuiltinTools, "browser"), jinja2.ItemAttr(availableBuiltinTools, "python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
@@ -399,10 +399,10 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	messages0Role := jinja2.Attr(messages0, "role")
+	messages0Role := jinja2.ItemAttr(messages0, "role")
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = jinja2.Attr(messages0, "content")
+		developerMessage = jinja2.ItemAttr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -438,12 +438,12 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		message := items[i]
 		var toolCall jinja2.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if jinja2.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := jinja2.Attr(message, "content")
+				messageContent := jinja2.ItemAttr(message, "content")
 				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -452,7 +452,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
 			if jinja2.In(jinja2.Lit("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				messageThinking := jinja2.Attr(message, "thinking")
+				messageThinking := jinja2.ItemAttr(message, "thinking")
 				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -465,22 +465,22 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range jinja2.Iterate(w, jinja2.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(jinja2.Attr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.ItemAttr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = jinja2.ItemInt(jinja2.Attr(message, "tool_calls"), 0)
+				toolCall = jinja2.ItemInt(jinja2.ItemAttr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := jinja2.Attr(message, "content")
-				if messageContent.Truthy() && jinja2.Attr(message, "thinking").Truthy() {
+				messageContent := jinja2.ItemAttr(message, "content")
+				if messageContent.Truthy() && jinja2.ItemAttr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
@@ -489,48 +489,48 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					jinja2.WriteStr(w, messageContent)
 					w.WriteString("<|end|>")
-				} else if jinja2.Attr(message, "thinking").Truthy() && !futureFinalMessageFound {
+				} else if jinja2.ItemAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					jinja2.WriteStr(w, jinja2.Attr(message, "thinking"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
-				jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				toolCallContentType := jinja2.Attr(toolCall, "content_type")
+				toolCallContentType := jinja2.ItemAttr(toolCall, "content_type")
 				jinja2.WriteAdd(w, jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
 					return jinja2.Lit("json")
 				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = jinja2.Attr(toolCall, "name")
+				lastToolCallName = jinja2.ItemAttr(toolCall, "name")
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if jinja2.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					jinja2.WriteStr(w, jinja2.Attr(message, "thinking"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
@@ -547,13 +547,13 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			jinja2.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			jinja2.WriteJSON(w, jinja2.Attr(message, "content"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(message, "content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|end|>")
 		}
 	}
@@ -583,7 +583,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		var innerType, hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := llamacpp.Attr(paramSpec, "type")
+		paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
@@ -617,14 +617,14 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -639,15 +639,15 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 			}
-		} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
+		} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
+			paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
 			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
+				if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
@@ -666,14 +666,14 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := llamacpp.Attr(variant, "description")
+					variantDescription := llamacpp.ItemAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
 						llamacpp.WriteStr(w, variantDescription)
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := llamacpp.Attr(variant, "default")
+					variantDefault := llamacpp.ItemAttr(variant, "default")
 					if llamacpp.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
@@ -689,7 +689,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
+			paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
@@ -699,7 +699,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
+				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -715,7 +715,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := llamacpp.Attr(paramSpec, "properties")
+			paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -729,7 +729,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					llamacpp.Write(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
@@ -737,7 +737,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
+						renderTypescriptType(propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
@@ -771,29 +771,29 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = llamacpp.Attr(tool, "function")
+			tool = llamacpp.ItemAttr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 			w.WriteString("// ")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "description"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
 			w.WriteString("\n")
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 			w.WriteString("type ")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 			w.WriteString(" = ")
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := llamacpp.Attr(tool, "parameters")
-			if toolParameters.Truthy() && llamacpp.Attr(toolParameters, "properties").Truthy() {
+			toolParameters := llamacpp.ItemAttr(tool, "parameters")
+			if toolParameters.Truthy() && llamacpp.ItemAttr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.Attr(toolParameters, "properties"), "items", nil, nil)))
+				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolParameters, "properties"), "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
+					paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
@@ -803,7 +803,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 					llamacpp.Write(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.Attr(toolParameters, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
@@ -811,19 +811,19 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.Attr(toolParameters, "required"), func() jinja2.Value {
+						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
+					paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 					if llamacpp.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if llamacpp.Attr(paramSpec, "enum").Truthy() {
+						if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
 							llamacpp.WriteStr(w, paramSpecDefault)
-						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
+						} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
@@ -915,7 +915,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			renderBuiltinTools(llamacpp.Attr(availableBuiltinTools, "browser"), llamacpp.Attr(availableBuiltinTools, "python"))
+			renderBuiltinTools(llamacpp.ItemAttr(availableBuiltinTools, "browser"), llamacpp.ItemAttr(availableBuiltinTools, "python"))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
@@ -929,10 +929,10 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	messages0Role := llamacpp.Attr(messages0, "role")
+	messages0Role := llamacpp.ItemAttr(messages0, "role")
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = llamacpp.Attr(messages0, "content")
+		developerMessage = llamacpp.ItemAttr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -969,12 +969,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if llamacpp.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := llamacpp.Attr(message, "content")
+				messageContent := llamacpp.ItemAttr(message, "content")
 				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -983,7 +983,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
 			if llamacpp.In(jinja2.Lit("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				messageThinking := llamacpp.Attr(message, "thinking")
+				messageThinking := llamacpp.ItemAttr(message, "thinking")
 				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageThinking) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -996,22 +996,22 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(llamacpp.Attr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(llamacpp.ItemAttr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = llamacpp.ItemInt(llamacpp.Attr(message, "tool_calls"), 0)
+				toolCall = llamacpp.ItemInt(llamacpp.ItemAttr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := llamacpp.Attr(message, "content")
-				if messageContent.Truthy() && llamacpp.Attr(message, "thinking").Truthy() {
+				messageContent := llamacpp.ItemAttr(message, "content")
+				if messageContent.Truthy() && llamacpp.ItemAttr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
@@ -1020,48 +1020,48 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					llamacpp.WriteStr(w, messageContent)
 					w.WriteString("<|end|>")
-				} else if llamacpp.Attr(message, "thinking").Truthy() && !futureFinalMessageFound {
+				} else if llamacpp.ItemAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					llamacpp.WriteStr(w, llamacpp.Attr(message, "thinking"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
-				llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				toolCallContentType := llamacpp.Attr(toolCall, "content_type")
+				toolCallContentType := llamacpp.ItemAttr(toolCall, "content_type")
 				llamacpp.WriteAdd(w, jinja2.IfElse(llamacpp.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
 					return jinja2.Lit("json")
 				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = llamacpp.Attr(toolCall, "name")
+				lastToolCallName = llamacpp.ItemAttr(toolCall, "name")
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if llamacpp.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					llamacpp.WriteStr(w, llamacpp.Attr(message, "thinking"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "thinking"))
 					w.WriteString("<|end|>")
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
@@ -1078,13 +1078,13 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			llamacpp.WriteJSON(w, llamacpp.Attr(message, "content"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(message, "content"), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|end|>")
 		}
 	}

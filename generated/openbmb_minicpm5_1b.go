@@ -70,9 +70,9 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := jinja2.Attr(messages0, "content")
+			messages0Content := jinja2.ItemAttr(messages0, "content")
 			if jinja2.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				jinja2.Write(w, jinja2.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
@@ -91,10 +91,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.Attr(messages0, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -109,7 +109,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(jinja2.Attr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(jinja2.ItemAttr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -123,7 +123,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		var content, reasoningContent, contentParts, processedContent, toolCallsCount, toolSepCount jinja2.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := jinja2.Attr(message, "content")
+		messageContent := jinja2.ItemAttr(message, "content")
 		if jinja2.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
@@ -133,7 +133,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -147,7 +147,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -162,7 +162,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = jinja2.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
@@ -186,7 +186,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = jinja2.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.Attr(toolCall, "function")
+						toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -196,10 +196,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+						jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.Attr(toolCall, "arguments")
+						toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -247,7 +247,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = jinja2.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.Attr(toolCall, "function")
+						toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -257,10 +257,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+						jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.Attr(toolCall, "arguments")
+						toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -336,17 +336,17 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
@@ -380,7 +380,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -395,7 +395,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -447,9 +447,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := llamacpp.Attr(messages0, "content")
+			messages0Content := llamacpp.ItemAttr(messages0, "content")
 			if llamacpp.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				llamacpp.Write(w, llamacpp.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
@@ -468,10 +468,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(messages0, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -487,7 +487,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(llamacpp.Attr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(llamacpp.ItemAttr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -502,7 +502,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := llamacpp.Attr(message, "content")
+		messageContent := llamacpp.ItemAttr(message, "content")
 		if llamacpp.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
@@ -512,7 +512,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -526,7 +526,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -541,7 +541,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = llamacpp.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
@@ -566,7 +566,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := llamacpp.Attr(toolCall, "function")
+						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -576,10 +576,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -630,7 +630,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := llamacpp.Attr(toolCall, "function")
+						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -640,10 +640,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -722,17 +722,17 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
@@ -768,12 +768,12 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			message2Content := llamacpp.Attr(message, "content")
+			message2Content := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsString(message2Content) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				llamacpp.Write(w, content)
@@ -784,7 +784,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

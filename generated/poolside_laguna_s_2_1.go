@@ -62,9 +62,9 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.Attr(jinja2.ItemInt(messages, 0), "content")
+		systemMessage = jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -101,14 +101,14 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.Attr(message, "content")
+		messageContent := jinja2.ItemAttr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
@@ -123,14 +123,14 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
 				reasoningContent = jinja2.Lit("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
-				messageReasoning := jinja2.Attr(message, "reasoning")
+				messageReasoning := jinja2.ItemAttr(message, "reasoning")
 				if jinja2.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if jinja2.IsString(jinja2.Attr(message, "reasoning_content")) {
+				} else if jinja2.IsString(jinja2.ItemAttr(message, "reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = jinja2.Attr(message, "reasoning_content")
+					reasoningContent = jinja2.ItemAttr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
@@ -148,18 +148,18 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 					jinja2.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := jinja2.Attr(message, "tool_calls")
+				messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 						var functionData, args jinja2.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = jinja2.Attr(toolCall, "function")
+						functionData = jinja2.ItemAttr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
-						jinja2.WriteStr(w, jinja2.Attr(functionData, "name"))
+						jinja2.WriteStr(w, jinja2.ItemAttr(functionData, "name"))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = jinja2.Attr(functionData, "arguments")
+						args = jinja2.ItemAttr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						keys, values := jinja2.DictItems(args)
 						for i := range w.Count(len(keys)) {
@@ -230,9 +230,9 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.Attr(llamacpp.ItemInt(messages, 0), "content")
+		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -270,14 +270,14 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.Attr(message, "content")
+		messageContent := llamacpp.ItemAttr(message, "content")
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
@@ -292,14 +292,14 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
 				reasoningContent = jinja2.Lit("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
-				messageReasoning := llamacpp.Attr(message, "reasoning")
+				messageReasoning := llamacpp.ItemAttr(message, "reasoning")
 				if llamacpp.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if llamacpp.IsString(llamacpp.Attr(message, "reasoning_content")) {
+				} else if llamacpp.IsString(llamacpp.ItemAttr(message, "reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = llamacpp.Attr(message, "reasoning_content")
+					reasoningContent = llamacpp.ItemAttr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
@@ -317,19 +317,19 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := llamacpp.Attr(message, "tool_calls")
+				messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var functionData, args jinja2.Value
 					for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = llamacpp.Attr(toolCall, "function")
+						functionData = llamacpp.ItemAttr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
-						llamacpp.WriteStr(w, llamacpp.Attr(functionData, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttr(functionData, "name"))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = llamacpp.Attr(functionData, "arguments")
+						args = llamacpp.ItemAttr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come

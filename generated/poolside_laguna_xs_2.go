@@ -62,9 +62,9 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS.2.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.Attr(jinja2.ItemInt(messages, 0), "content")
+		systemMessage = jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
@@ -105,14 +105,14 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.Attr(message, "content")
+		messageContent := jinja2.ItemAttr(message, "content")
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS.2.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
@@ -152,14 +152,14 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:78:9 {%- set reasoning_content = '' %}
 					reasoningContent = jinja2.Lit("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
-					messageReasoning := jinja2.Attr(message, "reasoning")
+					messageReasoning := jinja2.ItemAttr(message, "reasoning")
 					if jinja2.IsString(messageReasoning) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if jinja2.IsString(jinja2.Attr(message, "reasoning_content")) {
+					} else if jinja2.IsString(jinja2.ItemAttr(message, "reasoning_content")) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = jinja2.Attr(message, "reasoning_content")
+						reasoningContent = jinja2.ItemAttr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS.2.jinja:85:9 {%- if '</think>' in content %}
 					if jinja2.In(jinja2.Lit("</think>"), content2) {
@@ -188,19 +188,19 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := jinja2.Attr(message, "tool_calls")
+					messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 							var functionData, args jinja2.Value
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = jinja2.Attr(toolCall, "function")
+							functionData = jinja2.ItemAttr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
-							jinja2.WriteStr(w, jinja2.Attr(functionData, "name"))
+							jinja2.WriteStr(w, jinja2.ItemAttr(functionData, "name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
-							args = jinja2.Attr(functionData, "arguments")
+							args = jinja2.ItemAttr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
 							keys, values := jinja2.DictItems(args)
 							for i := range w.Count(len(keys)) {
@@ -272,9 +272,9 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS.2.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.Attr(llamacpp.ItemInt(messages, 0), "content")
+		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (systemMessage.Truthy() && llamacpp.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
@@ -316,14 +316,14 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.Attr(message, "content")
+		messageContent := llamacpp.ItemAttr(message, "content")
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS.2.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
@@ -363,14 +363,14 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:78:9 {%- set reasoning_content = '' %}
 					reasoningContent = jinja2.Lit("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
-					messageReasoning := llamacpp.Attr(message, "reasoning")
+					messageReasoning := llamacpp.ItemAttr(message, "reasoning")
 					if llamacpp.IsString(messageReasoning) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if llamacpp.IsString(llamacpp.Attr(message, "reasoning_content")) {
+					} else if llamacpp.IsString(llamacpp.ItemAttr(message, "reasoning_content")) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = llamacpp.Attr(message, "reasoning_content")
+						reasoningContent = llamacpp.ItemAttr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS.2.jinja:85:9 {%- if '</think>' in content %}
 					if llamacpp.In(jinja2.Lit("</think>"), content2) {
@@ -399,20 +399,20 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Lit("\n")))
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := llamacpp.Attr(message, "tool_calls")
+					messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 						var functionData, args jinja2.Value
 						for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = llamacpp.Attr(toolCall, "function")
+							functionData = llamacpp.ItemAttr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
-							llamacpp.WriteStr(w, llamacpp.Attr(functionData, "name"))
+							llamacpp.WriteStr(w, llamacpp.ItemAttr(functionData, "name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
-							args = llamacpp.Attr(functionData, "arguments")
+							args = llamacpp.ItemAttr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
 							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come

@@ -70,7 +70,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			for _, item := range jinja2.Iterate(w, content) {
 				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.Attr(item, "type"), "image") {
+				if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
@@ -89,7 +89,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.Attr(item, "type"), "video") {
+				} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
@@ -112,7 +112,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				} else if jinja2.In(jinja2.Lit("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
@@ -144,10 +144,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
@@ -160,10 +160,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -180,10 +180,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
+				renderContent(jinja2.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(jinja2.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
@@ -206,10 +206,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		var content, reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content = jinja2.FilterTrim(w.Capture(func() {
-			renderContent(jinja2.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
+			renderContent(jinja2.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
@@ -225,7 +225,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -251,14 +251,14 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if (messageToolCalls.Truthy() && jinja2.IsIterable(messageToolCalls)) && !jinja2.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
@@ -268,19 +268,19 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if jinja2.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+						jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -307,7 +307,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -315,7 +315,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -372,7 +372,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			addVisionId := addVisionIdInput
 			for _, item := range llamacpp.Iterate(w, content) {
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
+				if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
@@ -391,7 +391,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
+				} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
@@ -414,7 +414,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				} else if llamacpp.In(jinja2.Lit("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
@@ -446,10 +446,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
@@ -462,10 +462,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderContent(llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -483,10 +483,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content2 = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
+				renderContent(llamacpp.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")).Truthy()) {
@@ -510,10 +510,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content3 = llamacpp.FilterTrim(w.Capture(func() {
-			renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
+			renderContent(llamacpp.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
@@ -529,7 +529,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -555,14 +555,14 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content3)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if (messageToolCalls.Truthy() && llamacpp.IsIterable(messageToolCalls)) && !llamacpp.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if llamacpp.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
@@ -572,19 +572,19 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if llamacpp.FilterTrim(content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+						llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -613,7 +613,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -621,7 +621,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}

@@ -117,17 +117,17 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.Attr(tool, "function")
+			toolFunction := jinja2.ItemAttr(tool, "function")
 			if jinja2.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.Attr(tool, "name"))
+			jinja2.Write(w, jinja2.ItemAttr(tool, "name"))
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.Attr(tool, "description")
+			toolDescription := jinja2.ItemAttr(tool, "description")
 			if jinja2.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -136,10 +136,10 @@ func renderQwen3Coder(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.Attr(tool, "parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.Attr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.Attr(toolParameters, "properties")) {
+			toolParameters := jinja2.ItemAttr(tool, "parameters")
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.ItemAttr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(jinja2.Attr(toolParameters, "properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttr(toolParameters, "properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -150,7 +150,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.Attr(paramFields, "type")
+					paramFieldsType := jinja2.ItemAttr(paramFields, "type")
 					if jinja2.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -158,7 +158,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.Attr(paramFields, "description")
+					paramFieldsDescription := jinja2.ItemAttr(paramFields, "description")
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -200,28 +200,28 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := jinja2.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.Attr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.Attr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.Attr(message, "tool_calls")), jinja2.Int(0)) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				jinja2.WriteAdd(w, jinja2.Lit("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+				jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.Attr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 				if jinja2.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -247,19 +247,19 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.Attr(jinja2.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -268,7 +268,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -359,17 +359,17 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		handledKeys := jinja2.Undefined("handled_keys")
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunction := llamacpp.ItemAttr(tool, "function")
 			if llamacpp.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.Attr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := llamacpp.Attr(tool, "description")
+			toolDescription := llamacpp.ItemAttr(tool, "description")
 			if llamacpp.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -378,14 +378,14 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := llamacpp.Attr(tool, "parameters")
-			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.Attr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.Attr(toolParameters, "properties")) {
+			toolParameters := llamacpp.ItemAttr(tool, "parameters")
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.ItemAttr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.Attr(toolParameters, "properties")))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties")))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
@@ -395,7 +395,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, paramName)
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := llamacpp.Attr(paramFields, "type")
+					paramFieldsType := llamacpp.ItemAttr(paramFields, "type")
 					if llamacpp.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -403,7 +403,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
+					paramFieldsDescription := llamacpp.ItemAttr(paramFields, "description")
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -420,7 +420,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
+			renderExtraKeys(llamacpp.ItemAttr(tool, "parameters"), handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
@@ -445,28 +445,28 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := llamacpp.Attr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.Attr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.Attr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.Attr(message, "tool_calls")), jinja2.Int(0)) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+				llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 				if llamacpp.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -494,19 +494,19 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -515,7 +515,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.Attr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}

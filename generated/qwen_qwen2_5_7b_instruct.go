@@ -83,13 +83,13 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := jinja2.Attr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.Attr(message, "tool_calls").Truthy()) {
+		messageRole := jinja2.ItemAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttr(message, "tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -98,41 +98,41 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -189,13 +189,13 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := llamacpp.Attr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy()) {
+		messageRole := llamacpp.ItemAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.ItemAttr(message, "tool_calls").Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -204,41 +204,41 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -54,9 +54,9 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.Attr(messages0, "content"), jinja2.Lit("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemAttr(messages0, "content"), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
@@ -70,10 +70,10 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.Attr(messages0, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -88,7 +88,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && !(jinja2.MethodStartswith(jinja2.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && !(jinja2.MethodStartswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -101,24 +101,24 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		message := items2[i]
 		var content, reasoningContent jinja2.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -160,7 +160,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 				jinja2.WriteStr(w, content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -171,17 +171,17 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsString(toolCallArguments) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						jinja2.Write(w, toolCallArguments)
@@ -197,15 +197,15 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -233,9 +233,9 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.Attr(messages0, "content"), jinja2.Lit("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
@@ -249,10 +249,10 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(messages0, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(messages0, "content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -268,7 +268,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.Attr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.Attr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -282,24 +282,24 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -341,7 +341,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
@@ -352,17 +352,17 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsString(toolCallArguments) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
@@ -378,15 +378,15 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -85,19 +85,19 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.Attr(message, "tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -114,7 +114,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -131,34 +131,34 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 				jinja2.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.Attr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.Attr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				jinja2.WriteJSON(w, jinja2.Attr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -218,19 +218,19 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.ItemAttr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -247,7 +247,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -264,34 +264,34 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				llamacpp.WriteJSON(w, llamacpp.Attr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

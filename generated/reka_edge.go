@@ -82,16 +82,16 @@ func renderRekaEdge(w *jinja2.Writer) {
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if jinja2.Attr(ns, "prev_was_text").Truthy() {
+						if jinja2.ItemAttr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 							jinja2.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit(" ")))
+							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
 						jinja2.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), text))
+						jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
@@ -102,7 +102,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<image>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<image>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
@@ -114,7 +114,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<video>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<video>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -122,7 +122,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			jinja2.Write(w, jinja2.Attr(ns, "out"))
+			jinja2.Write(w, jinja2.ItemAttr(ns, "out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
@@ -149,7 +149,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
-	lastQueryIndex = jinja2.Attr(ns, "last_query_index")
+	lastQueryIndex = jinja2.ItemAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
 	numImgTokens = jinja2.FilterInt(jinja2.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
@@ -200,7 +200,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
+		jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, startIdx, jinja2.FilterLength(messages))) {
@@ -240,7 +240,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
@@ -267,7 +267,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant: ")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
@@ -281,20 +281,20 @@ func renderRekaEdge(w *jinja2.Writer) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), contentText))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !jinja2.MethodEndswith(jinja2.Attr(ns, "out"), jinja2.Lit("\n")).Truthy() {
+				if contentText.Truthy() && !jinja2.MethodEndswith(jinja2.ItemAttr(ns, "out"), jinja2.Lit("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("\n")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, toolCalls) {
@@ -322,7 +322,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -330,7 +330,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("\n\n<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
@@ -339,7 +339,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("human: ")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
@@ -348,13 +348,13 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<sep>")))
 			}
 		}
 	}
@@ -365,17 +365,17 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.Attr(ns, "out"), jinja2.Lit("assistant:")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
-	jinja2.Write(w, jinja2.Attr(ns, "out"))
+	jinja2.Write(w, jinja2.ItemAttr(ns, "out"))
 }
 
 // renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -420,16 +420,16 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if llamacpp.Attr(ns, "prev_was_text").Truthy() {
+						if llamacpp.ItemAttr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 							llamacpp.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit(" ")))
+							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), text))
+						llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
@@ -440,7 +440,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<image>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<image>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
@@ -452,7 +452,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<video>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<video>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -460,7 +460,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			llamacpp.Write(w, llamacpp.Attr(ns, "out"))
+			llamacpp.Write(w, llamacpp.ItemAttr(ns, "out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
@@ -490,7 +490,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
-	lastQueryIndex = llamacpp.Attr(ns, "last_query_index")
+	lastQueryIndex = llamacpp.ItemAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
 	numImgTokens = llamacpp.FilterInt(llamacpp.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
@@ -541,7 +541,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
+		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), preambleNsText, jinja2.Lit("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -586,7 +586,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
@@ -613,7 +613,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant: ")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
@@ -627,20 +627,20 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<think>\n"), llamacpp.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<think>\n"), llamacpp.MethodStrip(reasoningText), jinja2.Lit("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), contentText))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.Attr(ns, "out"), jinja2.Lit("\n")).Truthy() {
+				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("\n")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -669,7 +669,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), llamacpp.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<tool_call>\n"), jinja2.Lit("{\"name\": \""), llamacpp.MethodGetDefault(toolCall, jinja2.Lit("name"), jinja2.Lit("")), jinja2.Lit("\", \"arguments\": "), argumentsJson, jinja2.Lit("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -677,7 +677,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("\n\n<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
@@ -686,7 +686,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("human: ")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
@@ -695,13 +695,13 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<sep>")))
 			}
 		}
 	}
@@ -712,17 +712,17 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Lit("assistant:")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
-	llamacpp.Write(w, llamacpp.Attr(ns, "out"))
+	llamacpp.Write(w, llamacpp.ItemAttr(ns, "out"))
 }
 
 // spansRekaEdge is the position table of Reka-Edge.jinja (see jinja2.Spans): the template

@@ -57,38 +57,38 @@ func renderRoka(w *jinja2.Writer) {
 	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			llama3Header(jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			llama3Header(jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
 				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 					var call jinja2.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := jinja2.Attr(tc, "function")
+					tcFunction := jinja2.ItemAttr(tc, "function")
 					if jinja2.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -99,11 +99,11 @@ func renderRoka(w *jinja2.Writer) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := jinja2.Attr(call, "arguments")
+					callArguments := jinja2.ItemAttr(call, "arguments")
 					if jinja2.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						jinja2.Write(w, jinja2.Attr(call, "name"))
+						jinja2.Write(w, jinja2.ItemAttr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
 						jinja2.Write(w, callArguments)
@@ -111,7 +111,7 @@ func renderRoka(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
+						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.ItemAttr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -123,7 +123,7 @@ func renderRoka(w *jinja2.Writer) {
 			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
@@ -154,39 +154,39 @@ func renderRokaLlama(w *jinja2.Writer) {
 	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			llama3Header(jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			llama3Header(jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			llama3Header(jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := llamacpp.Attr(tc, "function")
+					tcFunction := llamacpp.ItemAttr(tc, "function")
 					if llamacpp.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -197,11 +197,11 @@ func renderRokaLlama(w *jinja2.Writer) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := llamacpp.Attr(call, "arguments")
+					callArguments := llamacpp.ItemAttr(call, "arguments")
 					if llamacpp.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						llamacpp.Write(w, llamacpp.Attr(call, "name"))
+						llamacpp.Write(w, llamacpp.ItemAttr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
 						llamacpp.Write(w, callArguments)
@@ -209,7 +209,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.Attr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
+						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.ItemAttr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -221,7 +221,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 			llama3Header(jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}

@@ -71,7 +71,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item := range jinja2.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := jinja2.Attr(item, "type")
+				itemType := jinja2.ItemAttr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 					if jinja2.In(jinja2.Lit("value"), item) {
@@ -93,10 +93,10 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
-				renderContent(jinja2.Attr(messages0, "content"))
+				renderContent(jinja2.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -111,10 +111,10 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(jinja2.Attr(messages0, "content"))
+				renderContent(jinja2.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -129,12 +129,12 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
-			renderContent(jinja2.Attr(message, "content"))
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
+			renderContent(jinja2.ItemAttr(message, "content"))
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
-			renderContent(jinja2.Attr(message, "content"))
+			renderContent(jinja2.ItemAttr(message, "content"))
 		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
-			renderContent(jinja2.Attr(message, "content"))
+			renderContent(jinja2.ItemAttr(message, "content"))
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -149,13 +149,13 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		var content, roleName, reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(jinja2.Attr(message, "content"))
+			renderContent(jinja2.ItemAttr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttr(message, "name"), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -165,7 +165,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
@@ -195,21 +195,21 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
@@ -238,7 +238,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -246,7 +246,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -287,7 +287,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := llamacpp.Attr(item, "type")
+				itemType := llamacpp.ItemAttr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 					if llamacpp.In(jinja2.Lit("value"), item) {
@@ -309,10 +309,10 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
-				renderContent(llamacpp.Attr(messages0, "content"))
+				renderContent(llamacpp.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -327,10 +327,10 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(llamacpp.Attr(messages0, "content"))
+				renderContent(llamacpp.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -346,12 +346,12 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
-			renderContent(llamacpp.Attr(message, "content"))
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
+			renderContent(llamacpp.ItemAttr(message, "content"))
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
-			renderContent(llamacpp.Attr(message, "content"))
+			renderContent(llamacpp.ItemAttr(message, "content"))
 		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
-			renderContent(llamacpp.Attr(message, "content"))
+			renderContent(llamacpp.ItemAttr(message, "content"))
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -367,13 +367,13 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(llamacpp.Attr(message, "content"))
+			renderContent(llamacpp.ItemAttr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttr(message, "name"), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -383,7 +383,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
@@ -413,22 +413,22 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
@@ -459,7 +459,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -467,7 +467,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

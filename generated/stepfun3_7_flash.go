@@ -58,7 +58,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		message = jinja2.Param(message, "message")
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := jinja2.Attr(message, "content")
+		messageContent := jinja2.ItemAttr(message, "content")
 		if jinja2.IsNone(messageContent) {
 		} else if jinja2.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
@@ -79,10 +79,10 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := jinja2.Attr(item, "type")
+				itemType := jinja2.ItemAttr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if jinja2.Attr(ns, "needs_text_separator").Truthy() {
+					if jinja2.ItemAttr(ns, "needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
@@ -118,7 +118,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
@@ -136,7 +136,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if jinja2.IsDefined(reasoningEffort) {
@@ -163,7 +163,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((jinja2.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.Attr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
+		if ((jinja2.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
 			renderMessageContent(message)
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
@@ -191,10 +191,10 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.Attr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttr(message, "name"), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -204,7 +204,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -223,7 +223,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Attr(ns, "last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.ItemAttr(ns, "last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
@@ -232,21 +232,21 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if jinja2.IsString(toolCallArguments) {
@@ -279,7 +279,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -287,7 +287,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -316,7 +316,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		message = llamacpp.Param(message, "message")
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := llamacpp.Attr(message, "content")
+		messageContent := llamacpp.ItemAttr(message, "content")
 		if llamacpp.IsNone(messageContent) {
 		} else if llamacpp.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
@@ -337,10 +337,10 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := llamacpp.Attr(item, "type")
+				itemType := llamacpp.ItemAttr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if llamacpp.Attr(ns, "needs_text_separator").Truthy() {
+					if llamacpp.ItemAttr(ns, "needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
@@ -376,7 +376,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderMessageContent(messages0)
@@ -394,7 +394,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if llamacpp.IsDefined(reasoningEffort) {
@@ -422,7 +422,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((llamacpp.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
+		if ((llamacpp.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderMessageContent(message)
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
@@ -451,10 +451,10 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttr(message, "name"), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -464,7 +464,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -483,7 +483,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.ItemAttr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
@@ -492,22 +492,22 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Lit(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if llamacpp.IsString(toolCallArguments) {
@@ -542,7 +542,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -550,7 +550,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

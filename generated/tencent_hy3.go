@@ -164,9 +164,9 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
@@ -593,9 +593,9 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}

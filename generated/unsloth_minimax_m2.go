@@ -62,7 +62,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.Attr(tool, "function"), nil, nil)))
+			jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttr(tool, "function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -78,9 +78,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item := range jinja2.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.Attr(item, "type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					jinja2.Write(w, jinja2.Attr(item, "text"))
+					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
 				} else if jinja2.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
@@ -98,9 +98,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.Attr(systemMessage, "content"))
+			visibleText(jinja2.ItemAttr(systemMessage, "content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
@@ -112,14 +112,14 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			jinja2.Write(w, modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.Attr(systemMessage, "current_date"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.Attr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.Attr(systemMessage, "current_location"))
+			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -127,7 +127,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.Attr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
@@ -140,7 +140,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.Attr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -188,7 +188,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		message := items2[i]
 		var reasoningContent, content, parts jinja2.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -197,10 +197,10 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.Attr(message, "content"))
+				visibleText(jinja2.ItemAttr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.Attr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
 			if jinja2.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -247,7 +247,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -257,17 +257,17 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.Attr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.Attr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := jinja2.Attr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
 					if jinja2.IsDefined(toolCallArguments) && jinja2.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
@@ -297,7 +297,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
@@ -314,11 +314,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := jinja2.Attr(message, "content")
+			messageContent := jinja2.ItemAttr(message, "content")
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
@@ -330,12 +330,12 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := jinja2.Attr(tr, "output")
+					trOutput := jinja2.ItemAttr(tr, "output")
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.Attr(tr, "type"), "text") && jinja2.IsDefined(jinja2.Attr(tr, "text")) {
-							jinja2.Write(w, jinja2.Attr(tr, "text"))
+						if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
+							jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
 						} else {
 							jinja2.Write(w, tr)
 						}
@@ -344,7 +344,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.Attr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -353,7 +353,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.Attr(message, "content"))
+			visibleText(jinja2.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -390,7 +390,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		for _, tool := range llamacpp.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.Attr(tool, "function"), nil, nil)))
+			llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttr(tool, "function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -406,9 +406,9 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item := range llamacpp.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
+				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
 				} else if llamacpp.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
@@ -426,9 +426,9 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		systemMessage = llamacpp.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.Attr(systemMessage, "content"))
+			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
@@ -440,14 +440,14 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.Attr(systemMessage, "current_date"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.Attr(systemMessage, "current_location"))
+			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -455,7 +455,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
@@ -468,7 +468,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -517,7 +517,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
@@ -526,10 +526,10 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.Attr(message, "content"))
+				visibleText(llamacpp.ItemAttr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -577,7 +577,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -588,17 +588,17 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
 					if llamacpp.IsDefined(toolCallArguments) && llamacpp.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
@@ -630,7 +630,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
@@ -647,11 +647,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := llamacpp.Attr(message, "content")
+			messageContent := llamacpp.ItemAttr(message, "content")
 			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
@@ -663,12 +663,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := llamacpp.Attr(tr, "output")
+					trOutput := llamacpp.ItemAttr(tr, "output")
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.Attr(tr, "text")) {
-							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
+						if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
+							llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
 						} else {
 							llamacpp.Write(w, tr)
 						}
@@ -677,7 +677,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -686,7 +686,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.Attr(message, "content"))
+			visibleText(llamacpp.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")

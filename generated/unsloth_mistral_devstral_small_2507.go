@@ -193,10 +193,10 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.Attr(message, "content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.Attr(messageContent, "content")) {
+			messageContent := jinja2.ItemAttr(message, "content")
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttr(messageContent, "content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = jinja2.Attr(messageContent, "content")
+				content = jinja2.ItemAttr(messageContent, "content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
@@ -364,10 +364,10 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := llamacpp.Attr(message, "content")
-			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.Attr(messageContent, "content")) {
+			messageContent := llamacpp.ItemAttr(message, "content")
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttr(messageContent, "content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = llamacpp.Attr(messageContent, "content")
+				content = llamacpp.ItemAttr(messageContent, "content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}

@@ -73,7 +73,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(jinja2.Attr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
 		}
@@ -125,7 +125,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			jinja2.WriteJSON(w, jinja2.Attr(tool, "function"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -151,13 +151,13 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 		for _, msg := range jinja2.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(jinja2.Attr(msg, "role"), "assistant") && jinja2.Attr(msg, "tool_calls").Truthy() {
+			if jinja2.EqStr(jinja2.ItemAttr(msg, "role"), "assistant") && jinja2.ItemAttr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.Attr(msg, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(msg, "tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(jinja2.Attr(toolCall, "id"), toolCallId) {
+					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						jinja2.Write(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
+						jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					}
 				}
 			}
@@ -181,9 +181,9 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(jinja2.Attr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(jinja2.Attr(message, "content")))
+			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(jinja2.ItemAttr(message, "content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -209,28 +209,28 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		message := items2[i]
 		var prevIsTool, nextIsTool jinja2.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.Attr(message, "role")
+		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.Int(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.Attr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := jinja2.Attr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
 			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
@@ -238,7 +238,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			getToolName(messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			jinja2.Write(w, jinja2.Attr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
@@ -249,7 +249,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				messageReasoning := jinja2.Attr(message, "reasoning")
+				messageReasoning := jinja2.ItemAttr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
@@ -259,7 +259,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning := jinja2.Attr(message, "reasoning")
+				message3Reasoning := jinja2.ItemAttr(message, "reasoning")
 				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
@@ -268,19 +268,19 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.Attr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					jinja2.WriteStr(w, jinja2.Attr(toolCall, "id"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "id"))
 					w.WriteString("<|tool_call:name|>")
-					jinja2.WriteStr(w, jinja2.Attr(jinja2.Attr(toolCall, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(jinja2.Attr(jinja2.Attr(toolCall, "function"), "arguments"))
+					renderToolArguments(jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -288,7 +288,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				jinja2.WriteStr(w, jinja2.Attr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
 				w.WriteString("<|end|>")
 			}
 		}
@@ -339,7 +339,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
 		}
@@ -391,7 +391,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			llamacpp.WriteJSON(w, llamacpp.Attr(tool, "function"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, nil)
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -417,13 +417,13 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(llamacpp.Attr(msg, "role"), "assistant") && llamacpp.Attr(msg, "tool_calls").Truthy() {
+			if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.ItemAttr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.Attr(msg, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) {
+					if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
+						llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					}
 				}
 			}
@@ -447,9 +447,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = llamacpp.Add(nsSystemMessages, jinja2.NewList(llamacpp.Attr(message, "content")))
+			nsSystemMessages = llamacpp.Add(nsSystemMessages, jinja2.NewList(llamacpp.ItemAttr(message, "content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -476,28 +476,28 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := llamacpp.Attr(message, "role")
+		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = jinja2.And(jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.Int(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
 			llamacpp.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
@@ -505,7 +505,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			getToolName(messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.Attr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
@@ -516,7 +516,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				messageReasoning := llamacpp.Attr(message, "reasoning")
+				messageReasoning := llamacpp.ItemAttr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
@@ -526,7 +526,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning := llamacpp.Attr(message, "reasoning")
+				message3Reasoning := llamacpp.ItemAttr(message, "reasoning")
 				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
@@ -535,19 +535,19 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					llamacpp.WriteStr(w, llamacpp.Attr(toolCall, "id"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
 					w.WriteString("<|tool_call:name|>")
-					llamacpp.WriteStr(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments"))
+					renderToolArguments(llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -555,7 +555,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				llamacpp.WriteStr(w, llamacpp.Attr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 				w.WriteString("<|end|>")
 			}
 		}

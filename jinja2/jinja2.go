@@ -486,6 +486,11 @@ func IsUpper(v Value) bool { return impl.IsUpper(v) }
 // values raise UndefinedError.
 func Item(v Value, key Value) Value { return impl.Item(v, key) }
 
+// ItemAttr is Attr(v, name) for a name no dict has as an attribute (MayBeDictAttribute
+// says so when the template is compiled): the item of a dict, found without asking
+// which attributes a dict has. Generated code calls it for message.role and the like.
+func ItemAttr(v Value, name string) Value { return impl.ItemAttr(v, name) }
+
 // ItemInt is v.Item(Int(i)).
 func ItemInt(v Value, i int64) Value { return impl.ItemInt(v, i) }
 

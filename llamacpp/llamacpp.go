@@ -391,6 +391,9 @@ func IsUpper(v jinja2.Value) bool { return impl.IsUpper(v) }
 // and a value of another type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value { return impl.Item(v, key) }
 
+// ItemAttr is jinja2.ItemAttr with llama.cpp's lenient undefined, as Attr.
+func ItemAttr(v jinja2.Value, name string) jinja2.Value { return impl.ItemAttr(v, name) }
+
 // ItemInt is Item with an int key: undefined of an undefined value, a str indexed by
 // bytes, and an error for a value that is not a str, list, tuple or dict.
 func ItemInt(v jinja2.Value, i int64) jinja2.Value { return impl.ItemInt(v, i) }

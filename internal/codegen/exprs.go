@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
@@ -63,6 +64,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			if m, ok := loopMethods[x.Name]; ok {
 				return jen.Id(g.varName(l.Var)).Dot(m).Call()
 			}
+		}
+		if !jinja2.MayBeDictAttribute(x.Name) {
+			return g.op("ItemAttr").Call(g.value(x.X), jen.Lit(x.Name))
 		}
 		return g.op("Attr").Call(g.value(x.X), jen.Lit(x.Name))
 	case *ir.Item:
@@ -201,7 +205,7 @@ func (g *gen) op(name string) *jen.Statement {
 // llamaVariants are the runtime functions and Value methods that have a variant with
 // llama.cpp's semantics, llamacpp.NAME (see package llamacpp).
 var llamaVariants = map[string]bool{
-	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
+	"Attr": true, "ItemAttr": true, "Item": true, "ItemStr": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true,
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,

@@ -20,7 +20,7 @@ func Attr(v Value, name string) Value {
 		}
 		v.undefinedError()
 	}
-	if v.kind() == KindDict && !mayBeDictAttribute(name) {
+	if v.kind() == KindDict && !MayBeDictAttribute(name) {
 		// the common case, message.role: not a dict method, so the item
 		if r, ok := v.dict().GetStr(name); ok {
 			return r
@@ -41,6 +41,19 @@ func Attr(v Value, name string) Value {
 // Attr is Attr(v, name).
 func (v Value) Attr(name string) Value { return Attr(v, name) }
 
+// ItemAttr is Attr(v, name) for a name no dict has as an attribute (MayBeDictAttribute
+// says so when the template is compiled): the item of a dict, found without asking
+// which attributes a dict has. Generated code calls it for message.role and the like.
+func ItemAttr(v Value, name string) Value {
+	if v.kind() == KindDict {
+		if r, ok := v.dict().GetStr(name); ok {
+			return r
+		}
+		return missingAttr(v, name)
+	}
+	return Attr(v, name)
+}
+
 // undefinedDunders are the attributes of Jinja2's Undefined object (dir(Undefined())):
 // all start with "_", so the sandbox refuses them.
 var undefinedDunders = map[string]bool{}
@@ -59,9 +72,9 @@ func init() {
 	}
 }
 
-// mayBeDictAttribute reports whether name could be a Python attribute of a dict: one of
+// MayBeDictAttribute reports whether name could be a Python attribute of a dict: one of
 // its methods or a special __name__.
-func mayBeDictAttribute(name string) bool {
+func MayBeDictAttribute(name string) bool {
 	switch name {
 	case "get", "items", "keys", "values", "copy", "pop", "popitem", "setdefault", "update", "clear", "fromkeys":
 		return true

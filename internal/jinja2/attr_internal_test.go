@@ -2,11 +2,11 @@ package jinja2
 
 import "testing"
 
-// TestDictAttributeNames keeps mayBeDictAttribute in step with the dict method table.
+// TestDictAttributeNames keeps MayBeDictAttribute in step with the dict method table.
 func TestDictAttributeNames(t *testing.T) {
 	for name := range dictMethods {
-		if !mayBeDictAttribute(name) {
-			t.Errorf("dict method %s is missing from mayBeDictAttribute", name)
+		if !MayBeDictAttribute(name) {
+			t.Errorf("dict method %s is missing from MayBeDictAttribute", name)
 		}
 	}
 }

@@ -26,6 +26,14 @@ func Attr(v jinja2.Value, name string) jinja2.Value {
 	return v.Attr(name)
 }
 
+// ItemAttr is jinja2.ItemAttr with llama.cpp's lenient undefined, as Attr.
+func ItemAttr(v jinja2.Value, name string) jinja2.Value {
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined("object_property")
+	}
+	return jinja2.ItemAttr(v, name)
+}
+
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
 // undefined key or value gives undefined, a key that is a list or dict is refused, a
 // list or str takes an int (a str by bytes) or the name of a builtin, a dict any key,

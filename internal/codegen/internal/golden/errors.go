@@ -46,17 +46,17 @@ func renderErrors(w *jinja2.Writer) {
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := jinja2.Attr(m, "role")
+		mRole := jinja2.ItemAttr(m, "role")
 		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		jinja2.WriteAdd(w, mRole, jinja2.Lit(": "), jinja2.Attr(m, "content"))
+		jinja2.WriteAdd(w, mRole, jinja2.Lit(": "), jinja2.ItemAttr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
-	jinja2.Write(w, jinja2.Attr(jinja2.Attr(jinja2.ItemInt(messages, 0), "missing"), "deeper"))
+	jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "missing"), "deeper"))
 }
 
 // renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -72,17 +72,17 @@ func renderErrorsLlama(w *jinja2.Writer) {
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := llamacpp.Attr(m, "role")
+		mRole := llamacpp.ItemAttr(m, "role")
 		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
 			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		llamacpp.WriteAdd(w, llamacpp.Attr(m, "role"), jinja2.Lit(": "), llamacpp.Attr(m, "content"))
+		llamacpp.WriteAdd(w, llamacpp.ItemAttr(m, "role"), jinja2.Lit(": "), llamacpp.ItemAttr(m, "content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
-	llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "missing"), "deeper"))
+	llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "missing"), "deeper"))
 }
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template

@@ -48,7 +48,7 @@ func renderExpressions(w *jinja2.Writer) {
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		jinja2.Write(w, jinja2.Attr(last, "content"))
+		jinja2.Write(w, jinja2.ItemAttr(last, "content"))
 	} else {
 		w.WriteString("nothing")
 	}
@@ -203,7 +203,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		llamacpp.Write(w, llamacpp.Attr(last, "content"))
+		llamacpp.Write(w, llamacpp.ItemAttr(last, "content"))
 	} else {
 		w.WriteString("nothing")
 	}

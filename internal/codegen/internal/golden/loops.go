@@ -41,7 +41,7 @@ func renderLoops(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, messages, func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(jinja2.Attr(m, "role"), "system")
+		return !jinja2.EqStr(jinja2.ItemAttr(m, "role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
@@ -51,7 +51,7 @@ func renderLoops(w *jinja2.Writer) {
 		jinja2.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		jinja2.Write(w, jinja2.Attr(m, "role"))
+		jinja2.Write(w, jinja2.ItemAttr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -62,7 +62,7 @@ func renderLoops(w *jinja2.Writer) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.Attr(m, "content"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
@@ -126,7 +126,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(messages), func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(llamacpp.Attr(m, "role"), "system")
+		return !jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
@@ -136,7 +136,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		llamacpp.Write(w, llamacpp.Attr(m, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -147,7 +147,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.Attr(m, "content"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {

@@ -57,7 +57,7 @@ func renderScopes(w *jinja2.Writer) {
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = jinja2.Add(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.Attr(m, "role")))
+		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.ItemAttr(m, "role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
@@ -75,7 +75,7 @@ func renderScopes(w *jinja2.Writer) {
 	for _, m := range jinja2.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		jinja2.Write(w, jinja2.Attr(m, "role"))
+		jinja2.Write(w, jinja2.ItemAttr(m, "role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
@@ -113,7 +113,7 @@ func renderScopes(w *jinja2.Writer) {
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if jinja2.IsDefined(first) {
-		jinja2.Write(w, jinja2.Attr(first, "role"))
+		jinja2.Write(w, jinja2.ItemAttr(first, "role"))
 	} else {
 		w.WriteString("none")
 	}
@@ -152,7 +152,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = llamacpp.Add(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.Attr(m, "role")))
+		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.ItemAttr(m, "role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
@@ -170,7 +170,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	for _, m := range llamacpp.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		llamacpp.Write(w, llamacpp.Attr(m, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttr(m, "role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
@@ -208,7 +208,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if llamacpp.IsDefined(first) {
-		llamacpp.Write(w, llamacpp.Attr(first, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttr(first, "role"))
 	} else {
 		w.WriteString("none")
 	}
