@@ -663,21 +663,21 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	}
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
-	vars := &rw.dict
-	vars.SetStr("messages", messagesList(in.Messages, jm))
+	vars := &rw.dict // empty: its first keys are added, not looked for
+	vars.AddStr("messages", messagesList(in.Messages, jm))
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str
 	}
-	vars.SetStr("bos_token", token(rw.bos))
-	vars.SetStr("eos_token", token(rw.eos))
-	vars.SetStr("enable_thinking", jinja2.Bool(enableThinking))
+	vars.AddStr("bos_token", token(rw.bos))
+	vars.AddStr("eos_token", token(rw.eos))
+	vars.AddStr("enable_thinking", jinja2.Bool(enableThinking))
 	if tools.Kind() == jinja2.KindList {
-		vars.SetStr("tools", tools)
+		vars.AddStr("tools", tools)
 	}
 	day := dayOf(in.Clock())
-	vars.SetStr("datetime", day.datetime)
-	vars.SetStr("date_string", day.dateString)
+	vars.AddStr("datetime", day.datetime)
+	vars.AddStr("date_string", day.dateString)
 	var room [16]string // the names, sorted, without an allocation for a few
 	names := room[:0]
 	for k := range kwargs {

@@ -141,6 +141,15 @@ func (d *Dict) Set(key, v Value) {
 		d.slots()[i] = v
 		return
 	}
+	d.appendEntry(key, v)
+}
+
+// AddStr adds the entry key: v at the end of a dict that does not have key (one built
+// from distinct keys), without looking for it as SetStr does.
+func (d *Dict) AddStr(key string, v Value) { d.appendEntry(Str(key), v) }
+
+// appendEntry adds the entry key: v, key not in d, and indexes it.
+func (d *Dict) appendEntry(key, v Value) {
 	d.add(key, v)
 	switch {
 	case d.index != nil:

@@ -64,3 +64,22 @@ func TestDictClear(t *testing.T) {
 		}
 	}
 }
+
+// TestDictAddStr: entries added without a lookup are found as set ones are, in a small
+// dict and in one large enough to be indexed, and Set then replaces them in place.
+func TestDictAddStr(t *testing.T) {
+	d := NewDict(0)
+	n := indexThreshold + 3
+	for i := range n {
+		d.AddStr(string(rune('a'+i)), Int(int64(i)))
+	}
+	for i := range n {
+		if v, ok := d.GetStr(string(rune('a' + i))); !ok || v.String() != Int(int64(i)).String() {
+			t.Errorf("%c: got %v, %v; want %d", 'a'+i, v, ok, i)
+		}
+	}
+	d.SetStr("b", Str("x"))
+	if d.Len() != n || !strings.HasPrefix(string(AppendJSON(nil, DictValue(d))), `{"a": 0, "b": "x", "c": 2`) {
+		t.Errorf("after Set of an added key: %d entries, %s", d.Len(), AppendJSON(nil, DictValue(d)))
+	}
+}
