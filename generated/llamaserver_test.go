@@ -13,6 +13,7 @@ import (
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 )
 
 // oracleCases reads the shared cases as parsed requests, with the oracle's clock.
@@ -112,30 +113,35 @@ func TestLlamaServerOracle(t *testing.T) {
 	}
 }
 
-// TestConcurrentRenderLlamaServer renders every compiled template with
-// llamaserver.Render from many goroutines sharing the same inputs (run with -race), and
-// checks the renders get the same answers as renders on their own and leave the inputs
-// as they were.
-func TestConcurrentRenderLlamaServer(t *testing.T) {
+// TestConcurrentRenderServers renders every compiled template with the server profiles
+// (llamaserver.Render, vllm.Server.Render) from many goroutines sharing the same inputs
+// (run with -race: a profile hands the template the request's own messages where its
+// server would build the same ones), and checks the renders get the same answers as
+// renders on their own and leave the inputs as they were.
+func TestConcurrentRenderServers(t *testing.T) {
 	requireShared(t)
 	_, reqs := oracleCases(t)
 	var before []string
 	for _, r := range reqs {
 		before = append(before, string(jinja2.AppendJSON(nil, r.Messages))+string(jinja2.AppendJSON(nil, r.Tools)))
 	}
+	vllmServer := &vllm.Server{EnableAutoToolChoice: true, ToolCallParser: "hermes"}
 	type job struct {
-		tmpl *tmplgen.Template
-		in   *tmplgen.Input
-		want string
+		render func(*tmplgen.Template, *tmplgen.Input) (string, error)
+		tmpl   *tmplgen.Template
+		in     *tmplgen.Input
+		want   string
 	}
 	var jobs []job
-	for _, tmpl := range generated.Registry.All() {
-		for _, r := range reqs {
-			prompt, err := llamaserver.Render(tmpl, &r.Input)
-			if err != nil {
-				prompt = "error: " + err.Error()
+	for _, render := range []func(*tmplgen.Template, *tmplgen.Input) (string, error){llamaserver.Render, vllmServer.Render} {
+		for _, tmpl := range generated.Registry.All() {
+			for _, r := range reqs {
+				prompt, err := render(tmpl, &r.Input)
+				if err != nil {
+					prompt = "error: " + err.Error()
+				}
+				jobs = append(jobs, job{render, tmpl, &r.Input, prompt})
 			}
-			jobs = append(jobs, job{tmpl, &r.Input, prompt})
 		}
 	}
 	var wg sync.WaitGroup
@@ -145,7 +151,7 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 			defer wg.Done()
 			for i := g; i < len(jobs); i += 8 {
 				j := jobs[i]
-				got, err := llamaserver.Render(j.tmpl, j.in)
+				got, err := j.render(j.tmpl, j.in)
 				if err != nil {
 					got = "error: " + err.Error()
 				}
