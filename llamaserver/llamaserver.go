@@ -1185,28 +1185,8 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 // it: {"type": "function", "function": {"name", "description", "parameters"}}, in that
 // order, type a str of data, name and description strs.
 func isLlamaTool(v jinja2.Value) bool {
-	hasKeys := func(d *jinja2.Dict, keys ...string) bool {
-		if d == nil || d.Len() != len(keys) {
-			return false
-		}
-		for i, k := range d.Keys() {
-			if !jinja2.EqStr(k, keys[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	t := v.AsDict()
-	if !hasKeys(t, "type", "function") {
-		return false
-	}
-	vals := t.Values()
-	fn := vals[1].AsDict()
-	if !jinja2.EqStr(vals[0], "function") || !vals[0].IsDataStr() || !hasKeys(fn, "name", "description", "parameters") {
-		return false
-	}
-	f := fn.Values()
-	return f[0].Kind() == jinja2.KindString && f[1].Kind() == jinja2.KindString
+	name, desc, _, ok := jinja2.FunctionTool(v)
+	return ok && name.Kind() == jinja2.KindString && desc.Kind() == jinja2.KindString
 }
 
 // ministralMessage gives a system or assistant message the content blocks the

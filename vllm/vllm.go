@@ -379,6 +379,9 @@ func checkDocuments(t *tmplgen.Template, docs jinja2.Value) error {
 // function{name, description, parameters[, strict][, defer_loading]}[, defer_loading],
 // description and parameters none when absent, other keys dropped.
 func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
+	if isVLLMTool(tool) {
+		return tool, nil
+	}
 	if tool.Kind() != jinja2.KindDict {
 		return jinja2.Value{}, refused(t, "tools: Input should be a valid dictionary")
 	}
@@ -420,6 +423,17 @@ func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
 		out.SetStr("defer_loading", jinja2.Bool(outer.Truthy()))
 	}
 	return jinja2.DictValue(out), nil
+}
+
+// isVLLMTool reports whether the request's tool v is what toolDict builds of it:
+// {"type": "function", "function": {"name", "description", "parameters"}}, in that
+// order, type a str of data, name a str, description a str or none, parameters a dict or
+// none.
+func isVLLMTool(v jinja2.Value) bool {
+	name, desc, params, ok := jinja2.FunctionTool(v)
+	return ok && name.Kind() == jinja2.KindString &&
+		(desc.Kind() == jinja2.KindString || desc.Kind() == jinja2.KindNone) &&
+		(params.Kind() == jinja2.KindDict || params.Kind() == jinja2.KindNone)
 }
 
 // The keys of each message type: openai's TypedDicts by role, and vLLM's custom one.

@@ -325,3 +325,22 @@ var chatWords = sync.OnceValue(func() *chatStrs {
 		description: internStr("description"), parameters: internStr("parameters"),
 	}
 })
+
+// FunctionTool returns the name, description and parameters of a tool that is exactly
+// {"type": "function", "function": {"name", "description", "parameters"}}, keys in that
+// order and type a str of data, as servers rebuild the tools they are sent: a server
+// profile hands such a tool to the template as it is when the fields are what it
+// would build.
+func FunctionTool(v Value) (name, description, parameters Value, ok bool) {
+	t := v.AsDict()
+	if !t.KeysAre("type", "function") {
+		return Value{}, Value{}, Value{}, false
+	}
+	vals := t.vals()
+	fn := vals[1].AsDict()
+	if !EqStr(vals[0], "function") || !vals[0].IsDataStr() || !fn.KeysAre("name", "description", "parameters") {
+		return Value{}, Value{}, Value{}, false
+	}
+	f := fn.vals()
+	return f[0], f[1], f[2], true
+}

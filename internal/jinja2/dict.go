@@ -103,6 +103,19 @@ func (d *Dict) findStr(key string) int {
 	return -1
 }
 
+// KeysAre reports whether the keys of d are keys, in that order.
+func (d *Dict) KeysAre(keys ...string) bool {
+	if d == nil || d.n != len(keys) {
+		return false
+	}
+	for i, k := range d.keys() {
+		if !EqStr(k, keys[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Clear removes every entry; the dict keeps its storage for the entries set next.
 func (d *Dict) Clear() {
 	clear(d.vals())

@@ -83,3 +83,29 @@ func TestDictAddStr(t *testing.T) {
 		t.Errorf("after Set of an added key: %d entries, %s", d.Len(), AppendJSON(nil, DictValue(d)))
 	}
 }
+
+// TestFunctionTool: only a tool in exactly the shape servers rebuild is one.
+func TestFunctionTool(t *testing.T) {
+	for _, tt := range []struct {
+		json string
+		want bool
+	}{
+		{`{"type": "function", "function": {"name": "f", "description": "d", "parameters": {}}}`, true},
+		{`{"type": "function", "function": {"name": "f", "description": null, "parameters": null}}`, true},
+		{`{"function": {"name": "f", "description": "d", "parameters": {}}, "type": "function"}`, false},
+		{`{"type": "tool", "function": {"name": "f", "description": "d", "parameters": {}}}`, false},
+		{`{"type": "function", "function": {"name": "f", "parameters": {}, "description": "d"}}`, false},
+		{`{"type": "function", "function": {"name": "f", "description": "d", "parameters": {}, "strict": true}}`, false},
+		{`{"type": "function", "function": {"name": "f"}}`, false},
+		{`{"type": "function", "function": "f"}`, false},
+		{`[1]`, false},
+	} {
+		v, err := ParseJSON([]byte(tt.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name, _, _, ok := FunctionTool(v); ok != tt.want || ok && name.Text() != "f" {
+			t.Errorf("%s: FunctionTool says %v (name %v), want %v", tt.json, ok, name, tt.want)
+		}
+	}
+}
