@@ -664,7 +664,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
 	vars := &rw.dict // empty: its first keys are added, not looked for
-	vars.AddStr("messages", messagesList(in.Messages, jm))
+	vars.AddStr("messages", jinja2.ListOfDicts(in.Messages, jm))
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str
@@ -712,24 +712,6 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	}
 	rw.vars = vars
 	return nil
-}
-
-// messagesList returns the list of the messages jm: the request's list itself when jm
-// are its messages, in order.
-func messagesList(request jinja2.Value, jm []*jinja2.Dict) jinja2.Value {
-	items := request.Items()
-	same := len(items) == len(jm) && request.TypeName() == "list"
-	for i := 0; same && i < len(jm); i++ {
-		same = items[i].AsDict() == jm[i]
-	}
-	if same {
-		return request
-	}
-	list := make([]jinja2.Value, len(jm))
-	for i, m := range jm {
-		list[i] = jinja2.DictValue(m)
-	}
-	return jinja2.ListOf(list)
 }
 
 // A day is what llama-server's datetime and date_string variables say of a date.
@@ -917,8 +899,8 @@ func fieldsOf(m *jinja2.Dict) (f messageFields) {
 			f.asJSON = false
 			continue
 		}
-		f.v[field], f.has[field] = vals[i], true
 		v := vals[i]
+		f.v[field], f.has[field] = v, true
 		f.asJSON = f.asJSON && field > last && field != fieldToolCalls && v.IsDataStr() && (field <= fieldContent || str(v) != "")
 		last = field
 	}

@@ -232,7 +232,6 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 
 	// the messages (parse_chat_message_content, _postprocess_messages)
-	asGiven := true // every message is the request's, in its order
 	for i, m := range conv {
 		if m == nil {
 			conv[i] = msgs[i].AsDict()
@@ -242,11 +241,11 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		if err != nil {
 			return nil, err
 		}
-		conv[i], asGiven = pm, false
+		conv[i] = pm
 	}
 	postprocess(conv)
 	if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
-		conv, asGiven = consolidateSystem(developerToSystem(conv)), false
+		conv = consolidateSystem(developerToSystem(conv))
 	}
 
 	// transformers' apply_chat_template
@@ -288,15 +287,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if cfm {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
-	if asGiven && in.Messages.TypeName() == "list" {
-		out.Messages = in.Messages
-		return out, nil
-	}
-	list := make([]jinja2.Value, len(conv))
-	for i, m := range conv {
-		list[i] = jinja2.DictValue(m)
-	}
-	out.Messages = jinja2.ListOf(list)
+	out.Messages = jinja2.ListOfDicts(in.Messages, conv)
 	return out, nil
 }
 

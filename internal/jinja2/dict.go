@@ -103,6 +103,24 @@ func (d *Dict) findStr(key string) int {
 	return -1
 }
 
+// ListOfDicts returns the list of the dicts ds: list itself when it is a list of
+// exactly those dicts, in order (a request's messages a profile hands on unchanged).
+func ListOfDicts(list Value, ds []*Dict) Value {
+	items := list.Items()
+	same := list.TypeName() == "list" && len(items) == len(ds)
+	for i := 0; same && i < len(ds); i++ {
+		same = items[i].AsDict() == ds[i]
+	}
+	if same {
+		return list
+	}
+	out := make([]Value, len(ds))
+	for i, d := range ds {
+		out[i] = DictValue(d)
+	}
+	return ListOf(out)
+}
+
 // KeysAre reports whether the keys of d are keys, in that order.
 func (d *Dict) KeysAre(keys ...string) bool {
 	if d == nil || d.n != len(keys) {
