@@ -61,13 +61,13 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
-		loopStartIndex = jinja2.Int(1)
+		loopStartIndex = jinja2.SmallInt(1)
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
 		systemMessage = jinja2.Lit("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
-		loopStartIndex = jinja2.Int(0)
+		loopStartIndex = jinja2.SmallInt(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
 	if systemMessage.Truthy() || tools.Truthy() {
@@ -125,7 +125,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
+				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
@@ -163,14 +163,14 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -203,13 +203,13 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
 		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
-		loopStartIndex = jinja2.Int(1)
+		loopStartIndex = jinja2.SmallInt(1)
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
 		systemMessage = jinja2.Lit("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
-		loopStartIndex = jinja2.Int(0)
+		loopStartIndex = jinja2.SmallInt(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
 	if systemMessage.Truthy() || tools.Truthy() {
@@ -268,7 +268,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
+				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
@@ -306,14 +306,14 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -75,10 +75,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
 	if !jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
-		thinkingBudget = jinja2.Int(-1)
+		thinkingBudget = jinja2.SmallInt(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
-	budgetReflectionsV05 = jinja2.DictOf(jinja2.Int(0), jinja2.Int(0), jinja2.Int(512), jinja2.Int(128), jinja2.Int(1024), jinja2.Int(256), jinja2.Int(2048), jinja2.Int(512), jinja2.Int(4096), jinja2.Int(512), jinja2.Int(8192), jinja2.Int(1024), jinja2.Int(16384), jinja2.Int(1024))
+	budgetReflectionsV05 = jinja2.DictOf(jinja2.SmallInt(0), jinja2.SmallInt(0), jinja2.SmallInt(512), jinja2.SmallInt(128), jinja2.SmallInt(1024), jinja2.SmallInt(256), jinja2.SmallInt(2048), jinja2.SmallInt(512), jinja2.SmallInt(4096), jinja2.SmallInt(512), jinja2.SmallInt(8192), jinja2.SmallInt(1024), jinja2.SmallInt(16384), jinja2.SmallInt(1024))
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
@@ -103,7 +103,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
@@ -141,7 +141,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
@@ -244,24 +244,24 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0))) {
+	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		jinja2.Write(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
 	if jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			jinja2.Write(w, eosToken)
-		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
+		} else if !jinja2.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
@@ -283,12 +283,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := jinja2.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
-			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, thinkBeginToken)
@@ -297,7 +297,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttr(message, "content")
-			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -353,7 +353,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
-			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, thinkBeginToken)
@@ -362,7 +362,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttr(message, "content")
-			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -379,7 +379,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
 		jinja2.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
 			jinja2.WriteAdd(w, thinkBeginToken, jinja2.Lit("\n"), budgetBeginToken, jinja2.Lit("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Lit("\n"), thinkEndToken)
 		}
@@ -419,10 +419,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
 	if !llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
-		thinkingBudget = jinja2.Int(-1)
+		thinkingBudget = jinja2.SmallInt(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
-	budgetReflectionsV05 = jinja2.DictOf(jinja2.Int(0), jinja2.Int(0), jinja2.Int(512), jinja2.Int(128), jinja2.Int(1024), jinja2.Int(256), jinja2.Int(2048), jinja2.Int(512), jinja2.Int(4096), jinja2.Int(512), jinja2.Int(8192), jinja2.Int(1024), jinja2.Int(16384), jinja2.Int(1024))
+	budgetReflectionsV05 = jinja2.DictOf(jinja2.SmallInt(0), jinja2.SmallInt(0), jinja2.SmallInt(512), jinja2.SmallInt(128), jinja2.SmallInt(1024), jinja2.SmallInt(256), jinja2.SmallInt(2048), jinja2.SmallInt(512), jinja2.SmallInt(4096), jinja2.SmallInt(512), jinja2.SmallInt(8192), jinja2.SmallInt(1024), jinja2.SmallInt(16384), jinja2.SmallInt(1024))
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
@@ -449,7 +449,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
@@ -487,7 +487,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
@@ -598,24 +598,24 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if llamacpp.IsDefined(systemMessage) || (llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0))) {
+	if llamacpp.IsDefined(systemMessage) || (llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		llamacpp.Write(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
 	if llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
-		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
+		} else if !jinja2.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
@@ -637,12 +637,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
-			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, thinkBeginToken)
@@ -651,7 +651,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
@@ -709,7 +709,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
-			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, thinkBeginToken)
@@ -718,7 +718,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
@@ -735,7 +735,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
 		llamacpp.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
 			llamacpp.WriteAdd(w, thinkBeginToken, jinja2.Lit("\n"), budgetBeginToken, jinja2.Lit("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Lit("\n"), thinkEndToken)
 		}

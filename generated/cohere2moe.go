@@ -138,7 +138,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			jinja2.Write(w, jinja2.Int(int64(i)))
+			jinja2.Write(w, jinja2.SmallInt(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 			jinja2.WriteJSON(w, docVal, nil, nil)
@@ -157,7 +157,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
@@ -179,7 +179,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
 						jinja2.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.Int(1)))
+						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
 					}
 				}
 			}
@@ -222,7 +222,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				jinja2.Write(w, jinja2.Int(int64(i)))
+				jinja2.Write(w, jinja2.SmallInt(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
 				jinja2.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
@@ -375,7 +375,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := jinja2.Int(0)
+	toolIdxValue := jinja2.SmallInt(0)
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
@@ -512,7 +512,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
+				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
@@ -567,7 +567,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
+					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -589,7 +589,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
@@ -718,7 +718,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			llamacpp.Write(w, jinja2.Int(int64(i)))
+			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 			llamacpp.WriteJSON(w, docVal, nil, nil)
@@ -737,7 +737,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
@@ -759,7 +759,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
 						llamacpp.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.Int(1)))
+						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
 					}
 				}
 			}
@@ -802,7 +802,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				llamacpp.Write(w, jinja2.Int(int64(i)))
+				llamacpp.Write(w, jinja2.SmallInt(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
 				llamacpp.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
@@ -955,7 +955,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := jinja2.Int(0)
+	toolIdxValue := jinja2.SmallInt(0)
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
@@ -1092,7 +1092,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
+				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
@@ -1146,7 +1146,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
+					toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -1168,7 +1168,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {

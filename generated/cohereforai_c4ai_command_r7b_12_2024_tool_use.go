@@ -65,7 +65,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			doc := items[i]
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			jinja2.Write(w, jinja2.Int(int64(i)))
+			jinja2.Write(w, jinja2.SmallInt(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
 			jinja2.WriteJSON(w, doc, nil, nil)
@@ -82,7 +82,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
 		var counter, toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
 		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
@@ -104,7 +104,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
 					jinja2.CheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.Int(1)))
+					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
 				}
 			}
 		}
@@ -127,7 +127,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 		developerPreamble = jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := jinja2.Int(0)
+	toolIdxValue := jinja2.SmallInt(0)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:45:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:46:1 {%- set sent_documents = namespace(value=false) %}
@@ -203,7 +203,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:128 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
+				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
@@ -238,7 +238,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 					}
 					w.WriteString("\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:139:5 {% set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
+					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -254,7 +254,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
@@ -302,7 +302,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			doc := items[i]
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			llamacpp.Write(w, jinja2.Int(int64(i)))
+			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
 			llamacpp.WriteJSON(w, doc, nil, nil)
@@ -319,7 +319,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 		var counter, toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
 		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
@@ -341,7 +341,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
 					llamacpp.CheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.Int(1)))
+					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
 				}
 			}
 		}
@@ -364,7 +364,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 		developerPreamble = llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := jinja2.Int(0)
+	toolIdxValue := jinja2.SmallInt(0)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:45:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:46:1 {%- set sent_documents = namespace(value=false) %}
@@ -439,7 +439,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:128 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
+				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
@@ -473,7 +473,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 					}
 					w.WriteString("\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:139:5 {% set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
+					toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -489,7 +489,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {

@@ -104,7 +104,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -118,7 +118,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -139,7 +139,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
 			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
@@ -147,7 +147,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					paramName := keys[i]
 					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
@@ -179,7 +179,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
@@ -200,7 +200,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
@@ -225,7 +225,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
 			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
@@ -233,7 +233,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					paramName := keys[i]
 					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
@@ -267,7 +267,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
 		systemMessage = jinja2.ItemStr(messages0, "content")
 	} else {
@@ -341,23 +341,23 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
+				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
-				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.Int(0)) {
+				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.SmallInt(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
+					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -451,7 +451,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -467,7 +467,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -489,7 +489,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
-			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
+			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -500,7 +500,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
@@ -532,7 +532,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
@@ -555,7 +555,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
@@ -582,7 +582,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
 			toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
-			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.Int(0)) {
+			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -593,7 +593,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
+					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
@@ -627,7 +627,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
 		systemMessage = llamacpp.ItemStr(messages0, "content")
 	} else {
@@ -702,23 +702,23 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
+				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
-				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.Int(0)) {
+				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.SmallInt(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
+					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("}"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")

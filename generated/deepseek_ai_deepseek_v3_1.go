@@ -189,7 +189,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = jinja2.ItemInt(jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1)
+					content = jinja2.ItemInt(jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
 				jinja2.WriteAdd(w, content, jinja2.Lit("<｜end▁of▁sentence｜>"))
@@ -364,7 +364,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1)
+					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
 				llamacpp.WriteAdd(w, content, jinja2.Lit("<｜end▁of▁sentence｜>"))

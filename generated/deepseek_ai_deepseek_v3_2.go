@@ -129,7 +129,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
 	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -138,7 +138,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
@@ -164,7 +164,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
@@ -287,17 +287,17 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
-			outerIndex = jinja2.Int(int64(i))
+			outerIndex = jinja2.SmallInt(int64(i))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
-			assistantIdxValue := jinja2.Int(-1)
+			assistantIdxValue := jinja2.SmallInt(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
 			items := jinja2.Iterate(w, messages)
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(jinja2.ItemStr(prevMsg, "role"), "assistant") && jinja2.ItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.Lt(jinja2.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(jinja2.ItemStr(prevMsg, "role"), "assistant") && jinja2.ItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
-					assistantIdxValue = jinja2.Int(int64(i))
+					assistantIdxValue = jinja2.SmallInt(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
@@ -307,7 +307,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
 			toolCallCount = jinja2.FilterLength(jinja2.ItemStr(assistantMsg, "tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
-			if jinja2.Eq(callOrder, jinja2.Int(1)) {
+			if jinja2.Eq(callOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
@@ -447,7 +447,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
 	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -456,7 +456,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
@@ -483,7 +483,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
@@ -609,17 +609,17 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
-			outerIndex = jinja2.Int(int64(i))
+			outerIndex = jinja2.SmallInt(int64(i))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
-			assistantIdxValue := jinja2.Int(-1)
+			assistantIdxValue := jinja2.SmallInt(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
 			items := llamacpp.Iterate(w, messages)
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.ItemStr(prevMsg, "tool_calls").Truthy()) && llamacpp.Lt(jinja2.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.ItemStr(prevMsg, "tool_calls").Truthy()) && llamacpp.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
-					assistantIdxValue = jinja2.Int(int64(i))
+					assistantIdxValue = jinja2.SmallInt(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
@@ -629,7 +629,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
 			toolCallCount = llamacpp.FilterLength(llamacpp.ItemStr(assistantMsg, "tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
-			if jinja2.Eq(callOrder, jinja2.Int(1)) {
+			if jinja2.Eq(callOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}

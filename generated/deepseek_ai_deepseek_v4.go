@@ -164,7 +164,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
 	jinja2.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -173,7 +173,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
@@ -230,7 +230,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
 				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
@@ -474,7 +474,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
 	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -483,7 +483,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
@@ -541,7 +541,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
 				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {

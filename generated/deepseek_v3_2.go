@@ -197,7 +197,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		jinja2.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
-	lastUserIndexValue := jinja2.Int(-1)
+	lastUserIndexValue := jinja2.SmallInt(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -205,17 +205,17 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
 		if jinja2.InStrs(jinja2.ItemAttr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
-			lastUserIndexValue = jinja2.Int(int64(i))
+			lastUserIndexValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
@@ -255,9 +255,9 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
 	if hasSystem.Truthy() {
-		startIdx = jinja2.Int(1)
+		startIdx = jinja2.SmallInt(1)
 	} else {
-		startIdx = jinja2.Int(0)
+		startIdx = jinja2.SmallInt(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	items2 := jinja2.Iterate(w, jinja2.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
@@ -265,7 +265,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		message := items2[i]
 		var msgIndex, toolCallOrder, assistantMsg jinja2.Value
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = jinja2.Add(jinja2.Int(int64(i)), startIdx)
+		msgIndex = jinja2.Add(jinja2.SmallInt(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
 		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
@@ -314,11 +314,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			prevAssistantIdxValue := jinja2.Int(-1)
+			prevAssistantIdxValue := jinja2.SmallInt(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+			for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -328,7 +328,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = jinja2.Item(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
-			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
+			if jinja2.Eq(toolCallOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
@@ -571,7 +571,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		llamacpp.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
-	lastUserIndexValue := jinja2.Int(-1)
+	lastUserIndexValue := jinja2.SmallInt(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -579,17 +579,17 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
 		if llamacpp.InStrs(llamacpp.ItemAttr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
-			lastUserIndexValue = jinja2.Int(int64(i))
+			lastUserIndexValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
@@ -629,9 +629,9 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
 	if hasSystem.Truthy() {
-		startIdx = jinja2.Int(1)
+		startIdx = jinja2.SmallInt(1)
 	} else {
-		startIdx = jinja2.Int(0)
+		startIdx = jinja2.SmallInt(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -640,7 +640,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = llamacpp.Add(jinja2.Int(int64(i)), startIdx)
+		msgIndex = llamacpp.Add(jinja2.SmallInt(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
@@ -689,11 +689,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			prevAssistantIdxValue := jinja2.Int(-1)
+			prevAssistantIdxValue := jinja2.SmallInt(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -703,7 +703,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = llamacpp.Item(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
-			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
+			if jinja2.Eq(toolCallOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")

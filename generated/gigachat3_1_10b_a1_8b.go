@@ -366,7 +366,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing())
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -740,7 +740,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing())
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -65,7 +65,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			indent = jinja2.Lit("")
 		}
 		if indentFactor.IsMissing() {
-			indentFactor = jinja2.Int(2)
+			indentFactor = jinja2.SmallInt(2)
 		}
 		if schemaRoot.IsMissing() {
 			schemaRoot = jinja2.None()
@@ -112,7 +112,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -483,7 +483,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Lit("}"))
+				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
@@ -741,12 +741,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			jinja2.Write(w, w.Capture(func() {
@@ -881,7 +881,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Lit("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.Int(0)) {
+		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			jinja2.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -1283,7 +1283,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	nsHistoryLastUserIdx := jinja2.Int(-1)
+	nsHistoryLastUserIdx := jinja2.SmallInt(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -1291,7 +1291,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
 		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
-			nsHistoryLastUserIdx = jinja2.Int(int64(i))
+			nsHistoryLastUserIdx = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1337,7 +1337,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -1347,14 +1347,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
@@ -1366,7 +1366,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	nsStateSkipRemaining := jinja2.Int(0)
+	nsStateSkipRemaining := jinja2.SmallInt(0)
 	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
 	var loop jinja2.Loop
@@ -1376,9 +1376,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		addGenerationPrompt := addGenerationPromptInput
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if jinja2.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
+		if jinja2.Gt(nsStateSkipRemaining, jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = jinja2.Sub(nsStateSkipRemaining, jinja2.Int(1))
+			nsStateSkipRemaining = jinja2.Sub(nsStateSkipRemaining, jinja2.SmallInt(1))
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
@@ -1456,7 +1456,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := jinja2.NewList()
 			nsLaTrNames := jinja2.NewList()
-			nsLaTrSkip := jinja2.Int(0)
+			nsLaTrSkip := jinja2.SmallInt(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(message, "content")))
@@ -1474,7 +1474,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = jinja2.Add(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.SmallInt(1)), jinja2.FilterLength(messages))) {
 				var nm jinja2.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
@@ -1486,8 +1486,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						if jinja2.IsDefined(jinja2.ItemAttr(jinja2.Item(messages, k), "name")) {
 							nm = jinja2.ItemAttr(jinja2.Item(messages, k), "name")
 						} else {
-							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.Int(1))) {
-								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
+							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.SmallInt(1))) {
+								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.SmallInt(1)))
 							} else {
 								nm = jinja2.Lit("")
 							}
@@ -1495,7 +1495,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
 						nsLaTrNames = jinja2.Add(nsLaTrNames, jinja2.NewList(nm))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						nsLaTrSkip = jinja2.Add(nsLaTrSkip, jinja2.Int(1))
+						nsLaTrSkip = jinja2.Add(nsLaTrSkip, jinja2.SmallInt(1))
 					} else {
 						// GigaChat3.5.jinja:953:21 {%- else -%}
 						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
@@ -1564,10 +1564,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
-			nsLaSkipCount := jinja2.Int(0)
+			nsLaSkipCount := jinja2.SmallInt(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+			for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(loop.Index0(), jinja2.SmallInt(1)), jinja2.FilterLength(messages))) {
 				var fcContent jinja2.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
@@ -1588,7 +1588,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						nsLaSkipCount = jinja2.Add(nsLaSkipCount, jinja2.Int(1))
+						nsLaSkipCount = jinja2.Add(nsLaSkipCount, jinja2.SmallInt(1))
 					} else {
 						// GigaChat3.5.jinja:1033:21 {%- else -%}
 						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
@@ -1670,7 +1670,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = jinja2.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
@@ -1736,7 +1736,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			indent = jinja2.Lit("")
 		}
 		if indentFactor.IsMissing() {
-			indentFactor = jinja2.Int(2)
+			indentFactor = jinja2.SmallInt(2)
 		}
 		if schemaRoot.IsMissing() {
 			schemaRoot = jinja2.None()
@@ -1783,7 +1783,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -2167,7 +2167,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Lit("}"))
+				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
@@ -2426,12 +2426,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			llamacpp.Write(w, w.Capture(func() {
@@ -2570,7 +2570,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Lit("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			llamacpp.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -2980,7 +2980,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	nsHistoryLastUserIdx := jinja2.Int(-1)
+	nsHistoryLastUserIdx := jinja2.SmallInt(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -2988,7 +2988,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
-			nsHistoryLastUserIdx = jinja2.Int(int64(i))
+			nsHistoryLastUserIdx = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -3033,7 +3033,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -3043,14 +3043,14 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
@@ -3062,7 +3062,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	nsStateSkipRemaining := jinja2.Int(0)
+	nsStateSkipRemaining := jinja2.SmallInt(0)
 	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -3073,9 +3073,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if llamacpp.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
+		if llamacpp.Gt(nsStateSkipRemaining, jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = llamacpp.Sub(nsStateSkipRemaining, jinja2.Int(1))
+			nsStateSkipRemaining = llamacpp.Sub(nsStateSkipRemaining, jinja2.SmallInt(1))
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
@@ -3153,7 +3153,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := jinja2.NewList()
 			nsLaTrNames := jinja2.NewList()
-			nsLaTrSkip := jinja2.Int(0)
+			nsLaTrSkip := jinja2.SmallInt(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
 			nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(message, "content")))
@@ -3173,7 +3173,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var nm jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
@@ -3184,8 +3184,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						if llamacpp.IsDefined(llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")) {
 							nm = llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")
 						} else {
-							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
-								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.Int(1)))
+							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(nsLaTrSkip, jinja2.SmallInt(1))) {
+								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.SmallInt(1)))
 							} else {
 								nm = jinja2.Lit("")
 							}
@@ -3193,7 +3193,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
 						nsLaTrNames = llamacpp.Add(nsLaTrNames, jinja2.NewList(nm))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						nsLaTrSkip = llamacpp.Add(nsLaTrSkip, jinja2.Int(1))
+						nsLaTrSkip = llamacpp.Add(nsLaTrSkip, jinja2.SmallInt(1))
 					} else {
 						// GigaChat3.5.jinja:953:21 {%- else -%}
 						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
@@ -3262,12 +3262,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
-			nsLaSkipCount := jinja2.Int(0)
+			nsLaSkipCount := jinja2.SmallInt(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fcContent jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
@@ -3287,7 +3287,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						nsLaSkipCount = llamacpp.Add(nsLaSkipCount, jinja2.Int(1))
+						nsLaSkipCount = llamacpp.Add(nsLaSkipCount, jinja2.SmallInt(1))
 					} else {
 						// GigaChat3.5.jinja:1033:21 {%- else -%}
 						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
@@ -3370,7 +3370,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…

@@ -90,7 +90,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -98,7 +98,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
@@ -145,7 +145,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
@@ -213,7 +213,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			mContent := jinja2.ItemAttr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -303,7 +303,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -311,7 +311,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
@@ -359,7 +359,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -430,7 +430,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			mContent := llamacpp.ItemAttr(m, "content")
 			if llamacpp.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")

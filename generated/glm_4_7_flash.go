@@ -92,7 +92,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -100,7 +100,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
@@ -140,7 +140,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((jinja2.IsDefined(clearThinking) && !clearThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((jinja2.IsDefined(clearThinking) && !clearThinking.Truthy()) || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
@@ -197,7 +197,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			mContent := jinja2.ItemAttr(m, "content")
 			if jinja2.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -288,7 +288,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -296,7 +296,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
@@ -337,7 +337,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((llamacpp.IsDefined(clearThinking) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((llamacpp.IsDefined(clearThinking) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -397,7 +397,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			mContent := llamacpp.ItemAttr(m, "content")
 			if llamacpp.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")

@@ -543,7 +543,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
@@ -564,7 +564,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	nsTurnLastUserIdx := jinja2.Int(-1)
+	nsTurnLastUserIdx := jinja2.SmallInt(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
@@ -594,9 +594,9 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+				for _, j := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -625,7 +625,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				return jinja2.MethodGet(message, jinja2.Lit("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				jinja2.WriteStr(w, thinkingText)
@@ -699,7 +699,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.FilterLength(loopMessages))) {
+				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.FilterLength(loopMessages))) {
 					var follow, toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
@@ -1345,7 +1345,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
@@ -1366,7 +1366,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	nsTurnLastUserIdx := jinja2.Int(-1)
+	nsTurnLastUserIdx := jinja2.SmallInt(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
@@ -1397,9 +1397,9 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+				for _, j := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -1428,7 +1428,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				return llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				llamacpp.WriteStr(w, thinkingText)
@@ -1507,7 +1507,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var follow, toolBody jinja2.Value
-				for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.FilterLength(loopMessages))) {
+				for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {

@@ -73,7 +73,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.Int(0)
+	toolCallCounterValue := jinja2.SmallInt(0)
 	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -126,7 +126,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 				toolCallFunction := jinja2.ItemStr(toolCall, "function")
 				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
+				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
@@ -151,7 +151,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -213,7 +213,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.Int(0)
+	toolCallCounterValue := jinja2.SmallInt(0)
 	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -268,7 +268,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
+				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
@@ -294,7 +294,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…

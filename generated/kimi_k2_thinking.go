@@ -103,7 +103,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.Int(0)
+	toolCallCounterValue := jinja2.SmallInt(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message jinja2.Value) {
 		message = jinja2.Param(message, "message")
@@ -115,7 +115,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			toolCallFunction := jinja2.ItemStr(toolCall, "function")
 			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
+			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.SmallInt(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 			_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
@@ -137,9 +137,9 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
@@ -147,9 +147,9 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = jinja2.Slice(messages, jinja2.Missing(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
+	histMsgs = jinja2.Slice(messages, jinja2.Missing(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = jinja2.Slice(messages, jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = jinja2.Slice(messages, jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -158,7 +158,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -182,7 +182,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -227,7 +227,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -319,7 +319,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.Int(0)
+	toolCallCounterValue := jinja2.SmallInt(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
 	renderToolcalls := func(message jinja2.Value) {
 		message = llamacpp.Param(message, "message")
@@ -331,7 +331,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
+			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 			_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
@@ -354,9 +354,9 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
@@ -364,9 +364,9 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = llamacpp.Slice(messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
+	histMsgs = llamacpp.Slice(messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -375,7 +375,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -400,7 +400,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -446,7 +446,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId2 = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId2 = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…

@@ -104,7 +104,7 @@ func renderKimiK3(w *jinja2.Writer) {
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
 			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.ItemAttr(state, "image_index"), jinja2.Int(1)))
+			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -339,7 +339,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -401,7 +401,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.ItemAttr(state, "tool_index"), jinja2.Int(1)))
+		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !jinja2.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
@@ -418,7 +418,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls"))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.Int(1)))
+			fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := jinja2.ItemAttr(fallbackCall, "function")
 			if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
@@ -458,7 +458,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Lit("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
+	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.SmallInt(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.SmallInt(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
@@ -525,7 +525,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				jinja2.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
-				jinja2.SetAttr(state, "tool_index", jinja2.Int(0))
+				jinja2.SetAttr(state, "tool_index", jinja2.SmallInt(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
@@ -540,13 +540,13 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
-				runResolvedCount := jinja2.Int(0)
+				runResolvedCount := jinja2.SmallInt(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
+				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.ItemAttr(candidate, "role"), "tool") {
@@ -572,11 +572,11 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
 						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						runResolvedCount = jinja2.Add(runResolvedCount, jinja2.Int(1))
+						runResolvedCount = jinja2.Add(runResolvedCount, jinja2.SmallInt(1))
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if jinja2.Gt(jinja2.FilterLength(runToolMessages), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, jinja2.FilterLength(runToolMessages)) {
+				if jinja2.Gt(jinja2.FilterLength(runToolMessages), jinja2.SmallInt(0)) && jinja2.Eq(runResolvedCount, jinja2.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
@@ -762,7 +762,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
 			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.ItemAttr(state, "image_index"), jinja2.Int(1)))
+			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -1001,7 +1001,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.Int(int64(i+1)))))
+				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -1065,7 +1065,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.ItemAttr(state, "tool_index"), jinja2.Int(1)))
+		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !llamacpp.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
@@ -1082,7 +1082,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls"))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.Int(1)))
+			fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := llamacpp.ItemAttr(fallbackCall, "function")
 			if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
@@ -1122,7 +1122,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
+	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.SmallInt(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.SmallInt(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
@@ -1190,7 +1190,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
-				llamacpp.SetAttr(state, "tool_index", jinja2.Int(0))
+				llamacpp.SetAttr(state, "tool_index", jinja2.SmallInt(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
@@ -1205,15 +1205,15 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
-				runResolvedCount := jinja2.Int(0)
+				runResolvedCount := jinja2.SmallInt(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var callId jinja2.Value
-				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing())) {
+				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.ItemAttr(candidate, "role"), "tool") {
@@ -1240,11 +1240,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
 						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						runResolvedCount = llamacpp.Add(runResolvedCount, jinja2.Int(1))
+						runResolvedCount = llamacpp.Add(runResolvedCount, jinja2.SmallInt(1))
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
+				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.SmallInt(0)) && jinja2.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}

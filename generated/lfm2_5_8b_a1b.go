@@ -151,7 +151,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Lit("")
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -163,7 +163,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -207,7 +207,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
 		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
@@ -226,7 +226,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := jinja2.ItemAttr(message, "thinking")
-				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					jinja2.WriteStr(w, messageThinking)
@@ -244,7 +244,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if jinja2.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -408,7 +408,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Lit("")
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -420,7 +420,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -464,7 +464,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
@@ -482,7 +482,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := llamacpp.ItemAttr(message, "thinking")
-				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					llamacpp.WriteStr(w, messageThinking)
@@ -500,7 +500,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if llamacpp.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}

@@ -60,7 +60,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -108,7 +108,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
 	jinja2.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	jinja2.SetAttr(ns, "last_assistant_index", jinja2.Int(-1))
+	jinja2.SetAttr(ns, "last_assistant_index", jinja2.SmallInt(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -118,7 +118,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			jinja2.SetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
+			jinja2.SetAttr(ns, "last_assistant_index", jinja2.SmallInt(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
@@ -139,7 +139,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.ItemAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -181,7 +181,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
 		llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -229,7 +229,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
 	llamacpp.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	llamacpp.SetAttr(ns, "last_assistant_index", jinja2.Int(-1))
+	llamacpp.SetAttr(ns, "last_assistant_index", jinja2.SmallInt(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -239,7 +239,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			llamacpp.SetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
+			llamacpp.SetAttr(ns, "last_assistant_index", jinja2.SmallInt(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
@@ -260,7 +260,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}

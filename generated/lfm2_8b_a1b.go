@@ -56,7 +56,7 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -142,7 +142,7 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -74,7 +74,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		jinja2.WriteJSON(w, jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+		jinja2.WriteJSON(w, jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -214,7 +214,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}

@@ -59,7 +59,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -188,7 +188,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -55,7 +55,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if jinja2.Ge(depth, jinja2.Int(1)) {
+		if jinja2.Ge(depth, jinja2.SmallInt(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
 			offset = jinja2.Mul(jinja2.Lit("    "), depth)
 		}
@@ -66,7 +66,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			jinja2.WriteStr(w, offset)
 			jinja2.WriteStr(w, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
+			if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range jinja2.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -242,7 +242,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				jinja2.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
+			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -257,14 +257,14 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if jinja2.Ge(depth, jinja2.Int(1)) {
+		if jinja2.Ge(depth, jinja2.SmallInt(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
 			offset = jinja2.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.Int(0)) {
+		if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -302,7 +302,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
+				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, offset)
@@ -311,7 +311,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.Add(depth, jinja2.Int(1)))
+					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.Add(depth, jinja2.SmallInt(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
@@ -381,7 +381,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		properties = jinja2.Param(properties, "properties")
 		requiredParams = jinja2.Param(requiredParams, "required_params")
 		if depth.IsMissing() {
-			depth = jinja2.Int(0)
+			depth = jinja2.SmallInt(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = jinja2.Lit("")
@@ -420,7 +420,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
 				offset = jinja2.Lit("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if jinja2.Ge(depth, jinja2.Int(1)) {
+				if jinja2.Ge(depth, jinja2.SmallInt(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
 					offset = jinja2.Mul(jinja2.Lit("    "), depth)
 				}
@@ -434,7 +434,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 						jinja2.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
+					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example := range jinja2.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -452,7 +452,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					jinja2.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1)))
+						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
@@ -478,7 +478,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 							jinja2.WriteStr(w, commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
+						if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example := range jinja2.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -569,7 +569,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.Int(0))
+						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -592,7 +592,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)) {
+	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
@@ -667,7 +667,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if llamacpp.Ge(depth, jinja2.Int(1)) {
+		if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
 			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 		}
@@ -678,7 +678,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, offset)
 			llamacpp.WriteStr(w, commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
+			if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range llamacpp.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -856,7 +856,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
+			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -871,14 +871,14 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Lit("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if llamacpp.Ge(depth, jinja2.Int(1)) {
+		if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
 			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(llamacpp.FilterLength(itemsInfo), jinja2.Int(0)) {
+		if jinja2.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -916,7 +916,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1))}, nil))
+				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, offset)
@@ -925,7 +925,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.Int(1)))
+					getArrayTypescript(jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.SmallInt(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
@@ -995,7 +995,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		properties = llamacpp.Param(properties, "properties")
 		requiredParams = llamacpp.Param(requiredParams, "required_params")
 		if depth.IsMissing() {
-			depth = jinja2.Int(0)
+			depth = jinja2.SmallInt(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = jinja2.Lit("")
@@ -1037,7 +1037,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
 				offset = jinja2.Lit("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if llamacpp.Ge(depth, jinja2.Int(1)) {
+				if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
 					offset = llamacpp.Mul(jinja2.Lit("    "), depth)
 				}
@@ -1051,7 +1051,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 						llamacpp.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
+					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example := range llamacpp.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -1069,7 +1069,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.Int(1)))
+						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
@@ -1095,7 +1095,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 							llamacpp.WriteStr(w, commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.Int(0)) {
+						if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example := range llamacpp.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -1188,7 +1188,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 					requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.Int(0))
+						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1211,7 +1211,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}

@@ -83,7 +83,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -112,7 +112,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -122,11 +122,11 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.Int(0)) {
+		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.SmallInt(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
@@ -136,7 +136,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			jinja2.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
@@ -158,7 +158,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
-			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
+			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
@@ -267,7 +267,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -296,7 +296,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -306,11 +306,11 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(llamacpp.FilterLength(messages), jinja2.Int(0)) {
+		if jinja2.Ne(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
@@ -320,7 +320,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
+			llamacpp.WriteJSON(w, t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
@@ -343,7 +343,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.Int(1)) {
+			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}

@@ -131,10 +131,10 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
 	items := jinja2.Iterate(w, conversationMessages)
 	for i := range items {
@@ -142,7 +142,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -215,7 +215,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -293,7 +293,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
@@ -323,7 +323,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -438,10 +438,10 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
 	items := llamacpp.Iterate(w, conversationMessages)
 	for i := range items {
@@ -449,7 +449,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -523,7 +523,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -604,7 +604,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
@@ -634,7 +634,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {

@@ -84,7 +84,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
@@ -100,7 +100,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
+	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
@@ -109,19 +109,19 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		jinja2.Write(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
-	nsIndex := jinja2.Int(0)
+	nsIndex := jinja2.SmallInt(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := jinja2.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.Int(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
+			nsIndex = jinja2.Add(nsIndex, jinja2.SmallInt(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
@@ -136,11 +136,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				jinja2.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
-			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
+			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(jinja2.FilterLength(messageContent), jinja2.Int(2)) {
+				if jinja2.Eq(jinja2.FilterLength(messageContent), jinja2.SmallInt(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = jinja2.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
@@ -174,7 +174,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := jinja2.ItemStr(message, "content")
-			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
+			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -182,7 +182,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				jinja2.Write(w, message2Content)
-			} else if jinja2.Gt(jinja2.FilterLength(message2Content), jinja2.Int(0)) {
+			} else if jinja2.Gt(jinja2.FilterLength(message2Content), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
@@ -204,7 +204,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
-			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var name, arguments jinja2.Value
@@ -285,7 +285,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
@@ -301,7 +301,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.Int(0)) {
+	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
@@ -310,19 +310,19 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
-	nsIndex := jinja2.Int(0)
+	nsIndex := jinja2.SmallInt(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.Int(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
+			nsIndex = llamacpp.Add(nsIndex, jinja2.SmallInt(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
@@ -338,11 +338,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
-			} else if llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.Int(0)) {
+			} else if llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(llamacpp.FilterLength(messageContent), jinja2.Int(2)) {
+				if jinja2.Eq(llamacpp.FilterLength(messageContent), jinja2.SmallInt(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
@@ -376,7 +376,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := llamacpp.ItemStr(message, "content")
-			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.Int(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.Int(0))) {
+			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -384,7 +384,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			if llamacpp.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				llamacpp.Write(w, message2Content)
-			} else if llamacpp.Gt(llamacpp.FilterLength(message2Content), jinja2.Int(0)) {
+			} else if llamacpp.Gt(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, message2Content) {
@@ -406,7 +406,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.Int(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var name, arguments jinja2.Value

@@ -93,7 +93,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 				toolCallFunction := jinja2.ItemStr(toolCall, "function")
 				funcName = jinja2.ItemStr(toolCallFunction, "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = jinja2.Add(jinja2.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), jinja2.FilterString(jinja2.Int(int64(i))))
+				formattedId = jinja2.Add(jinja2.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), jinja2.FilterString(jinja2.SmallInt(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				jinja2.Write(w, formattedId)
@@ -192,7 +192,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), llamacpp.FilterString(jinja2.Int(int64(i))))
+				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), llamacpp.FilterString(jinja2.SmallInt(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				llamacpp.Write(w, formattedId)

@@ -49,8 +49,8 @@ func renderOpenchat(w *jinja2.Writer) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing())))
-			jinja2.WriteStr(w, jinja2.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()))
+			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			jinja2.WriteStr(w, jinja2.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
 			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|end_of_turn|>")
@@ -75,8 +75,8 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing())))
-			llamacpp.WriteStr(w, llamacpp.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()))
+			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			llamacpp.WriteStr(w, llamacpp.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 			w.WriteString("<|end_of_turn|>")

@@ -50,9 +50,9 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := jinja2.Int(0)
+	imageCountValue := jinja2.SmallInt(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := jinja2.Int(0)
+	videoCountValue := jinja2.SmallInt(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
 		content = jinja2.Param(content, "content")
@@ -79,7 +79,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = jinja2.Add(imageCountValue, jinja2.Int(1))
+						imageCountValue = jinja2.Add(imageCountValue, jinja2.SmallInt(1))
 					}
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -99,7 +99,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = jinja2.Add(videoCountValue, jinja2.Int(1))
+						videoCountValue = jinja2.Add(videoCountValue, jinja2.SmallInt(1))
 					}
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -171,14 +171,14 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))
+	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index, content jinja2.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
@@ -351,9 +351,9 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := jinja2.Int(0)
+	imageCountValue := jinja2.SmallInt(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := jinja2.Int(0)
+	videoCountValue := jinja2.SmallInt(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
 		content = llamacpp.Param(content, "content")
@@ -381,7 +381,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = llamacpp.Add(imageCountValue, jinja2.Int(1))
+						imageCountValue = llamacpp.Add(imageCountValue, jinja2.SmallInt(1))
 					}
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -401,7 +401,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = llamacpp.Add(videoCountValue, jinja2.Int(1))
+						videoCountValue = llamacpp.Add(videoCountValue, jinja2.SmallInt(1))
 					}
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -473,7 +473,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index, content2 jinja2.Value
@@ -481,7 +481,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}

@@ -126,14 +126,14 @@ func renderRekaEdge(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
 		var idx, content jinja2.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
+		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if jinja2.EqStr(jinja2.MethodGet(msg, jinja2.Lit("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
@@ -151,21 +151,21 @@ func renderRekaEdge(w *jinja2.Writer) {
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = jinja2.ItemAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = jinja2.FilterInt(jinja2.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
+	numImgTokens = jinja2.FilterInt(jinja2.FilterDefault(numImgTokens, []jinja2.Value{jinja2.SmallInt(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = jinja2.FilterInt(jinja2.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
+	numVideoFrames = jinja2.FilterInt(jinja2.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.SmallInt(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
-	startIdx = jinja2.Int(0)
+	startIdx = jinja2.SmallInt(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderContent(jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
-		startIdx = jinja2.Int(1)
+		startIdx = jinja2.SmallInt(1)
 	}
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
@@ -260,9 +260,9 @@ func renderRekaEdge(w *jinja2.Writer) {
 			} else if jinja2.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Lit("\n"))
+				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1), jinja2.Lit("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -272,7 +272,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -326,7 +326,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -335,7 +335,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Sub(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Sub(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -350,7 +350,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
+			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -359,7 +359,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if jinja2.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
@@ -464,7 +464,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx, content jinja2.Value
@@ -472,7 +472,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[len(items)-1-i]
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
+		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if jinja2.EqStr(llamacpp.MethodGet(msg, jinja2.Lit("role")), "user") {
@@ -492,21 +492,21 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = llamacpp.ItemAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = llamacpp.FilterInt(llamacpp.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
+	numImgTokens = llamacpp.FilterInt(llamacpp.FilterDefault(numImgTokens, []jinja2.Value{jinja2.SmallInt(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = llamacpp.FilterInt(llamacpp.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
+	numVideoFrames = llamacpp.FilterInt(llamacpp.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.SmallInt(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
-	startIdx = jinja2.Int(0)
+	startIdx = jinja2.SmallInt(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
+	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderContent(llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
-		startIdx = jinja2.Int(1)
+		startIdx = jinja2.SmallInt(1)
 	}
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
@@ -606,9 +606,9 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			} else if llamacpp.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.Int(1)}, nil), 1), jinja2.Lit("\n"))
+				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1), jinja2.Lit("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -618,7 +618,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -673,7 +673,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -682,7 +682,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -697,7 +697,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), jinja2.Lit("role")), "tool") {
+			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -706,7 +706,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)

@@ -182,7 +182,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	spNsSystemPrompt := jinja2.Lit("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
@@ -200,7 +200,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
 		if jinja2.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
@@ -227,7 +227,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -325,7 +325,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
+				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 					if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
@@ -611,7 +611,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := jinja2.Int(-1)
+	nsLastUserIndex := jinja2.SmallInt(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	spNsSystemPrompt := jinja2.Lit("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
@@ -628,7 +628,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
-			nsLastUserIndex = jinja2.Int(int64(i))
+			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
@@ -655,7 +655,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -753,7 +753,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (llamacpp.IsDefined(preservedThinking) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
+				if (llamacpp.IsDefined(preservedThinking) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}

@@ -67,7 +67,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
 	for i := range items {
@@ -75,7 +75,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
 		if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
@@ -218,12 +218,12 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.Int(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.SmallInt(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
@@ -260,7 +260,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning := jinja2.ItemAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
+				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					jinja2.WriteStr(w, message3Reasoning)
@@ -333,7 +333,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := jinja2.Int(-1)
+	lastUserIdxValue := jinja2.SmallInt(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
 	items := llamacpp.Iterate(w, messages)
 	for i := range items {
@@ -341,7 +341,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = jinja2.Int(int64(i))
+			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
@@ -485,12 +485,12 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = jinja2.And(jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.Int(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.SmallInt(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
@@ -527,7 +527,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning := llamacpp.ItemAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
+				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					llamacpp.WriteStr(w, message3Reasoning)

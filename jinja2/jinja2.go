@@ -142,6 +142,10 @@ func Div(a, b Value) Value { return impl.Div(a, b) }
 func Eq(a, b Value) bool { return impl.Eq(a, b) }
 
 // EqStr is a == s for a str literal s.
+//
+// Its body is one test of a's kind, flags and length, and a comparison of bytes, so
+// that Go inlines it at each comparison of generated code with a constant at little
+// cost to compile.
 func EqStr(a Value, s string) bool { return impl.EqStr(a, s) }
 
 // Fail raises a render error from generated code, for constructs that always fail when
@@ -382,9 +386,6 @@ func In(item, container Value) bool { return impl.In(item, container) }
 // InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
 func InStrs(item Value, strs ...string) bool { return impl.InStrs(item, strs...) }
 
-// Int returns a Python int.
-func Int(i int64) Value { return impl.Int(i) }
-
 // IntString returns the Python int written in decimal in s; it panics on bad input and
 // is meant for literals in generated code.
 func IntString(s string) Value { return impl.IntString(s) }
@@ -520,7 +521,9 @@ func Le(a, b Value) bool { return impl.Le(a, b) }
 
 // Lit returns the str s of template text: a str literal of the template, or a special
 // token the model's files give. It is a str as Str(s) is; a tracked render reports its
-// bytes as template text.
+// bytes as template text. s is shorter than 4 GiB (a template is at most 4 MiB, a
+// model file's string at most 64 MiB), so that s is never boxed and Lit, inlined at
+// each literal of generated code, is a few instructions.
 func Lit(s string) Value { return impl.Lit(s) }
 
 // Lt is Python's a < b.
@@ -649,6 +652,11 @@ func SetAttr(ns Value, name string, v Value) { impl.SetAttr(ns, name, v) }
 // Slice is Python's x[start:stop:step]; a missing bound is passed as None (or
 // Undefined, Missing). It works on str (by character), list and tuple.
 func Slice(v, start, stop, step Value) Value { return impl.Slice(v, start, stop, step) }
+
+// SmallInt returns the Python int i, which is within 56 bits (intBits): an int literal
+// of a template, or a loop's counter, as generated code makes them. Its body has no
+// branch, so that Go inlines it at little cost to compile.
+func SmallInt(i int64) Value { return impl.SmallInt(i) }
 
 // Spread appends the items of v to positional arguments, as f(*v) does.
 func Spread(args []Value, v Value) []Value { return impl.Spread(args, v) }

@@ -454,8 +454,8 @@ func constValue(v any) *jen.Statement {
 	case bool:
 		return rt("Bool").Call(jen.Lit(v))
 	case *big.Int:
-		if v.IsInt64() {
-			return rt("Int").Call(jen.Lit(int(v.Int64())))
+		if v.IsInt64() && jinja2.FitsSmallInt(v.Int64()) {
+			return rt("SmallInt").Call(jen.Lit(int(v.Int64())))
 		}
 		return rt("IntString").Call(jen.Lit(v.String()))
 	case float64:

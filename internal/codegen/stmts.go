@@ -430,19 +430,19 @@ func (p position) attr(name string) *jen.Statement {
 	case "first", "last":
 		return rt("Bool").Call(p.test(name))
 	case "index0":
-		return rt("Int").Call(jen.Int64().Call(i))
+		return rt("SmallInt").Call(jen.Int64().Call(i))
 	case "index":
-		return rt("Int").Call(jen.Int64().Call(i.Op("+").Lit(1)))
+		return rt("SmallInt").Call(jen.Int64().Call(i.Op("+").Lit(1)))
 	case "length":
-		return rt("Int").Call(jen.Int64().Call(n))
+		return rt("SmallInt").Call(jen.Int64().Call(n))
 	case "revindex":
-		return rt("Int").Call(jen.Int64().Call(n.Op("-").Add(i)))
+		return rt("SmallInt").Call(jen.Int64().Call(n.Op("-").Add(i)))
 	case "revindex0":
-		return rt("Int").Call(jen.Int64().Call(n.Op("-").Add(i).Op("-").Lit(1)))
+		return rt("SmallInt").Call(jen.Int64().Call(n.Op("-").Add(i).Op("-").Lit(1)))
 	case "depth":
-		return rt("Int").Call(jen.Lit(1))
+		return rt("SmallInt").Call(jen.Lit(1))
 	case "depth0":
-		return rt("Int").Call(jen.Lit(0))
+		return rt("SmallInt").Call(jen.Lit(0))
 	}
 	panic("codegen: loop." + name + " is not a position")
 }

@@ -66,6 +66,15 @@ func makeStr(k Kind, flags uint32, s string) Value {
 	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), w: uint64(k)<<kindShift | uint64(flags)<<flagsShift | uint64(len(s))}
 }
 
+// Lit returns the str s of template text: a str literal of the template, or a special
+// token the model's files give. It is a str as Str(s) is; a tracked render reports its
+// bytes as template text. s is shorter than 4 GiB (a template is at most 4 MiB, a
+// model file's string at most 64 MiB), so that s is never boxed and Lit, inlined at
+// each literal of generated code, is a few instructions.
+func Lit(s string) Value {
+	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), w: uint64(KindString)<<kindShift | flagTemplate<<flagsShift | uint64(len(s))&lenMask}
+}
+
 // boxStr returns a value of kind k (str or undefined) with flags whose text and more
 // are in b.
 func boxStr(k Kind, flags uint32, b *boxedStr) Value {
@@ -118,12 +127,29 @@ func (v Value) bigInt() *big.Int {
 	return big.NewInt(v.num())
 }
 
-// Int returns a Python int.
+// Int returns a Python int. Its boxing is out of line, so that Go inlines the rest.
 func Int(i int64) Value {
-	if fitsInline(i) {
-		return scalar(KindInt, i)
+	if uint64(i)+1<<(intBits-1) < 1<<intBits { // fitsInline(i), SmallInt(i)
+		return Value{w: uint64(KindInt)<<kindShift | uint64(i)&(1<<intBits-1)}
 	}
-	p := new(int64) // not a big.Int, which would take a call that keeps Int from inlining
+	return boxInt(i)
+}
+
+// SmallInt returns the Python int i, which is within 56 bits (intBits): an int literal
+// of a template, or a loop's counter, as generated code makes them. Its body has no
+// branch, so that Go inlines it at little cost to compile.
+func SmallInt(i int64) Value {
+	return Value{w: uint64(KindInt)<<kindShift | uint64(i)&(1<<intBits-1)}
+}
+
+// FitsSmallInt reports whether SmallInt can make the int i.
+func FitsSmallInt(i int64) bool { return fitsInline(i) }
+
+// boxInt returns the int i, beyond intBits bits, at ptr.
+//
+//go:noinline
+func boxInt(i int64) Value {
+	p := new(int64) // not a big.Int, which Value.big makes when it is read
 	*p = i
 	return Value{ptr: unsafe.Pointer(p), w: uint64(KindInt)<<kindShift | boxedInt64}
 }

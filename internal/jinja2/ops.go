@@ -547,7 +547,17 @@ func eqSpecialList(a, b Value) bool {
 }
 
 // EqStr is a == s for a str literal s.
-func EqStr(a Value, s string) bool { return a.kind() == KindString && a.str() == s }
+//
+// Its body is one test of a's kind, flags and length, and a comparison of bytes, so
+// that Go inlines it at each comparison of generated code with a constant at little
+// cost to compile.
+func EqStr(a Value, s string) bool {
+	const str, boxed = uint64(KindString) << kindShift, flagBoxed << flagsShift
+	if a.w&(kindMaskW|boxed|lenMask) == str|uint64(len(s)) {
+		return a.text() == s
+	}
+	return a.w&(kindMaskW|boxed) == str|boxed && a.boxed().s == s
+}
 
 // InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
 func InStrs(item Value, strs ...string) bool {

@@ -32,10 +32,8 @@ import (
 // ByteRange is the range [Start, End) of a text.
 type ByteRange struct{ Start, End int }
 
-// Lit returns the str s of template text: a str literal of the template, or a special
-// token the model's files give. It is a str as Str(s) is; a tracked render reports its
-// bytes as template text.
-func Lit(s string) Value { return makeStr(KindString, flagTemplate, s) }
+// templateStr returns the str s of template text, of any length (Lit's limit aside).
+func templateStr(s string) Value { return makeStr(KindString, flagTemplate, s) }
 
 // strOrigin is what a str's bytes are.
 type strOrigin uint8
@@ -68,7 +66,7 @@ func mixedStr(s string, markup []ByteRange) Value {
 	case len(markup) == 0:
 		return Str(s)
 	case markup[0] == ByteRange{0, len(s)}:
-		return Lit(s)
+		return templateStr(s)
 	}
 	return boxStr(KindString, 0, &boxedStr{s: s, markup: markup})
 }
@@ -105,7 +103,7 @@ func Substr(v Value, i, j int) Value {
 	s := v.str()
 	switch v.origin() {
 	case originTemplate:
-		return Lit(s[i:j])
+		return templateStr(s[i:j])
 	case originMixed:
 		var rs []ByteRange
 		for _, r := range v.boxed().markup {
@@ -472,7 +470,7 @@ func markupSum(a, b Value) Value {
 	origin := func(v Value, escaped string) Value {
 		switch {
 		case v.origin() == originTemplate:
-			return Lit(escaped)
+			return templateStr(escaped)
 		case escaped == v.str():
 			return v
 		}

@@ -41,6 +41,7 @@ const (
 	flagsMask  = 1<<(kindShift-flagsShift) - 1
 	lenMask    = 1<<flagsShift - 1
 	intBits    = kindShift // an int of intBits bits is kept in w
+	kindMaskW  = uint64(0xff) << kindShift
 )
 
 // kind returns v's kind.
@@ -202,10 +203,11 @@ func (v Value) IsMissing() bool { return v.kind() == KindUndefined && v.strFlags
 
 // Bool returns a Python bool.
 func Bool(b bool) Value {
+	w := uint64(KindBool) << kindShift
 	if b {
-		return scalar(KindBool, 1)
+		w |= 1
 	}
-	return scalar(KindBool, 0)
+	return Value{w: w}
 }
 
 // IntString returns the Python int written in decimal in s; it panics on bad input and

@@ -54,19 +54,19 @@ func renderExpressions(w *jinja2.Writer) {
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	jinja2.Write(w, jinja2.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	jinja2.Write(w, jinja2.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	jinja2.Write(w, jinja2.Mod(jinja2.Int(-7), jinja2.Int(3)))
+	jinja2.Write(w, jinja2.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	jinja2.Write(w, jinja2.Pow(jinja2.Int(2), jinja2.Int(10)))
+	jinja2.Write(w, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	jinja2.Write(w, jinja2.Div(jinja2.Int(7), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
 	jinja2.Write(w, jinja2.Float(1e+16))
@@ -75,11 +75,11 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	jinja2.Write(w, jinja2.Pow(jinja2.Int(2), jinja2.Int(70)))
+	jinja2.Write(w, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.WriteString("a")
-	jinja2.Write(w, jinja2.Int(1))
+	jinja2.Write(w, jinja2.SmallInt(1))
 	jinja2.Write(w, jinja2.None())
 	jinja2.Write(w, undefinedName)
 	w.WriteString(" ")
@@ -89,7 +89,7 @@ func renderExpressions(w *jinja2.Writer) {
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	jinja2.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
+	jinja2.Write(w, jinja2.And(jinja2.SmallInt(0), func() jinja2.Value {
 		return jinja2.Lit("x")
 	}))
 	w.WriteString(" ")
@@ -100,23 +100,23 @@ func renderExpressions(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
 	jinja2.Write(w, jinja2.Bool(func() bool {
-		left := jinja2.Int(1)
-		right := jinja2.Int(2)
+		left := jinja2.SmallInt(1)
+		right := jinja2.SmallInt(2)
 		if !jinja2.Lt(left, right) {
 			return false
 		}
-		right2 := jinja2.Int(3)
+		right2 := jinja2.SmallInt(3)
 		return jinja2.Lt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
 	jinja2.Write(w, jinja2.Bool(func() bool {
-		left := jinja2.Int(3)
-		right := jinja2.Int(2)
+		left := jinja2.SmallInt(3)
+		right := jinja2.SmallInt(2)
 		if !jinja2.Gt(left, right) {
 			return false
 		}
-		right2 := jinja2.Int(2)
+		right2 := jinja2.SmallInt(2)
 		return jinja2.Gt(right, right2)
 	}()))
 	w.WriteString(" ")
@@ -127,10 +127,10 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	jinja2.Write(w, jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))))
+	jinja2.Write(w, jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	jinja2.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
+	jinja2.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
 	jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
@@ -139,7 +139,7 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	jinja2.Write(w, jinja2.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.Int(4))))
+	jinja2.Write(w, jinja2.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
 	jinja2.Write(w, jinja2.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
@@ -151,10 +151,10 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.MethodSplit(jinja2.Lit("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
 	jinja2.Write(w, jinja2.FilterUpper(jinja2.Lit("Straße İ")))
@@ -163,10 +163,10 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.Write(w, jinja2.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
+	jinja2.Write(w, jinja2.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	jinja2.Write(w, jinja2.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
+	jinja2.Write(w, jinja2.Slice(jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	jinja2.Write(w, jinja2.Bool(jinja2.IsDefined(tools)))
@@ -178,7 +178,7 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.Bool(jinja2.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
+	jinja2.Write(w, jinja2.Bool(jinja2.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
 	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Lit("A"))))
@@ -209,19 +209,19 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	llamacpp.Write(w, llamacpp.Mod(jinja2.Int(-7), jinja2.Int(3)))
+	llamacpp.Write(w, llamacpp.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	llamacpp.Write(w, llamacpp.Pow(jinja2.Int(2), jinja2.Int(10)))
+	llamacpp.Write(w, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	llamacpp.Write(w, llamacpp.Div(jinja2.Int(7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
 	llamacpp.Write(w, jinja2.Float(1e+16))
@@ -230,11 +230,11 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	llamacpp.Write(w, llamacpp.Pow(jinja2.Int(2), jinja2.Int(70)))
+	llamacpp.Write(w, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.WriteString("a")
-	llamacpp.WriteStr(w, jinja2.Int(1))
+	llamacpp.WriteStr(w, jinja2.SmallInt(1))
 	llamacpp.WriteStr(w, jinja2.None())
 	llamacpp.WriteStr(w, undefinedName)
 	w.WriteString(" ")
@@ -244,7 +244,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	llamacpp.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
+	llamacpp.Write(w, jinja2.And(jinja2.SmallInt(0), func() jinja2.Value {
 		return jinja2.Lit("x")
 	}))
 	w.WriteString(" ")
@@ -255,23 +255,23 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
 	llamacpp.Write(w, jinja2.Bool(func() bool {
-		left := jinja2.Int(1)
-		right := jinja2.Int(2)
+		left := jinja2.SmallInt(1)
+		right := jinja2.SmallInt(2)
 		if !llamacpp.Lt(left, right) {
 			return false
 		}
-		right2 := jinja2.Int(3)
+		right2 := jinja2.SmallInt(3)
 		return llamacpp.Lt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
 	llamacpp.Write(w, jinja2.Bool(func() bool {
-		left := jinja2.Int(3)
-		right := jinja2.Int(2)
+		left := jinja2.SmallInt(3)
+		right := jinja2.SmallInt(2)
 		if !llamacpp.Gt(left, right) {
 			return false
 		}
-		right2 := jinja2.Int(2)
+		right2 := jinja2.SmallInt(2)
 		return llamacpp.Gt(right, right2)
 	}()))
 	w.WriteString(" ")
@@ -282,10 +282,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.Int(0))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	llamacpp.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
+	llamacpp.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
 	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
@@ -294,7 +294,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	llamacpp.Write(w, llamacpp.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.Int(4))))
+	llamacpp.Write(w, llamacpp.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
 	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
@@ -306,10 +306,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Lit("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.Int(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
+	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
 	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Lit("Straße İ")))
@@ -318,10 +318,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	llamacpp.Write(w, llamacpp.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
+	llamacpp.Write(w, llamacpp.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDefined(tools)))
@@ -333,7 +333,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Lit("A"))))

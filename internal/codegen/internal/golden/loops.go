@@ -69,7 +69,7 @@ func renderLoops(w *jinja2.Writer) {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	keys, values := jinja2.DictItems(jinja2.DictOf(jinja2.Lit("a"), jinja2.Int(1), jinja2.Lit("b"), jinja2.Int(2)))
+	keys, values := jinja2.DictItems(jinja2.DictOf(jinja2.Lit("a"), jinja2.SmallInt(1), jinja2.Lit("b"), jinja2.SmallInt(2)))
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
@@ -84,13 +84,13 @@ func renderLoops(w *jinja2.Writer) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Int(10))) {
+	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.SmallInt(10))) {
 		// loops.jinja:8:25 {% if i is even %}
 		if jinja2.IsEven(i) {
 			continue
 		}
 		// loops.jinja:8:68 {% if i > 6 %}
-		if jinja2.Gt(i, jinja2.Int(6)) {
+		if jinja2.Gt(i, jinja2.SmallInt(6)) {
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
@@ -156,7 +156,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Lit("a"), jinja2.Int(1), jinja2.Lit("b"), jinja2.Int(2)), "items", nil, nil)))
+	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Lit("a"), jinja2.SmallInt(1), jinja2.Lit("b"), jinja2.SmallInt(2)), "items", nil, nil)))
 	for i := range items {
 		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
@@ -172,7 +172,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.Int(10))) {
+	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.SmallInt(10))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
 		if llamacpp.IsEven(i) {
@@ -181,7 +181,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		}
 		mark2 := w.Mark()
 		// loops.jinja:8:68 {% if i > 6 %}
-		if llamacpp.Gt(i, jinja2.Int(6)) {
+		if llamacpp.Gt(i, jinja2.SmallInt(6)) {
 			w.Drop(mark2)
 			break
 		}

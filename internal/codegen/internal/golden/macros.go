@@ -92,11 +92,11 @@ func renderMacros(w *jinja2.Writer) {
 		// macros.jinja:12:1 {{ n }}
 		jinja2.Write(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if jinja2.Gt(n, jinja2.Int(0)) {
+		if jinja2.Gt(n, jinja2.SmallInt(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
 			jinja2.Write(w, w.Capture(func() {
-				countdown(jinja2.Sub(n, jinja2.Int(1)))
+				countdown(jinja2.Sub(n, jinja2.SmallInt(1)))
 			}))
 		}
 	}
@@ -117,11 +117,11 @@ func renderMacros(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Lit("y"))}))
+	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	jinja2.Write(w, w.Capture(func() {
-		countdown(jinja2.Int(3))
+		countdown(jinja2.SmallInt(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
@@ -190,11 +190,11 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		// macros.jinja:12:1 {{ n }}
 		llamacpp.Write(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if llamacpp.Gt(n, jinja2.Int(0)) {
+		if llamacpp.Gt(n, jinja2.SmallInt(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
 			llamacpp.Write(w, w.Capture(func() {
-				countdown(llamacpp.Sub(n, jinja2.Int(1)))
+				countdown(llamacpp.Sub(n, jinja2.SmallInt(1)))
 			}))
 		}
 	}
@@ -216,11 +216,11 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Lit("y"))}))
+	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	llamacpp.Write(w, w.Capture(func() {
-		countdown(jinja2.Int(3))
+		countdown(jinja2.SmallInt(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}

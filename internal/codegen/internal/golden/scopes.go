@@ -45,17 +45,17 @@ func renderScopes(w *jinja2.Writer) {
 	a := jinja2.Undefined("a")
 	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
-	count = jinja2.Int(0)
+	count = jinja2.SmallInt(0)
 	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
-	nsCount := jinja2.Int(0)
+	nsCount := jinja2.SmallInt(0)
 	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		count2 := count
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
-		count2 = jinja2.Add(count2, jinja2.Int(1))
+		count2 = jinja2.Add(count2, jinja2.SmallInt(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
-		nsCount = jinja2.Add(nsCount, jinja2.Int(1))
+		nsCount = jinja2.Add(nsCount, jinja2.SmallInt(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
 		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.ItemAttr(m, "role")))
 	}
@@ -96,7 +96,7 @@ func renderScopes(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
-		a := jinja2.Int(1)
+		a := jinja2.SmallInt(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
 		jinja2.WriteAdd(w, a, b)
@@ -139,18 +139,18 @@ func renderScopesLlama(w *jinja2.Writer) {
 	a := jinja2.Undefined("a")
 	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
-	count = jinja2.Int(0)
+	count = jinja2.SmallInt(0)
 	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
-	nsCount := jinja2.Int(0)
+	nsCount := jinja2.SmallInt(0)
 	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	count2 := count
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
-		count2 = llamacpp.Add(count2, jinja2.Int(1))
+		count2 = llamacpp.Add(count2, jinja2.SmallInt(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
-		nsCount = llamacpp.Add(nsCount, jinja2.Int(1))
+		nsCount = llamacpp.Add(nsCount, jinja2.SmallInt(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
 		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.ItemAttr(m, "role")))
 	}
@@ -191,7 +191,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
-		a := jinja2.Int(1)
+		a := jinja2.SmallInt(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
 		llamacpp.WriteAdd(w, a, b)
