@@ -153,6 +153,9 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 	if err != nil {
 		return dst, err
 	}
+	if err := schemaRefusal(t, rw.schema); err != nil {
+		return dst, err
+	}
 	// splice replaces the prompt's bytes [at, at+del) by ins, markup or not
 	splice := func(at, del int, ins string, isMarkup bool) {
 		tail := append([]byte(ins), out[at+del:]...)
@@ -358,6 +361,9 @@ type llamaRewrite struct {
 	// (left out of vars), is continued; ContinueNone otherwise.
 	cont    tmplgen.Continuation
 	contMsg llamaMsg
+	// schema is the request's JSON schema of the answer (json_schema,
+	// response_format), undefined when there is none
+	schema jinja2.Value
 
 	// the storage of the rewrite, kept between renders (rewritePool)
 	fields  []messageFields // the request's messages' fields
@@ -465,6 +471,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if err != nil {
 		return err
 	}
+	rw.schema = schema
 	if in.Messages.Kind() != jinja2.KindList {
 		return llamaError(t, "Expected 'messages' to be an array")
 	}

@@ -1,0 +1,462 @@
+package llamaserver
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
+
+// llama-server turns a request's JSON schema (response_format, json_schema) into a
+// grammar before it answers, and refuses the request when it cannot: the schema's
+// errors are what this file finds. It follows common/json-schema-to-grammar.cpp's
+// common_schema_converter (b10587) where it records an error or nlohmann::json throws:
+// resolve_refs (a $ref that is not "#/..." nor https://, or whose path is not in the
+// schema), then visit from the root (a schema whose type is no primitive of the
+// grammar, a format or $ref that is not a string, a bound that is not a number). The
+// grammar itself is not built.
+
+// schemaError returns the error llama-server's conversion of schema into a grammar
+// throws, or "" when it converts it.
+func schemaError(schema jinja2.Value) string {
+	c := &schemaConverter{root: schema, refs: map[string]jinja2.Value{}, done: map[string]bool{}, resolving: map[string]bool{}}
+	if msg := c.run(); msg != "" {
+		return msg
+	}
+	if len(c.errors) > 0 {
+		return "JSON schema conversion failed:\n" + strings.Join(c.errors, "\n")
+	}
+	return ""
+}
+
+// schemaConverter is the state of one conversion.
+type schemaConverter struct {
+	root   jinja2.Value
+	errors []string
+	// refs are the targets of the refs resolve_refs resolved (_refs); done the names of
+	// the refs whose target's visit made a rule (_rules); resolving the refs being
+	// visited (_refs_being_resolved)
+	refs      map[string]jinja2.Value
+	done      map[string]bool
+	resolving map[string]bool
+	// work counts the schemas visited, which maxSchemaWork bounds
+	work int
+	// size is the length of the errors' text, which maxSchemaErrors bounds
+	size int
+}
+
+// maxSchemaErrors bounds the text of a conversion's errors: a schema that fails at
+// many places (each failing schema is shown whole) is answered with the errors that fit.
+const maxSchemaErrors = 1 << 20
+
+// addError records the error msg gives, while the errors' text is within
+// maxSchemaErrors.
+func (c *schemaConverter) addError(msg func() string) {
+	if c.size >= maxSchemaErrors {
+		return
+	}
+	m := msg()
+	c.size += len(m)
+	c.errors = append(c.errors, m)
+}
+
+// maxSchemaWork bounds the schemas a conversion visits (a ref's target is visited
+// again at each ref while it fails), so that a hostile schema costs no more than this;
+// a conversion that reaches it stops with the errors it found.
+const maxSchemaWork = 1 << 22
+
+// maxRefChain bounds a chain of refs an allOf's component follows (one that ends in
+// itself is followed forever by llama.cpp, which then crashes).
+const maxRefChain = 1000
+
+// nlohmannTypeError is the exception nlohmann::json throws when a value has another
+// type than the one asked for.
+type nlohmannTypeError string
+
+// run resolves the refs and visits the root, and returns the message of an exception
+// thrown on the way, or "".
+func (c *schemaConverter) run() (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(nlohmannTypeError)
+			if !ok {
+				panic(r)
+			}
+			msg = string(e)
+		}
+	}()
+	c.visitRefs(c.root)
+	c.visit(c.root)
+	return ""
+}
+
+// typeName is nlohmann::json's type_name().
+func typeName(v jinja2.Value) string {
+	switch v.Kind() {
+	case jinja2.KindNone, jinja2.KindUndefined:
+		return "null"
+	case jinja2.KindBool:
+		return "boolean"
+	case jinja2.KindInt, jinja2.KindFloat:
+		return "number"
+	case jinja2.KindString:
+		return "string"
+	case jinja2.KindList, jinja2.KindTuple:
+		return "array"
+	}
+	return "object"
+}
+
+// mustStr is v.get<std::string>(): v's text, or the type error.
+func mustStr(v jinja2.Value) string {
+	if v.Kind() != jinja2.KindString {
+		panic(nlohmannTypeError("[json.exception.type_error.302] type must be string, but is " + typeName(v)))
+	}
+	return str(v)
+}
+
+// mustNumber is v.get<int64_t>() and the like: a number or a boolean, or the type error.
+func mustNumber(v jinja2.Value) {
+	switch v.Kind() {
+	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool:
+		return
+	}
+	panic(nlohmannTypeError("[json.exception.type_error.302] type must be number, but is " + typeName(v)))
+}
+
+// member is schema.contains(key) and schema[key]: false for a schema that is no object.
+func member(schema jinja2.Value, key string) (jinja2.Value, bool) {
+	if schema.Kind() != jinja2.KindDict {
+		return jinja2.Value{}, false
+	}
+	return schema.AsDict().GetStr(key)
+}
+
+// elements is what a C++ range-for over v visits: an array's items, an object's
+// values, nothing of null, a primitive itself.
+func elements(v jinja2.Value) []jinja2.Value {
+	switch v.Kind() {
+	case jinja2.KindList, jinja2.KindTuple:
+		return v.Items()
+	case jinja2.KindDict:
+		return v.AsDict().Values()
+	case jinja2.KindNone, jinja2.KindUndefined:
+		return nil
+	}
+	return []jinja2.Value{v}
+}
+
+// visitRefs is resolve_refs's visit_refs: every $ref of n resolved against the root.
+func (c *schemaConverter) visitRefs(n jinja2.Value) {
+	if c.work++; c.work > maxSchemaWork {
+		return
+	}
+	switch n.Kind() {
+	case jinja2.KindList, jinja2.KindTuple:
+		for _, x := range n.Items() {
+			c.visitRefs(x)
+		}
+	case jinja2.KindDict:
+		r, ok := n.AsDict().GetStr("$ref")
+		if !ok {
+			for _, x := range n.AsDict().Values() {
+				c.visitRefs(x)
+			}
+			return
+		}
+		ref := mustStr(r)
+		if _, known := c.refs[ref]; known {
+			return
+		}
+		var target jinja2.Value
+		switch {
+		case strings.HasPrefix(ref, "https://"):
+			// llama-server fetches nothing: the document is null
+			base := ref
+			if i := strings.IndexByte(ref, '#'); i >= 0 {
+				base = ref[:i]
+			}
+			if t, ok := c.refs[base]; ok {
+				target = t
+			} else {
+				target = jinja2.None()
+				c.refs[base] = target
+			}
+			if i := strings.IndexByte(ref, '#'); i < 0 || i == len(ref)-1 {
+				return
+			}
+		case strings.HasPrefix(ref, "#/"):
+			target = c.root
+		default:
+			c.addError(func() string { return "Unsupported ref: " + ref })
+			return
+		}
+		tokens := strings.Split(ref[strings.IndexByte(ref, '#')+1:], "/")
+		for _, sel := range tokens[1:] {
+			if t, ok := member(target, sel); ok {
+				target = t
+				continue
+			}
+			if k := target.Kind(); k == jinja2.KindList || k == jinja2.KindTuple {
+				if i, ok := stoull(sel); ok && i < uint64(len(target.Items())) {
+					target = target.Items()[i]
+					continue
+				}
+			}
+			c.addError(func() string {
+				return "Error resolving ref " + ref + ": " + sel + " not in " + jinja2.CompactJSON(target)
+			})
+			return
+		}
+		c.refs[ref] = target
+	}
+}
+
+// stoull is C's std::stoull of s as an index: leading spaces, an optional sign, then
+// digits; false when no digit starts it or it overflows.
+func stoull(s string) (uint64, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	u, err := strconv.ParseUint(s[:n], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		u = -u // stoull wraps a negative number around
+	}
+	return u, true
+}
+
+// primitiveTypes are the types of PRIMITIVE_RULES, the schemas of one type that visit
+// accepts.
+var primitiveTypes = map[string]bool{
+	"boolean": true, "decimal-part": true, "integral-part": true, "number": true, "integer": true,
+	"value": true, "object": true, "array": true, "uuid": true, "char": true, "string": true, "null": true,
+}
+
+// reNonAlnum is _resolve_ref's nonalphanumeric_regex.
+var reNonAlnum = regexp.MustCompile(`[^a-zA-Z0-9-]+`)
+
+// visit is common_schema_converter::visit, as far as it records errors. It reports
+// whether it made a rule for the schema (the unrecognized schema alone makes none).
+func (c *schemaConverter) visit(schema jinja2.Value) bool {
+	if c.work++; c.work > maxSchemaWork {
+		return true
+	}
+	typ, _ := member(schema, "type")
+	isNull := typ.Kind() == jinja2.KindNone || typ.Kind() == jinja2.KindUndefined
+	is := func(name string) bool { return typ.Kind() == jinja2.KindString && str(typ) == name }
+	format := ""
+	if f, ok := member(schema, "format"); ok {
+		format = mustStr(f)
+	}
+	if r, ok := member(schema, "$ref"); ok {
+		c.resolveRef(mustStr(r))
+		return true
+	}
+	if alts, ok := member(schema, "oneOf"); ok {
+		c.visitAll(elements(alts))
+		return true
+	}
+	if alts, ok := member(schema, "anyOf"); ok {
+		c.visitAll(elements(alts))
+		return true
+	}
+	if k := typ.Kind(); k == jinja2.KindList || k == jinja2.KindTuple {
+		for _, t := range typ.Items() {
+			d := schema.AsDict().Copy()
+			d.SetStr("type", t)
+			c.visit(jinja2.DictValue(d))
+		}
+		return true
+	}
+	if _, ok := member(schema, "const"); ok {
+		return true
+	}
+	if _, ok := member(schema, "enum"); ok {
+		return true
+	}
+	props, hasProps := member(schema, "properties")
+	additional, hasAdditional := member(schema, "additionalProperties")
+	if (isNull || is("object")) && (hasProps || hasAdditional && !isTrue(additional)) {
+		c.visitObject(propertySchemas(props), additional)
+		return true
+	}
+	if all, ok := member(schema, "allOf"); ok && (isNull || is("object") || is("string")) {
+		var collected []jinja2.Value
+		var add func(comp jinja2.Value, depth int)
+		add = func(comp jinja2.Value, depth int) {
+			if c.work++; c.work > maxSchemaWork || depth > maxRefChain {
+				return // llama.cpp recurses until its stack overflows
+			}
+			if r, ok := member(comp, "$ref"); ok {
+				add(c.refs[mustStr(r)], depth+1)
+			} else if p, ok := member(comp, "properties"); ok {
+				collected = append(collected, propertySchemas(p)...)
+			}
+		}
+		for _, t := range elements(all) {
+			if alts, ok := member(t, "anyOf"); ok {
+				for _, tt := range elements(alts) {
+					add(tt, 0)
+				}
+			} else {
+				add(t, 0)
+			}
+		}
+		c.visitObject(collected, jinja2.Value{})
+		return true
+	}
+	if isNull || is("array") {
+		items, ok := member(schema, "items")
+		if !ok {
+			items, ok = member(schema, "prefixItems")
+		}
+		if ok {
+			if k := items.Kind(); k == jinja2.KindList || k == jinja2.KindTuple {
+				c.visitAll(items.Items())
+				return true
+			}
+			c.visit(items)
+			if v, ok := member(schema, "minItems"); ok {
+				mustNumber(v)
+			}
+			return true
+		}
+	}
+	if p, ok := member(schema, "pattern"); ok && (isNull || is("string")) {
+		mustStr(p)
+		return true
+	}
+	if isNull || is("string") {
+		if f := format; strings.HasPrefix(f, "uuid") && (len(f) == 4 || len(f) == 5 && f[4] >= '1' && f[4] <= '5') {
+			return true
+		}
+		switch format {
+		case "date", "time", "date-time":
+			return true
+		}
+	}
+	if is("string") {
+		minLen, hasMin := member(schema, "minLength")
+		maxLen, hasMax := member(schema, "maxLength")
+		if hasMin || hasMax {
+			if hasMin {
+				mustNumber(minLen)
+			}
+			if hasMax {
+				mustNumber(maxLen)
+			}
+			return true
+		}
+	}
+	if is("integer") {
+		bound := false
+		for _, pair := range [2][2]string{{"minimum", "exclusiveMinimum"}, {"maximum", "exclusiveMaximum"}} {
+			if v, ok := member(schema, pair[0]); ok {
+				mustNumber(v)
+				bound = true
+			} else if v, ok := member(schema, pair[1]); ok {
+				mustNumber(v)
+				bound = true
+			}
+		}
+		if bound {
+			return true
+		}
+	}
+	if isEmptyJSON(schema) || schema.Kind() == jinja2.KindNone || is("object") {
+		return true
+	}
+	if isNull && schema.Kind() == jinja2.KindDict {
+		return true
+	}
+	if typ.Kind() != jinja2.KindString || !primitiveTypes[str(typ)] {
+		c.addError(func() string { return "Unrecognized schema: " + jinja2.CompactJSON(schema) })
+		return false
+	}
+	return true
+}
+
+// visitAll visits each of schemas.
+func (c *schemaConverter) visitAll(schemas []jinja2.Value) {
+	for _, s := range schemas {
+		c.visit(s)
+	}
+}
+
+// visitObject is _build_object_rule: each property's schema, then additionalProperties
+// when it is a schema.
+func (c *schemaConverter) visitObject(props []jinja2.Value, additional jinja2.Value) {
+	c.visitAll(props)
+	if additional.Kind() == jinja2.KindDict {
+		c.visit(additional)
+	}
+}
+
+// propertySchemas are the schemas of properties, in order (items() of a non-object
+// visits what a range-for over it visits).
+func propertySchemas(props jinja2.Value) []jinja2.Value { return elements(props) }
+
+// isTrue is a JSON value's == true.
+func isTrue(v jinja2.Value) bool {
+	b, ok := v.AsBool()
+	return ok && b
+}
+
+// resolveRef is _resolve_ref: the target of ref is visited unless a visit of it made
+// its rule already or is under way (a failed visit makes none, so the next ref visits
+// it again).
+func (c *schemaConverter) resolveRef(ref string) {
+	fragment := ref
+	if i := strings.IndexByte(ref, '#'); i >= 0 {
+		fragment = ref[i+1:]
+	}
+	name := "ref" + reNonAlnum.ReplaceAllString(fragment, "-")
+	if c.done[name] || c.resolving[ref] {
+		return
+	}
+	c.resolving[ref] = true
+	target, ok := c.refs[ref]
+	if !ok {
+		target = jinja2.None() // _refs[ref] inserts null
+		c.refs[ref] = target
+	}
+	if c.visit(target) {
+		c.done[name] = true
+	}
+	delete(c.resolving, ref)
+}
+
+// schemaRefusal is llama-server's refusal of a request whose JSON schema of the answer
+// it cannot turn into a grammar, which it builds once the prompt is rendered
+// (common_chat_templates_apply), or nil. The generic handler (the differential
+// autoparser) wraps the error in its own; the handlers of functionary v3.2, GigaChat 3,
+// Kimi K2 and K3 and Muse Glimmer never read the schema. An empty object gives no
+// grammar.
+func schemaRefusal(t *tmplgen.Template, schema jinja2.Value) error {
+	if schema.Kind() != jinja2.KindDict || schema.AsDict().Len() == 0 {
+		return nil
+	}
+	switch t.Caps.Handler {
+	case "functionary_v3_2", "gigachat_v3", "kimi_k2", "kimi_k3", "muse_glimmer":
+		return nil
+	}
+	msg := schemaError(schema)
+	if msg == "" {
+		return nil
+	}
+	if t.Caps.Handler == "generic" {
+		msg = "Unable to generate parser for this template. Automatic parser generation failed: " + msg
+	}
+	return llamaError(t, "%s", msg)
+}
