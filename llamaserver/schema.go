@@ -92,27 +92,10 @@ func (c *schemaConverter) run() (msg string) {
 	return ""
 }
 
-// typeName is nlohmann::json's type_name().
-func typeName(v jinja2.Value) string {
-	switch v.Kind() {
-	case jinja2.KindNone, jinja2.KindUndefined:
-		return "null"
-	case jinja2.KindBool:
-		return "boolean"
-	case jinja2.KindInt, jinja2.KindFloat:
-		return "number"
-	case jinja2.KindString:
-		return "string"
-	case jinja2.KindList, jinja2.KindTuple:
-		return "array"
-	}
-	return "object"
-}
-
 // mustStr is v.get<std::string>(): v's text, or the type error.
 func mustStr(v jinja2.Value) string {
 	if v.Kind() != jinja2.KindString {
-		panic(nlohmannTypeError("[json.exception.type_error.302] type must be string, but is " + typeName(v)))
+		panic(nlohmannTypeError("[json.exception.type_error.302] type must be string, but is " + nlohmannType(v)))
 	}
 	return str(v)
 }
@@ -123,7 +106,7 @@ func mustNumber(v jinja2.Value) {
 	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool:
 		return
 	}
-	panic(nlohmannTypeError("[json.exception.type_error.302] type must be number, but is " + typeName(v)))
+	panic(nlohmannTypeError("[json.exception.type_error.302] type must be number, but is " + nlohmannType(v)))
 }
 
 // member is schema.contains(key) and schema[key]: false for a schema that is no object.
