@@ -1119,11 +1119,13 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 	if tools.Kind() != jinja2.KindList || len(tools.Items()) == 0 {
 		return jinja2.None(), nil
 	}
-	if tools.TypeName() == "list" && !slices.ContainsFunc(tools.Items(), func(t jinja2.Value) bool { return !isLlamaTool(t) }) {
+	items := tools.Items()
+	first := slices.IndexFunc(items, func(t jinja2.Value) bool { return !isLlamaTool(t) })
+	if first < 0 {
 		return tools, nil
 	}
-	out := make([]jinja2.Value, 0, len(tools.Items()))
-	for _, tv := range tools.Items() {
+	out := append(make([]jinja2.Value, 0, len(items)), items[:first]...)
+	for _, tv := range items[first:] {
 		if isLlamaTool(tv) {
 			out = append(out, tv)
 			continue

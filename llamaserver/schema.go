@@ -117,8 +117,9 @@ func member(schema jinja2.Value, key string) (jinja2.Value, bool) {
 	return schema.AsDict().GetStr(key)
 }
 
-// elements is what a C++ range-for over v visits: an array's items, an object's
-// values, nothing of null, a primitive itself.
+// elements is what a C++ range-for over v visits, and the values items() gives (the
+// schemas of an object's properties): an array's items, an object's values, nothing of
+// null, a primitive itself.
 func elements(v jinja2.Value) []jinja2.Value {
 	switch v.Kind() {
 	case jinja2.KindList, jinja2.KindTuple:
@@ -246,11 +247,11 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		c.resolveRef(mustStr(r))
 		return true
 	}
-	if alts, ok := member(schema, "oneOf"); ok {
-		c.visitAll(elements(alts))
-		return true
+	alts, ok := member(schema, "oneOf")
+	if !ok {
+		alts, ok = member(schema, "anyOf")
 	}
-	if alts, ok := member(schema, "anyOf"); ok {
+	if ok {
 		c.visitAll(elements(alts))
 		return true
 	}
@@ -271,7 +272,7 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 	props, hasProps := member(schema, "properties")
 	additional, hasAdditional := member(schema, "additionalProperties")
 	if (isNull || is("object")) && (hasProps || hasAdditional && !isTrue(additional)) {
-		c.visitObject(propertySchemas(props), additional)
+		c.visitObject(elements(props), additional)
 		return true
 	}
 	if all, ok := member(schema, "allOf"); ok && (isNull || is("object") || is("string")) {
@@ -284,7 +285,7 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 			if r, ok := member(comp, "$ref"); ok {
 				add(c.refs[mustStr(r)], depth+1)
 			} else if p, ok := member(comp, "properties"); ok {
-				collected = append(collected, propertySchemas(p)...)
+				collected = append(collected, elements(p)...)
 			}
 		}
 		for _, t := range elements(all) {
@@ -321,11 +322,8 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		return true
 	}
 	if isNull || is("string") {
-		if f := format; strings.HasPrefix(f, "uuid") && (len(f) == 4 || len(f) == 5 && f[4] >= '1' && f[4] <= '5') {
-			return true
-		}
 		switch format {
-		case "date", "time", "date-time":
+		case "uuid", "uuid1", "uuid2", "uuid3", "uuid4", "uuid5", "date", "time", "date-time":
 			return true
 		}
 	}
@@ -385,10 +383,6 @@ func (c *schemaConverter) visitObject(props []jinja2.Value, additional jinja2.Va
 		c.visit(additional)
 	}
 }
-
-// propertySchemas are the schemas of properties, in order (items() of a non-object
-// visits what a range-for over it visits).
-func propertySchemas(props jinja2.Value) []jinja2.Value { return elements(props) }
 
 // isTrue is a JSON value's == true.
 func isTrue(v jinja2.Value) bool {
