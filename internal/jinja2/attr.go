@@ -209,6 +209,12 @@ func (v Value) lookupItem(key Value) (Value, bool) {
 				return sameKind(v, runeAt(v.str(), i)), true
 			}
 		}
+	case KindObject:
+		if b, ok := asBytes(v); ok {
+			if i, ok := index(key, len(b)); ok {
+				return SmallInt(int64(b[i])), true
+			}
+		}
 	}
 	return Value{}, false
 }

@@ -23,6 +23,8 @@ const (
 	AttributeError  ErrorKind = "AttributeError"
 	AssertionError  ErrorKind = "TemplateAssertionError"
 	NotImplemented_ ErrorKind = "NotImplementedError"
+	UnicodeEncode   ErrorKind = "UnicodeEncodeError"
+	UnicodeDecode   ErrorKind = "UnicodeDecodeError"
 )
 
 // Error is an error raised while rendering a template: what failed (Kind and Msg, as

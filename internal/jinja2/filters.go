@@ -735,6 +735,9 @@ func Len(v Value) int {
 	case KindLoop:
 		return v.loop().length()
 	}
+	if b, ok := asBytes(v); ok {
+		return len(b)
+	}
 	throw(TypeError, "object of type '%s' has no len()", v.TypeName())
 	return 0
 }

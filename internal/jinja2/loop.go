@@ -30,6 +30,10 @@ func iterate(v Value) []Value {
 			rest = append(rest, l.Item())
 		}
 		return rest
+	case KindObject:
+		if p, ok := v.object().(*pyBytes); ok {
+			return p.items()
+		}
 	}
 	throw(TypeError, "'%s' object is not iterable", v.TypeName())
 	return nil

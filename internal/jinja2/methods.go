@@ -73,7 +73,7 @@ func init() {
 			noArgs("istitle", a, k)
 			return Bool(pystr.IsTitle(r.str()))
 		},
-		"encode":     nil,
+		"encode":     strEncode,
 		"expandtabs": strExpandtabs,
 		"format_map": strFormatMap,
 		"isidentifier": func(r Value, a []Value, k []Kwarg) Value {

@@ -506,6 +506,10 @@ func Eq(a, b Value) bool {
 		if x, y, ok := complexOperands(a, b); ok {
 			return x == y
 		}
+		if x, ok := asBytes(a); ok {
+			y, ok := asBytes(b)
+			return ok && x == y
+		}
 		return a.ptr == b.ptr
 	}
 	if a.isNumber() && b.isNumber() {

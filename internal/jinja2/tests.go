@@ -203,11 +203,12 @@ func IsIterable(v Value) bool {
 	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
 		return true
 	}
-	return false
+	_, ok := asBytes(v)
+	return ok
 }
 
-// IsSequence reports whether value has a length and items (str, list, tuple, dict, and
-// Jinja2's Undefined).
+// IsSequence reports whether value has a length and items (str, bytes, list, tuple,
+// dict, and Jinja2's Undefined).
 func IsSequence(v Value) bool {
 	switch v.kind() {
 	case KindList:
@@ -215,7 +216,8 @@ func IsSequence(v Value) bool {
 	case KindTuple, KindDict, KindString, KindUndefined:
 		return true
 	}
-	return false
+	_, ok := asBytes(v)
+	return ok
 }
 
 // IsMapping is isinstance(value, Mapping).

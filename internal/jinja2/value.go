@@ -373,8 +373,11 @@ func (v Value) Truthy() bool {
 	case KindDict:
 		return v.dict().Len() > 0
 	case KindObject:
-		if c, ok := v.object().(*complexNum); ok {
-			return c.re != 0 || c.im != 0
+		switch o := v.object().(type) {
+		case *complexNum:
+			return o.re != 0 || o.im != 0
+		case *pyBytes:
+			return o.b != ""
 		}
 	}
 	return true
