@@ -1,6 +1,7 @@
 package llamacpp
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -279,6 +280,15 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 	if name == "in" && len(args) == 1 && args[0].Kind() == jinja2.KindUndefined {
 		return false
 	}
+	if op, ok := compareTests[name]; ok {
+		if n := 1 + len(args) + len(kwargs); n != 2 {
+			jinja2.Throw(EngineError, "Function 'test_is_%s' expected between 2 and 2 arguments, got %d", name, n)
+		}
+		if len(kwargs) == 1 {
+			return false // the argument is a KwArg, of no type value_compare compares
+		}
+		return compareTest(op, v, args[0])
+	}
 	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
 	// a number; a dict is neither iterable nor a sequence, an undefined value is both),
 	// and the arguments its tests take (ints for odd, even and divisibleby, strs for lower
@@ -305,6 +315,50 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		llamaArg(jinja2.KindString, v)
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
+}
+
+// compareTests are the tests llama.cpp runs as value_compare, with its operator.
+var compareTests = map[string]string{
+	"eq": "==", "equalto": "==", "ne": "!=", "ge": ">=", "gt": ">", "greaterthan": ">", "lt": "<", "lessthan": "<",
+}
+
+// compareTest is llama.cpp's value_compare, which its comparison tests run (not its
+// comparison operators): numbers compare as doubles; a str with a str or a number
+// compares as their strings, byte by byte; bools compare for equality only; any other
+// pair of values is neither equal nor unequal nor ordered (false).
+func compareTest(op string, a, b jinja2.Value) bool {
+	var c int
+	switch {
+	case isNumber(a) && isNumber(b):
+		x, y := asDouble(a), asDouble(b)
+		if x != x || y != y { // NaN: only != holds
+			return op == "!="
+		}
+		c = cmp.Compare(x, y)
+	case a.Kind() == jinja2.KindString && (b.Kind() == jinja2.KindString || isNumber(b)),
+		b.Kind() == jinja2.KindString && isNumber(a):
+		c = strings.Compare(llamaString(a), llamaString(b))
+	case a.Kind() == jinja2.KindBool && b.Kind() == jinja2.KindBool:
+		if op != "==" && op != "!=" {
+			jinja2.Throw(EngineError, "Unsupported comparison operator for bool type")
+		}
+		if a.Truthy() != b.Truthy() {
+			c = 1
+		}
+	default:
+		return false
+	}
+	switch op {
+	case "==":
+		return c == 0
+	case "!=":
+		return c != 0
+	case ">=":
+		return c >= 0
+	case ">":
+		return c > 0
+	}
+	return c < 0
 }
 
 // llamaJoin is llama.cpp's join(d, attribute) of a list: the attribute (a key of the

@@ -520,10 +520,10 @@ func llamaSelect(list jinja2.Value, name string, args []jinja2.Value, kwargs []j
 			if len(args) == 1 {
 				keep = attr.Truthy()
 			} else {
-				keep = jinja2.CallTest(test, attr, args[2:], nil)
+				keep = CallTest(test, attr, args[2:], nil)
 			}
 		case 2:
-			keep = jinja2.CallTest(test, it, args[1:], nil)
+			keep = CallTest(test, it, args[1:], nil)
 		}
 		if keep != reject {
 			out = append(out, it)
