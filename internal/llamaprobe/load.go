@@ -14,7 +14,9 @@ import "strings"
 //   - a tuple in parentheses with a trailing comma, (1,) (a call's trailing comma is
 //     fine);
 //   - the operators // and **, which it lacks;
-//   - Jinja2's markers {%+ and +%}, which its lexer reads as the operator +.
+//   - Jinja2's markers {%+ and +%}, which its lexer reads as the operator +;
+//   - a test's argument without parentheses (x is divisibleby 3): its parser takes the
+//     test's name only, and meets the argument where the tag should end.
 //
 // llama-server then refuses to start: every request gets this error. Its lexer runs
 // first, so an escape error comes before the others, which come in the text's order.
@@ -87,6 +89,11 @@ func llamaLoadError(src string) string {
 					}
 					parens = parens[:n-1]
 				}
+			case c == 'i' && strings.HasPrefix(src[j:], "is") && !isNameByte(src[j-1]) && src[j-1] != '.' &&
+				(j+2 == len(src) || !isNameByte(src[j+2])):
+				if got := bareTestArgument(src[j+2:]); got != "" {
+					fail("parser: Parser Error: Expected " + end + " (Got " + got + ")")
+				}
 			case isDigit(c) && !isNameByte(prev) && prev != '.':
 				k := j
 				for k < len(src) && isDigit(src[k]) {
@@ -115,6 +122,48 @@ func llamaLoadError(src string) string {
 		i = j
 	}
 	return parseErr
+}
+
+// bareTestArgument returns the start of the argument of a test written without
+// parentheses after the keyword is (rest is the text after it: " not divisibleby 3"), or
+// "" when the test has none or has it in parentheses. It reads as Jinja2's parse_test
+// does: a name, a number, a str, a list or a dict after the test's name is its argument,
+// but for else, or and and.
+func bareTestArgument(rest string) string {
+	word := func() string {
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		k := 0
+		for k < len(rest) && isNameByte(rest[k]) {
+			k++
+		}
+		w := rest[:k]
+		rest = rest[k:]
+		return w
+	}
+	name := word()
+	if name == "not" {
+		name = word()
+	}
+	for name != "" && strings.HasPrefix(rest, ".") {
+		rest = rest[1:]
+		name = word()
+	}
+	if name == "" {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if rest == "" {
+		return ""
+	}
+	switch c := rest[0]; {
+	case c == '\'' || c == '"' || c == '[' || c == '{' || isDigit(c):
+		return rest[:1]
+	case isNameByte(c):
+		if w := word(); w != "else" && w != "or" && w != "and" {
+			return w
+		}
+	}
+	return ""
 }
 
 // isNameByte reports whether c can be part of a name.
