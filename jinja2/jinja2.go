@@ -463,8 +463,8 @@ func IsOdd(v Value) bool { return impl.IsOdd(v) }
 // compare (None, bools, small ints, shared containers).
 func IsSameas(v, o Value) bool { return impl.IsSameas(v, o) }
 
-// IsSequence reports whether value has a length and items (str, list, tuple, dict, and
-// Jinja2's Undefined).
+// IsSequence reports whether value has a length and items (str, bytes, list, tuple,
+// dict, and Jinja2's Undefined).
 func IsSequence(v Value) bool { return impl.IsSequence(v) }
 
 // IsString is isinstance(value, str).
