@@ -1,32 +1,37 @@
 package llamaprobe
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // llamaLoadError returns the error llama.cpp (b10587) gives when it loads the template
 // text src, as its own lexer and parser see it, or "" when they accept it:
 //   - a string literal with an escape its lexer lacks (it knows \n \t \r \b \f \v \\ \'
 //     \" only, where Jinja2 keeps any other backslash);
+//   - a byte outside ASCII in code (a name such as é), which its lexer does not know;
 //   - a statement its parser lacks (it knows set, if, for, macro, call, filter,
 //     generation, break and continue, not raw, with, block, include...);
 //   - a number its lexer ends before a letter or an underscore (it reads digits and a
 //     fraction only: 1e5, 0x10 and 1_000 are a number and a name), which its parser
-//     meets where the tag should end;
-//   - a tuple in parentheses with a trailing comma, (1,) (a call's trailing comma is
-//     fine);
+//     meets where the tag should end; an int literal beyond int64 (std::stoll);
+//   - a tuple in parentheses with a trailing comma, (1,), and the empty tuple () (a
+//     call's trailing comma and empty arguments are fine);
 //   - the operators // and **, which it lacks;
 //   - Jinja2's markers {%+ and +%}, which its lexer reads as the operator +;
 //   - a test's argument without parentheses (x is divisibleby 3): its parser takes the
-//     test's name only, and meets the argument where the tag should end.
+//     test's name only, and meets the argument where the tag should end;
+//   - a sign that is not part of a number: its lexer reads - or + after an operand (a
+//     name, a number, a str, ")" or "]") as the binary operator, which after a keyword
+//     (if, else, not...) has no left operand, and anywhere else as part of the number
+//     that follows it (-1), or as a unary operator its parser has no rule for (-x);
+//   - a comma outside brackets in {{ }} ({{ 1, 2 }}), a filter chain in a filter
+//     statement ({% filter upper|lower %}), and a recursive loop.
 //
 // llama-server then refuses to start: every request gets this error. Its lexer runs
-// first, so an escape error comes before the others, which come in the text's order.
+// first, so a lexer error comes before the others, which come in the text's order.
 func llamaLoadError(src string) string {
 	var parseErr string
-	fail := func(msg string) {
-		if parseErr == "" {
-			parseErr = msg
-		}
-	}
 	for i := 0; i+1 < len(src); i++ {
 		if strings.HasPrefix(src[i:], "{#") {
 			if k := strings.Index(src[i+2:], "#}"); k >= 0 {
@@ -37,91 +42,188 @@ func llamaLoadError(src string) string {
 		if src[i] != '{' || (src[i+1] != '{' && src[i+1] != '%') {
 			continue
 		}
-		statement := src[i+1] == '%'
-		end := "}}"
-		if statement {
-			end = "%}"
+		t := tagScan{src: src, j: i + 2, statement: src[i+1] == '%'}
+		if lexErr := t.scan(); lexErr != "" {
+			return lexErr
 		}
-		j := i + 2
-		if statement && src[j] == '+' {
-			fail("Unknown statement") // no {%+: its lexer reads + as an operator
+		if parseErr == "" {
+			parseErr = t.parseErr
 		}
-		if statement {
-			name := strings.TrimLeft(src[j:], "-+ \t\r\n")
-			k := 0
-			for k < len(name) && isNameByte(name[k]) {
-				k++
-			}
-			if name = name[:k]; name != "" && !llamaStatements[name] {
-				fail("Unknown statement: " + name)
-			}
-		}
-		var parens []bool // the open parentheses of the tag: whether each is a call's
-		var prev byte     // the last byte of code before j that is not a space
-		for j < len(src) && !strings.HasPrefix(src[j:], end) {
-			c := src[j]
-			switch {
-			case c == '\'' || c == '"':
-				for j++; j < len(src) && src[j] != c; j++ {
-					if src[j] != '\\' || j+1 >= len(src) {
-						continue
-					}
-					j++
-					if !strings.ContainsRune(`ntrbfv\'"`, rune(src[j])) {
-						return `lexer: unknown escape character \` + string(src[j])
-					}
-				}
-				prev = c
-				j++
-				continue
-			case c == '+' && statement && strings.HasPrefix(src[j+1:], "%}"):
-				// no +%}: the operator + comes where the tag ends
-				fail("Unexpected token: %} of type 9")
-			case (c == '/' || c == '*') && j+1 < len(src) && src[j+1] == c:
-				// no // or **: the second operator comes where an operand should
-				fail("Unexpected token: " + string(c) + " of type 22")
-			case c == '(':
-				parens = append(parens, isNameByte(prev) || prev == ')' || prev == ']')
-			case c == ')':
-				if n := len(parens); n > 0 {
-					if prev == ',' && !parens[n-1] {
-						fail("Unexpected token: ) of type 7")
-					}
-					parens = parens[:n-1]
-				}
-			case c == 'i' && strings.HasPrefix(src[j:], "is") && !isNameByte(src[j-1]) && src[j-1] != '.' &&
-				(j+2 == len(src) || !isNameByte(src[j+2])):
-				if got := bareTestArgument(src[j+2:]); got != "" {
-					fail("parser: Parser Error: Expected " + end + " (Got " + got + ")")
-				}
-			case isDigit(c) && !isNameByte(prev) && prev != '.':
-				k := j
-				for k < len(src) && isDigit(src[k]) {
-					k++
-				}
-				if k+1 < len(src) && src[k] == '.' && isDigit(src[k+1]) {
-					for k++; k < len(src) && isDigit(src[k]); k++ {
-					}
-				}
-				if k < len(src) && isNameByte(src[k]) {
-					name := k
-					for name < len(src) && isNameByte(src[name]) {
-						name++
-					}
-					fail("parser: Parser Error: Expected " + end + " (Got " + src[k:name] + ")")
-				}
-				prev = src[k-1]
-				j = k
-				continue
-			}
-			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-				prev = c
-			}
-			j++
-		}
-		i = j
+		i = t.j
 	}
 	return parseErr
+}
+
+// tagScan reads one tag of a template as llama.cpp's lexer and parser do, as far as
+// llamaLoadError needs.
+type tagScan struct {
+	src       string
+	j         int  // the position read
+	statement bool // {% %}, not {{ }}
+	parseErr  string
+	parens    []bool // the open parentheses: whether each is a call's
+	depth     int    // the open brackets of any kind
+	prev      byte   // the last byte of code before j that is not a space
+	prevWord  string // the name that ends at prev, if prev ends one
+}
+
+func (t *tagScan) fail(msg string) {
+	if t.parseErr == "" {
+		t.parseErr = msg
+	}
+}
+
+// scan reads the tag up to its end and returns a lexer error, or "" (a parser error is
+// kept in parseErr).
+func (t *tagScan) scan() string {
+	src := t.src
+	end := "}}"
+	if t.statement {
+		end = "%}"
+	}
+	keyword := ""
+	if t.statement {
+		if src[t.j] == '+' {
+			t.fail("Unknown statement") // no {%+: its lexer reads + as an operator
+		}
+		name := strings.TrimLeft(src[t.j:], "-+ \t\r\n")
+		k := 0
+		for k < len(name) && isNameByte(name[k]) {
+			k++
+		}
+		if keyword = name[:k]; keyword != "" && !llamaStatements[keyword] {
+			t.fail("Unknown statement: " + keyword)
+		}
+	}
+	if t.j < len(src) && src[t.j] == '-' {
+		t.j++ // {{- and {%-
+	}
+	for t.j < len(src) && !strings.HasPrefix(src[t.j:], end) {
+		c := src[t.j]
+		word := ""
+		switch {
+		case c >= 0x80:
+			return "lexer: unexpected character: " + string(c)
+		case c == '\'' || c == '"':
+			j := t.j
+			for j++; j < len(src) && src[j] != c; j++ {
+				if src[j] != '\\' || j+1 >= len(src) {
+					continue
+				}
+				j++
+				if !strings.ContainsRune(`ntrbfv\'"`, rune(src[j])) {
+					return `lexer: unknown escape character \` + string(src[j])
+				}
+			}
+			t.prev, t.prevWord = c, ""
+			t.j = j + 1
+			continue
+		case c == '+' && t.statement && strings.HasPrefix(src[t.j+1:], "%}"):
+			// no +%}: the operator + comes where the tag ends
+			t.fail("Unexpected token: %} of type 9")
+		case (c == '-' || c == '+') && !strings.HasPrefix(src[t.j+1:], end):
+			t.sign(c)
+		case (c == '/' || c == '*') && t.j+1 < len(src) && src[t.j+1] == c:
+			// no // or **: the second operator comes where an operand should
+			t.fail("Unexpected token: " + string(c) + " of type 22")
+		case c == '(':
+			t.parens = append(t.parens, isNameByte(t.prev) || t.prev == ')' || t.prev == ']')
+			t.depth++
+		case c == ')':
+			if n := len(t.parens); n > 0 {
+				if (t.prev == ',' || t.prev == '(') && !t.parens[n-1] {
+					t.fail("Unexpected token: ) of type 7")
+				}
+				t.parens = t.parens[:n-1]
+			}
+			t.depth--
+		case c == '[' || c == '{':
+			t.depth++
+		case c == ']' || c == '}':
+			t.depth--
+		case c == ',' && !t.statement && t.depth <= 0:
+			t.fail("parser: Parser Error: Expected }} (Got ,)")
+		case c == '|' && keyword == "filter" && t.depth <= 0:
+			t.fail("parser: Parser Error: Expected %} (Got |)")
+		case isDigit(c) && !isNameByte(t.prev) && t.prev != '.':
+			t.number(end)
+			continue
+		case isNameByte(c):
+			k := t.j
+			for k < len(src) && isNameByte(src[k]) {
+				k++
+			}
+			word = src[t.j:k]
+			switch {
+			case word == "is" && src[t.j-1] != '.':
+				if got := bareTestArgument(src[k:]); got != "" {
+					t.fail("parser: Parser Error: Expected " + end + " (Got " + got + ")")
+				}
+			case word == "recursive" && keyword == "for":
+				t.fail("parser: Parser Error: Expected %} (Got recursive)")
+			}
+			t.prev, t.prevWord = src[k-1], word
+			t.j = k
+			continue
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			t.prev, t.prevWord = c, word
+		}
+		t.j++
+	}
+	return ""
+}
+
+// signKeywords are the names after which a sign has no left operand.
+var signKeywords = map[string]bool{"if": true, "else": true, "elif": true, "not": true, "and": true, "or": true, "in": true, "is": true}
+
+// sign reads the sign c at t.j: the binary operator after an operand, else part of the
+// number it is written against, else a unary operator llama.cpp's parser refuses.
+func (t *tagScan) sign(c byte) {
+	switch {
+	case t.prev == '\'' || t.prev == '"' || t.prev == ')' || t.prev == ']':
+	case isNameByte(t.prev):
+		if signKeywords[t.prevWord] {
+			t.fail("Unexpected token: " + string(c) + " of type 21")
+		}
+	case t.j+1 < len(t.src) && isDigit(t.src[t.j+1]):
+	default:
+		t.fail("Unexpected token: " + string(c) + " of type 24")
+	}
+}
+
+// number reads the number at t.j: digits and a fraction. A letter or an underscore right
+// after it is a name its parser meets where the tag should end; an int beyond int64
+// fails std::stoll (but -9223372036854775808, whose sign is part of the literal).
+func (t *tagScan) number(end string) {
+	src := t.src
+	k := t.j
+	for k < len(src) && isDigit(src[k]) {
+		k++
+	}
+	fraction := k+1 < len(src) && src[k] == '.' && isDigit(src[k+1])
+	if fraction {
+		for k++; k < len(src) && isDigit(src[k]); k++ {
+		}
+	}
+	if k < len(src) && isNameByte(src[k]) {
+		name := k
+		for name < len(src) && isNameByte(src[name]) {
+			name++
+		}
+		t.fail("parser: Parser Error: Expected " + end + " (Got " + src[k:name] + ")")
+	}
+	if !fraction {
+		digits := src[t.j:k]
+		if src[t.j-1] == '-' && t.prev == '-' {
+			digits = "-" + digits
+		}
+		if _, err := strconv.ParseInt(digits, 10, 64); err != nil {
+			t.fail("stoll")
+		}
+	}
+	t.prev, t.prevWord = src[k-1], ""
+	t.j = k
 }
 
 // bareTestArgument returns the start of the argument of a test written without
