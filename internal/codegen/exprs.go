@@ -259,6 +259,16 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 			}
 			return g.op(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
 		}
+		if g.llama {
+			// llama.cpp's parser makes a chain binary operations, each on the bool before it
+			test := g.op(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
+			for i, op := range x.Ops[1:] {
+				test = g.op(compareFuncs[op]).Call(rt("Bool").Call(test), g.value(x.Ys[i+1]))
+			}
+			return jen.Func().Params().Bool().Block(
+				jen.Comment("llama.cpp: a chain of comparisons is (a < b) < c, each comparing the bool before it"),
+				jen.Return(test)).Call()
+		}
 		// a chain: each operand evaluated once, stopping at the first false comparison
 		var body []jen.Code
 		prev := g.alloc("left")

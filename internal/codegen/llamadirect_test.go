@@ -118,14 +118,13 @@ func llamaDirectSource() *jen.File {
 		m := byMethodFn[fn]
 		f.Commentf("%s is jinja2.%s as llama.cpp's engine calls the method %s with %d %s.", fn, fn, m.name, m.args, strings.TrimSuffix("arguments", map[bool]string{true: "s"}[m.args == 1]))
 		call := jen.Return(jen.Id("CallMethod").Call(jen.Id("v"), jen.Lit(m.name), args(m.args), jen.Nil()))
-		if llamacpp.PythonStrMethods[m.name] {
-			forward := []jen.Code{jen.Id("v")}
-			for i := range m.args {
-				forward = append(forward, jen.Id(fmt.Sprintf("arg%d", i+1)))
+		if llamacpp.PythonStrMethods[m.name] && m.args == 1 {
+			isStr := func(x string) *jen.Statement {
+				return jen.Id(x).Dot("Kind").Call().Op("==").Qual(jinja2Impl, "KindString")
 			}
 			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-				jen.If(jen.Id("v").Dot("Kind").Call().Op("==").Qual(jinja2Impl, "KindString")).Block(
-					jen.Return(jen.Qual(jinja2Impl, fn).Call(forward...)).Comment("a str's "+m.name+" is Python's (PythonStrMethods)")),
+				jen.If(isStr("v").Op("&&").Add(isStr("arg1"))).Block(
+					jen.Return(jen.Qual(jinja2Impl, fn).Call(jen.Id("v"), jen.Id("arg1"))).Comment("a str's "+m.name+" of a str is Python's (PythonStrMethods)")),
 				call)
 			continue
 		}

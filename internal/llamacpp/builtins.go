@@ -119,8 +119,8 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 }
 
 // PythonStrMethods are the methods of a str that llama.cpp's engine runs as Python
-// does: its builtins of these names call Jinja2's (so do direct.go's functions, without
-// the dispatch, for a str).
+// does when they are given one str: direct.go's functions call Jinja2's then, without
+// the dispatch (llamaAffix is the general case).
 var PythonStrMethods = map[string]bool{"startswith": true, "endswith": true}
 
 // Builtin runs llama.cpp's builtin id on v, called as a method when method is set,
@@ -151,8 +151,11 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	case id == "string" && (k == "list" || k == "dict"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
-		if method && PythonStrMethods[id] {
-			return jinja2.CallMethod(v, id, args, kwargs)
+		switch {
+		case method && (id == "startswith" || id == "endswith"):
+			return llamaAffix(id, v, args, kwargs)
+		case method && id == "format":
+			return llamaFormat(v, args, kwargs)
 		}
 		if r, ok := llamaStrBuiltin(id, v, args, kwargs); ok {
 			// what it computes from template text alone is template text
@@ -315,6 +318,23 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		llamaArg(jinja2.KindString, v)
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
+}
+
+// llamaAffix is llama.cpp's startswith and endswith of the str v: its first argument
+// must be a str, and the others are ignored (no tuple of affixes, no start or end).
+func llamaAffix(id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	switch n := 1 + len(args) + len(kwargs); {
+	case n < 2:
+		jinja2.Throw(EngineError, "Function '%s' expected between 2 and 999 arguments, got %d", id, n)
+	case len(args) == 0:
+		jinja2.Throw(EngineError, "Function '%s' expected value of type String, got KwArg", id)
+	case args[0].Kind() != jinja2.KindString:
+		jinja2.Throw(EngineError, "Function '%s' expected value of type String, got %s", id, llamaTypeName(args[0]))
+	}
+	if id == "startswith" {
+		return jinja2.Bool(strings.HasPrefix(v.Text(), args[0].Text()))
+	}
+	return jinja2.Bool(strings.HasSuffix(v.Text(), args[0].Text()))
 }
 
 // compareTests are the tests llama.cpp runs as value_compare, with its operator.

@@ -406,8 +406,8 @@ func FilterXmlattr(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 
 // MethodEndswith is jinja2.MethodEndswith as llama.cpp's engine calls the method endswith with 1 argument.
 func MethodEndswith(v, arg1 jinja2.Value) jinja2.Value {
-	if v.Kind() == jinja2.KindString {
-		return jinja2.MethodEndswith(v, arg1) // a str's endswith is Python's (PythonStrMethods)
+	if v.Kind() == jinja2.KindString && arg1.Kind() == jinja2.KindString {
+		return jinja2.MethodEndswith(v, arg1) // a str's endswith of a str is Python's (PythonStrMethods)
 	}
 	return CallMethod(v, "endswith", []jinja2.Value{arg1}, nil)
 }
@@ -459,8 +459,8 @@ func MethodSplitSep(v, arg1 jinja2.Value) jinja2.Value {
 
 // MethodStartswith is jinja2.MethodStartswith as llama.cpp's engine calls the method startswith with 1 argument.
 func MethodStartswith(v, arg1 jinja2.Value) jinja2.Value {
-	if v.Kind() == jinja2.KindString {
-		return jinja2.MethodStartswith(v, arg1) // a str's startswith is Python's (PythonStrMethods)
+	if v.Kind() == jinja2.KindString && arg1.Kind() == jinja2.KindString {
+		return jinja2.MethodStartswith(v, arg1) // a str's startswith of a str is Python's (PythonStrMethods)
 	}
 	return CallMethod(v, "startswith", []jinja2.Value{arg1}, nil)
 }

@@ -464,7 +464,7 @@ func llamaFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 		}
 		return jinja2.CallFilter(name, v, args, kwargs)
 	case name == "format":
-		return llamaFormat(v, args)
+		return llamaFormat(v, args, kwargs)
 	case name == "safe":
 		if v.Kind() == jinja2.KindString {
 			return jinja2.Str(v.Text()) // a plain str: llama.cpp has no Markup
@@ -534,7 +534,7 @@ func llamaSelect(list jinja2.Value, name string, args []jinja2.Value, kwargs []j
 
 // llamaFormat is llama.cpp's format filter: each {} of the str v is the string form of
 // the next argument; % is text like any other, and any other { an error.
-func llamaFormat(v jinja2.Value, args []jinja2.Value) jinja2.Value {
+func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if v.Kind() != jinja2.KindString {
 		jinja2.Throw(EngineError, "format() first argument must be a string")
 	}
@@ -549,8 +549,13 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value) jinja2.Value {
 			jinja2.Throw(EngineError, "format() only supports simple '{}' placeholders")
 		}
 		i++
-		if next < len(args) {
+		switch n := 1 + len(args) + len(kwargs); {
+		case next < len(args):
 			b.WriteString(llamaString(args[next]))
+		case next < n-1:
+			jinja2.Throw(EngineError, "KwArg is not a string value") // the keyword arguments follow
+		default:
+			jinja2.Throw(EngineError, "Function 'format' expected at least %d arguments, got %d", next+2, n)
 		}
 		next++
 	}

@@ -352,9 +352,17 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		}
 	case *ir.Compare:
 		left := m.expr(e, x.X)
+		if m.probe != nil {
+			// llama.cpp's chain: (a < b) < c, each comparison on the bool before it
+			ok := probeCompare(x.Ops[0], left, m.expr(e, x.Ys[0]))
+			for i, op := range x.Ops[1:] {
+				ok = probeCompare(op, jinja2.Bool(ok), m.expr(e, x.Ys[i+1]))
+			}
+			return ok
+		}
 		for i, op := range x.Ops {
 			right := m.expr(e, x.Ys[i])
-			if m.probe != nil && !probeCompare(op, left, right) || m.probe == nil && !compare(op, left, right) {
+			if !compare(op, left, right) {
 				return false
 			}
 			left = right

@@ -103,7 +103,7 @@ func (t *tagScan) scan() string {
 		word := ""
 		switch {
 		case c >= 0x80:
-			return "lexer: unexpected character: " + string(c)
+			return "lexer: unexpected character: " + src[t.j:t.j+1] // the byte, as its message has it
 		case c == '\'' || c == '"':
 			j := t.j
 			for j++; j < len(src) && src[j] != c; j++ {
