@@ -1151,7 +1151,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(block, "calls")), jinja2.SmallInt(1))) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(block, "calls")), jinja2.SmallInt(1))) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}

@@ -495,7 +495,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					w.WriteString("\", \"arguments\": ")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
+					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))

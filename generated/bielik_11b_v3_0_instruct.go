@@ -306,7 +306,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}

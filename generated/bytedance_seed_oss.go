@@ -609,13 +609,13 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
 	if llamacpp.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
+		if llamacpp.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
-		} else if !jinja2.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
+		} else if !llamacpp.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
@@ -735,7 +735,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
 		llamacpp.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
-		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
+		if llamacpp.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
 			llamacpp.WriteAdd(w, thinkBeginToken, jinja2.Lit("\n"), budgetBeginToken, jinja2.Lit("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Lit("\n"), thinkEndToken)
 		}

@@ -748,7 +748,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 					for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+						if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
 							llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)

@@ -330,7 +330,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)

@@ -451,7 +451,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -467,7 +467,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -489,7 +489,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
-			if jinja2.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
+			if llamacpp.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -500,7 +500,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
@@ -532,7 +532,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
@@ -555,7 +555,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
@@ -582,7 +582,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
 			toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
-			if jinja2.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+			if llamacpp.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -593,7 +593,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}

@@ -629,7 +629,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
 			toolCallCount = llamacpp.FilterLength(llamacpp.ItemStr(assistantMsg, "tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
-			if jinja2.Eq(callOrder, jinja2.SmallInt(1)) {
+			if llamacpp.Eq(callOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
@@ -639,7 +639,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}))
 			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
-			if jinja2.Eq(callOrder, toolCallCount) {
+			if llamacpp.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121:7 {%- set state.pending_asst_marker = false -%}
 				statePendingAsstMarker = false

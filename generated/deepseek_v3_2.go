@@ -663,7 +663,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if llamacpp.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
 				llamacpp.Write(w, thinkingStartToken)
 			} else {
@@ -678,7 +678,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if llamacpp.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
 				llamacpp.Write(w, thinkingStartToken)
 			} else {
@@ -693,7 +693,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
+				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && llamacpp.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -703,7 +703,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = llamacpp.Item(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
-			if jinja2.Eq(toolCallOrder, jinja2.SmallInt(1)) {
+			if llamacpp.Eq(toolCallOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
@@ -711,7 +711,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if jinja2.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
+			if llamacpp.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if llamacpp.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {

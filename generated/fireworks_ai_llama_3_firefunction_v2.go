@@ -186,7 +186,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
-		if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…

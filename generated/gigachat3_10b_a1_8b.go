@@ -449,7 +449,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
 				schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
-				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+				if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
 				} else if llamacpp.IsMapping(schemaAdditionalProperties) {

@@ -1798,7 +1798,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), seg))
-					} else if (llamacpp.IsSequence(llamacpp.ItemAttr(nsP, "n")) && !llamacpp.IsString(llamacpp.ItemAttr(nsP, "n"))) && jinja2.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
+					} else if (llamacpp.IsSequence(llamacpp.ItemAttr(nsP, "n")) && !llamacpp.IsString(llamacpp.ItemAttr(nsP, "n"))) && llamacpp.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsP)
@@ -2078,7 +2078,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
-					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+					if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
@@ -2902,7 +2902,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			items = jinja2.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if jinja2.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
+		if llamacpp.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
 			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 		}
@@ -3370,7 +3370,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(llamacpp.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…

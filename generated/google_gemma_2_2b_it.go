@@ -105,7 +105,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}

@@ -1523,7 +1523,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if jinja2.Eq(llamacpp.MethodGet(tc, jinja2.Lit("id")), llamacpp.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
+							if llamacpp.Eq(llamacpp.MethodGet(tc, jinja2.Lit("id")), llamacpp.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
 							}

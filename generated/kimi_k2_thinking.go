@@ -375,7 +375,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}

@@ -1231,7 +1231,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(state, "tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), llamacpp.FilterString(callId)) {
+							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && llamacpp.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), llamacpp.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1244,7 +1244,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.SmallInt(0)) && jinja2.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
+				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.SmallInt(0)) && llamacpp.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
@@ -1269,7 +1269,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								resultId = llamacpp.MethodGetDefault(toolMessage, jinja2.Lit("tool_call_id"), llamacpp.MethodGet(toolMessage, jinja2.Lit("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !llamacpp.IsNone(resultId) && jinja2.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) {
+								if !llamacpp.IsNone(resultId) && llamacpp.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									renderToolMessage(toolMessage, state, llamacpp.MethodGet(fn, jinja2.Lit("name")))
 								}
@@ -1360,7 +1360,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && jinja2.Ne(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
+	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.Ne(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("image prompt count "), llamacpp.FilterString(llamacpp.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), llamacpp.FilterString(llamacpp.ItemAttr(state, "image_index")))))
 	}

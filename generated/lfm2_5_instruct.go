@@ -260,7 +260,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && llamacpp.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}

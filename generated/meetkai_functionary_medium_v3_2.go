@@ -755,7 +755,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				if llamacpp.In(jinja2.Lit("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					itemFormat := llamacpp.ItemStr(item, "format")
-					if jinja2.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
+					if llamacpp.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
 						llamacpp.Write(w, itemFormat)
 					} else {
@@ -856,7 +856,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
+			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && llamacpp.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -878,7 +878,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
+		if llamacpp.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}

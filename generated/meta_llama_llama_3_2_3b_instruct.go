@@ -274,7 +274,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
+		if llamacpp.Ne(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
@@ -311,7 +311,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if !jinja2.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
+			if !llamacpp.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}

@@ -230,7 +230,7 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
 			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")

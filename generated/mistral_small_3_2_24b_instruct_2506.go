@@ -290,7 +290,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
 		if !(jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") || llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -327,7 +327,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && llamacpp.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				llamacpp.WriteJSON(w, tools, nil, nil)
@@ -370,7 +370,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := llamacpp.ItemAttr(toolCall, "id")
-					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || llamacpp.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
@@ -422,7 +422,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || jinja2.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.SmallInt(9)) {
+			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || llamacpp.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.SmallInt(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

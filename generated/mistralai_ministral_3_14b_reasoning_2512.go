@@ -315,9 +315,9 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
@@ -342,7 +342,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(llamacpp.FilterLength(messageContent), jinja2.SmallInt(2)) {
+				if llamacpp.Eq(llamacpp.FilterLength(messageContent), jinja2.SmallInt(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
@@ -376,7 +376,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := llamacpp.ItemStr(message, "content")
-			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || jinja2.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
+			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || llamacpp.Eq(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}

@@ -285,7 +285,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(llamacpp.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -308,7 +308,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && llamacpp.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
 				items := llamacpp.Iterate(w, tools)
@@ -392,7 +392,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := llamacpp.ItemAttr(toolCall, "id")
-				if !llamacpp.IsDefined(toolCallId) || jinja2.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+				if !llamacpp.IsDefined(toolCallId) || llamacpp.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -432,7 +432,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if !llamacpp.IsDefined(messageToolCallId) || jinja2.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
+			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

@@ -385,7 +385,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
@@ -399,7 +399,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !llamacpp.IsNone(tools) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
+			if !llamacpp.IsNone(tools) && llamacpp.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
 				items := llamacpp.Iterate(w, tools)

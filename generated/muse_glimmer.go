@@ -748,7 +748,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = llamacpp.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && jinja2.Eq(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), role) {
+		if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), role) {
 			endToken = jinja2.Lit("<|eom|>")
 		} else {
 			endToken = jinja2.Lit("<|eot|>")
@@ -805,7 +805,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.ItemAttr(tc, "id"))) && jinja2.Eq(llamacpp.ItemAttr(tc, "id"), tcid) {
+							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.ItemAttr(tc, "id"))) && llamacpp.Eq(llamacpp.ItemAttr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name")
 							}

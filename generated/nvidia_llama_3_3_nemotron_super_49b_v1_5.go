@@ -326,7 +326,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.Eq(messageRole, userToken) {
+		if llamacpp.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(startHeader, userToken, endHeader))
@@ -334,7 +334,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			llamacpp.Write(w, eot)
-		} else if jinja2.Eq(messageRole, assistantToken) {
+		} else if llamacpp.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
 			messageContent := llamacpp.ItemAttr(message, "content")
@@ -394,10 +394,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
 			llamacpp.Write(w, eot)
-		} else if jinja2.Eq(messageRole, toolToken) {
+		} else if llamacpp.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
+			if (i == 0) || llamacpp.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(startHeader, toolToken, endHeader))
@@ -406,13 +406,13 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
+			if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
+			if (i == len(items)-1) || llamacpp.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				llamacpp.Write(w, eot)

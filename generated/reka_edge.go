@@ -618,7 +618,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -673,7 +673,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
+			if !(continueFinalMessage.Truthy() && llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -682,7 +682,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
+			if llamacpp.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -697,7 +697,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
+			if llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -706,7 +706,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)

@@ -362,7 +362,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.SmallInt(0)) {
+	if llamacpp.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.SmallInt(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		llamacpp.WriteStr(w, reasoningPrompt)
@@ -505,7 +505,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 					w.WriteString("\", \"arguments\": ")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
+					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))

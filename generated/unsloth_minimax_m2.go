@@ -546,7 +546,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 					for i := range items {
 						part := items[i]
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
-						if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+						if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
 							reasoningContent = llamacpp.MethodStripChars(part, jinja2.Lit("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}

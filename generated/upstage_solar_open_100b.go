@@ -421,7 +421,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
+					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
 						llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					}

@@ -20,7 +20,7 @@ type Capabilities = impl.Capabilities
 // and another value join their string forms (llamaString).
 func Add(a, b jinja2.Value) jinja2.Value { return impl.Add(a, b) }
 
-// Attr is jinja2.Attr with llama.cpp's lenient undefined.
+// Attr is jinja2.Attr with llama.cpp's lenient undefined, and its members (lacks).
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
@@ -66,6 +66,14 @@ func Concat(items ...jinja2.Value) jinja2.Value { return impl.Concat(items...) }
 
 // Div is jinja2.Div as llama.cpp's /.
 func Div(a, b jinja2.Value) jinja2.Value { return impl.Div(a, b) }
+
+// Eq is jinja2.Eq as llama.cpp's == (value_t::operator==, each type's equivalent):
+// numbers (bools among them) are equal when both their int and their double are; strs,
+// none and undefined equal their own kind only; a list equals a list and a tuple a tuple
+// with equal items in order, and a dict a dict with equal keys and values in the same
+// order, but only when neither holds a list, a dict or an undefined value (then they
+// are not hashable, and equal nothing).
+func Eq(a, b jinja2.Value) bool { return impl.Eq(a, b) }
 
 // FilterAbs is jinja2.FilterAbs as llama.cpp's engine applies the filter abs.
 func FilterAbs(v jinja2.Value) jinja2.Value { return impl.FilterAbs(v) }
@@ -292,7 +300,9 @@ func Ge(a, b jinja2.Value) bool { return impl.Ge(a, b) }
 func Gt(a, b jinja2.Value) bool { return impl.Gt(a, b) }
 
 // In is jinja2.In as llama.cpp's in: false for an undefined container, an error for
-// another undefined or none operand.
+// another undefined or none operand; an item of a list or tuple is found by Eq, a str in
+// a str, a key in a dict; a list or tuple in a list or tuple, and any other pair, is an
+// error (its binary operator takes two arrays for +, and nothing else).
 func In(item, container jinja2.Value) bool { return impl.In(item, container) }
 
 // InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item is an error.
@@ -469,6 +479,9 @@ func Mod(a, b jinja2.Value) jinja2.Value { return impl.Mod(a, b) }
 
 // Mul is jinja2.Mul as llama.cpp's *.
 func Mul(a, b jinja2.Value) jinja2.Value { return impl.Mul(a, b) }
+
+// Ne is jinja2.Ne as llama.cpp's !=, the negation of its == (Eq).
+func Ne(a, b jinja2.Value) bool { return impl.Ne(a, b) }
 
 // NotIn is jinja2.NotIn as llama.cpp's not in (see In).
 func NotIn(item, container jinja2.Value) bool { return impl.NotIn(item, container) }

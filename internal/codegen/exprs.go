@@ -56,7 +56,11 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			return jen.Id(a.goName)
 		}
 		if l, ok := x.X.(*ir.Load); ok {
-			if p, ok := g.positions[l.Var]; ok {
+			p, isPosition := g.positions[l.Var]
+			if g.llama && (isPosition || g.loops[l.Var]) && (x.Name == "depth" || x.Name == "depth0") {
+				return rt("Undefined").Call(jen.Lit(x.Name)) // llama.cpp's loop has no depth
+			}
+			if isPosition {
 				return p.attr(x.Name)
 			}
 		}
@@ -210,7 +214,7 @@ var llamaVariants = map[string]bool{
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
-	"Lt": true, "Le": true, "Gt": true, "Ge": true,
+	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
 }
 
 var binaryFuncs = map[string]string{

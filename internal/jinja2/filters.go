@@ -571,7 +571,6 @@ func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
 	if given(a[0]) {
 		def = a[0]
 	}
-	base := optInt(a[1], 10)
 	switch v.kind() {
 	case KindInt:
 		return v
@@ -584,8 +583,16 @@ func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
 		}
 		return floatToInt(v.float())
 	case KindString:
-		if i, ok := parsePyInt(v.str(), base); ok {
-			return i
+		// int(s, base), where a base that is not an int is a TypeError, caught as the
+		// ValueError of a str that is no int
+		base := a[1]
+		if !given(base) || base.kind() == KindNone {
+			base = Int(10)
+		}
+		if base.isIntegral() {
+			if i, ok := parsePyInt(v.str(), sliceInt(base)); ok {
+				return i
+			}
 		}
 		// int(float(s)), where the OverflowError of inf and ValueError of nan give the default
 		if f, ok := parsePyFloat(v.str()); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {

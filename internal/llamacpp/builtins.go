@@ -148,6 +148,8 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		return llamaDefault(v, args, kwargs)
 	case id == "tojson", (id == "string" || id == "safe") && (k == "int" || k == "float"):
 		return llamaToJSON(v, args, kwargs)
+	case id == "abs" && (k == "int" || k == "float") && len(args)+len(kwargs) == 0:
+		return llamaAbs(v)
 	case id == "string" && (k == "list" || k == "dict"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
@@ -280,8 +282,8 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 	case !llamaTests[name]:
 		jinja2.Throw(EngineError, "Unknown test '%s'", name)
 	}
-	if name == "in" && len(args) == 1 && args[0].Kind() == jinja2.KindUndefined {
-		return false
+	if name == "in" && len(args) == 1 {
+		return testIn(v, args[0])
 	}
 	if op, ok := compareTests[name]; ok {
 		if n := 1 + len(args) + len(kwargs); n != 2 {
@@ -318,6 +320,21 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		llamaArg(jinja2.KindString, v)
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
+}
+
+// llamaAbs is llama.cpp's abs of a number, val < 0 ? -val : val: -0.0 stays, and the
+// least int64 is its own negation.
+func llamaAbs(v jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindFloat {
+		if f := floatOf(v); f < 0 {
+			return jinja2.Float(-f)
+		}
+		return v
+	}
+	if i, ok := v.AsInt(); ok && i < 0 {
+		return jinja2.Int(-i)
+	}
+	return jinja2.CallFilter("abs", v, nil, nil)
 }
 
 // llamaAffix is llama.cpp's startswith and endswith of the str v: its first argument

@@ -18,8 +18,11 @@ func isNull(v jinja2.Value) bool {
 	return v.Kind() == jinja2.KindNone || v.Kind() == jinja2.KindUndefined
 }
 
-// Attr is jinja2.Attr with llama.cpp's lenient undefined.
+// Attr is jinja2.Attr with llama.cpp's lenient undefined, and its members (lacks).
 func Attr(v jinja2.Value, name string) jinja2.Value {
+	if lacks(v, name) {
+		return jinja2.Undefined(name)
+	}
 	if v.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined("object_property")
 	}
@@ -28,10 +31,25 @@ func Attr(v jinja2.Value, name string) jinja2.Value {
 
 // ItemAttr is jinja2.ItemAttr with llama.cpp's lenient undefined, as Attr.
 func ItemAttr(v jinja2.Value, name string) jinja2.Value {
+	if lacks(v, name) {
+		return jinja2.Undefined(name)
+	}
 	if v.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined("object_property")
 	}
 	return jinja2.ItemAttr(v, name)
+}
+
+// lacks reports whether v has no member name in llama.cpp's engine where Jinja2's has
+// one: a number has its builtins only (not real, imag, numerator...), a loop no depth.
+func lacks(v jinja2.Value, name string) bool {
+	switch v.Kind() {
+	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool:
+		return !llamaBuiltins[Kind(v)][name]
+	case jinja2.KindLoop:
+		return name == "depth" || name == "depth0"
+	}
+	return false
 }
 
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
@@ -235,18 +253,6 @@ func nullOperand(op string, a, b jinja2.Value) {
 		jinja2.Throw(EngineError, "Cannot perform operation %s on undefined values", op)
 	}
 	jinja2.Throw(EngineError, "Cannot perform operation on null values")
-}
-
-// In is jinja2.In as llama.cpp's in: false for an undefined container, an error for
-// another undefined or none operand.
-func In(item, container jinja2.Value) bool {
-	if container.Kind() == jinja2.KindUndefined {
-		return false
-	}
-	if isNull(item) || container.Kind() == jinja2.KindNone {
-		nullOperand("in", item, container)
-	}
-	return jinja2.In(item, container)
 }
 
 // NotIn is jinja2.NotIn as llama.cpp's not in (see In).

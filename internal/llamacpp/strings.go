@@ -3,6 +3,7 @@ package llamacpp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,12 +32,14 @@ func llamaStrBuiltin(id string, v jinja2.Value, args []jinja2.Value, kwargs []ji
 		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 })), true
 	case "title":
 		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 || isCSpace(prev) })), true
-	case "split":
-		if len(args) == 0 && len(kwargs) == 0 {
-			return llamaSplit(s), true
-		}
+	case "split", "rsplit":
+		return llamaSplit(id, s, args, kwargs), true
 	case "length":
 		return jinja2.Int(int64(len(s))), true
+	case "int":
+		return llamaStrInt(s, args, kwargs), true
+	case "float":
+		return llamaStrFloat(s, args, kwargs), true
 	case "replace":
 		if len(args)+len(kwargs) > 2 {
 			// a count: one that is not positive replaces every old, another is refused
@@ -114,9 +117,54 @@ func mapASCII(s string, upper func(i int, prev byte) bool) string {
 // isCSpace is C's isspace.
 func isCSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
 
-// llamaSplit is split(" ").
-func llamaSplit(s string) jinja2.Value {
-	parts := strings.Split(s, " ")
+// llamaSplit is llama.cpp's split(sep=" ", maxsplit=-1) and rsplit of the str s: the
+// separator is the string form of any value (none splits at "None"), spaces are no
+// special case, and keyword arguments are not read (one in the place of an argument is
+// an error).
+func llamaSplit(id, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if n := 1 + len(args) + len(kwargs); n > 3 {
+		jinja2.Throw(EngineError, "Function '%s' expected between 1 and 3 arguments, got %d", id, n)
+	}
+	sep, maxsplit := " ", int64(-1)
+	if n := len(args) + len(kwargs); n > 0 {
+		switch {
+		case len(args) == 0:
+			jinja2.Throw(EngineError, "KwArg is not a string value")
+		case args[0].Kind() == jinja2.KindUndefined:
+			jinja2.Throw(EngineError, "Undefined is not a string value")
+		}
+		sep = llamaString(args[0])
+		if n > 1 {
+			if len(args) < 2 {
+				jinja2.Throw(EngineError, "KwArg is not an int value")
+			}
+			maxsplit = asInt(args[1])
+		}
+	}
+	if sep == "" {
+		jinja2.Throw(EngineError, "empty separator")
+	}
+	var parts []string
+	for ; maxsplit != 0; maxsplit-- {
+		i := strings.Index(s, sep)
+		if id == "rsplit" {
+			i = strings.LastIndex(s, sep)
+		}
+		if i < 0 {
+			break
+		}
+		if id == "rsplit" {
+			parts = append(parts, s[i+len(sep):])
+			s = s[:i]
+		} else {
+			parts = append(parts, s[:i])
+			s = s[i+len(sep):]
+		}
+	}
+	parts = append(parts, s)
+	if id == "rsplit" {
+		slices.Reverse(parts)
+	}
 	items := make([]jinja2.Value, len(parts))
 	for i, p := range parts {
 		items[i] = jinja2.Str(p)

@@ -354,15 +354,15 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		left := m.expr(e, x.X)
 		if m.probe != nil {
 			// llama.cpp's chain: (a < b) < c, each comparison on the bool before it
-			ok := probeCompare(x.Ops[0], left, m.expr(e, x.Ys[0]))
+			ok := llamaComparisons[x.Ops[0]](left, m.expr(e, x.Ys[0]))
 			for i, op := range x.Ops[1:] {
-				ok = probeCompare(op, jinja2.Bool(ok), m.expr(e, x.Ys[i+1]))
+				ok = llamaComparisons[op](jinja2.Bool(ok), m.expr(e, x.Ys[i+1]))
 			}
 			return ok
 		}
 		for i, op := range x.Ops {
 			right := m.expr(e, x.Ys[i])
-			if !compare(op, left, right) {
+			if !comparisons[op](left, right) {
 				return false
 			}
 			left = right
@@ -379,26 +379,10 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 	return m.expr(e, x).Truthy()
 }
 
-func compare(op string, a, b jinja2.Value) bool {
-	switch op {
-	case "==":
-		return jinja2.Eq(a, b)
-	case "!=":
-		return jinja2.Ne(a, b)
-	case "<":
-		return jinja2.Lt(a, b)
-	case "<=":
-		return jinja2.Le(a, b)
-	case ">":
-		return jinja2.Gt(a, b)
-	case ">=":
-		return jinja2.Ge(a, b)
-	case "in":
-		return jinja2.In(a, b)
-	case "notin":
-		return jinja2.NotIn(a, b)
-	}
-	panic("llamaprobe: unknown comparison " + op)
+// comparisons are Jinja2's comparison operators.
+var comparisons = map[string]func(a, b jinja2.Value) bool{
+	"==": jinja2.Eq, "!=": jinja2.Ne, "<": jinja2.Lt, "<=": jinja2.Le, ">": jinja2.Gt, ">=": jinja2.Ge,
+	"in": jinja2.In, "notin": jinja2.NotIn,
 }
 
 var binaryOps = map[string]func(a, b jinja2.Value) jinja2.Value{

@@ -364,34 +364,10 @@ func (m *machine) markBuiltin(id string, v jinja2.Value) {
 	}
 }
 
-// probeCompare is a comparison in llama.cpp's engine.
-func probeCompare(op string, a, b jinja2.Value) bool {
-	switch op {
-	case "in", "notin":
-		if b.Kind() == jinja2.KindUndefined {
-			return op == "notin"
-		}
-		if isNull(a) || isNull(b) {
-			llamaFail("Cannot perform operation in on undefined or null values")
-		}
-		switch llamacpp.Kind(b) {
-		case "list", "dict":
-		case "str":
-			if a.Kind() != jinja2.KindString {
-				llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
-			}
-		default:
-			llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
-		}
-	case "<", "<=", ">", ">=":
-		return llamaOrder[op](a, b)
-	}
-	return compare(op, a, b)
-}
-
-// llamaOrder are llama.cpp's orderings.
-var llamaOrder = map[string]func(a, b jinja2.Value) bool{
-	"<": llamacpp.Lt, "<=": llamacpp.Le, ">": llamacpp.Gt, ">=": llamacpp.Ge,
+// llamaComparisons are llama.cpp's comparison operators.
+var llamaComparisons = map[string]func(a, b jinja2.Value) bool{
+	"==": llamacpp.Eq, "!=": llamacpp.Ne, "<": llamacpp.Lt, "<=": llamacpp.Le, ">": llamacpp.Gt, ">=": llamacpp.Ge,
+	"in": llamacpp.In, "notin": llamacpp.NotIn,
 }
 
 // probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a
