@@ -176,7 +176,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Lit("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%B %d, %Y")}, nil)), jinja2.Lit(". You are Granite, developed by IBM."))
+		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Lit("Knowledge Cutoff Date: April 2024. Today's Date: "), llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%B %d, %Y")}, nil)), jinja2.Lit(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…

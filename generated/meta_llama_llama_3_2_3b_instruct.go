@@ -224,7 +224,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
 		if llamacpp.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
-			dateString = jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%d %b %Y")}, nil)
+			dateString = llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}

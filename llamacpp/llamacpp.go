@@ -515,6 +515,14 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value { return impl.Slice(v
 // *v and whose engine cannot run it: the call fails.
 func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value { return impl.Spread(args, v) }
 
+// StrftimeNow is jinja2.StrftimeNow as llama.cpp's strftime_now(format): C's strftime
+// of the clock (GlibcStrftime: no %f, the clock's zone for %z and %Z) into a buffer of
+// 100 bytes, an empty or longer result an error; arguments after the first are ignored,
+// and a keyword argument is no str.
+func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	return impl.StrftimeNow(w, args, kwargs)
+}
+
 // Sub is jinja2.Sub as llama.cpp's -.
 func Sub(a, b jinja2.Value) jinja2.Value { return impl.Sub(a, b) }
 

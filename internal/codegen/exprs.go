@@ -43,6 +43,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return jen.Id("w").Dot("Lookup").Call(jen.Lit(x.Name))
 	case *ir.Global:
+		if g.llama && llamacpp.LacksGlobal(x.Name) {
+			return jen.Id("w").Dot("Lookup").Call(jen.Lit(x.Name)) // llama.cpp has no such global
+		}
 		return rt("Globals").Call(jen.Id("w"), jen.Lit(x.Name))
 	case *ir.CallerVar:
 		return jen.Id(g.free[x.Name])
@@ -215,6 +218,7 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
+	"StrftimeNow": true,
 }
 
 var binaryFuncs = map[string]string{
@@ -427,7 +431,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		case "dict":
 			return rt("NewDictCall").Call(jen.Id("w"), args, kwargs)
 		case "strftime_now":
-			return rt("StrftimeNow").Call(jen.Id("w"), args, kwargs)
+			return g.op("StrftimeNow").Call(jen.Id("w"), args, kwargs)
 		case "range":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 				return rt("Range").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Args.Args)...)...)

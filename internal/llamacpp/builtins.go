@@ -79,13 +79,14 @@ func HasBuiltin(v jinja2.Value, name string) bool {
 
 // FilterTarget is the builtin llama.cpp applies for filter name to v, after its
 // aliases, and the value it applies it to: the string form of a value that is neither a
-// str nor undefined for the filters of llamaCoerced.
-func FilterTarget(name string, v jinja2.Value) (string, jinja2.Value) {
+// str nor undefined for the filters of llamaCoerced written without arguments (x|upper,
+// not x|replace('a', 'b'): its filter_expression coerces a bare name only).
+func FilterTarget(name string, v jinja2.Value, nargs int) (string, jinja2.Value) {
 	id := name
 	if a, ok := llamaFilterAliases[name]; ok {
 		id = a
 	}
-	if k := Kind(v); k != "" && k != "undefined" && k != "str" && llamaCoerced[id] {
+	if k := Kind(v); nargs == 0 && k != "" && k != "undefined" && k != "str" && llamaCoerced[id] {
 		v = jinja2.Str(llamaString(v))
 	}
 	return id, v
@@ -97,7 +98,7 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 	if name == "length" && v.Kind() == jinja2.KindList && len(args)+len(kwargs) == 0 {
 		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
 	}
-	id, input := FilterTarget(name, v)
+	id, input := FilterTarget(name, v, len(args)+len(kwargs))
 	if !HasBuiltin(input, id) {
 		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
 	}
@@ -317,7 +318,16 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 			llamaArg(jinja2.KindInt, args[0])
 		}
 	case "lower", "upper":
+		// no ASCII letter of the other case (C's isupper and islower, byte by byte)
 		llamaArg(jinja2.KindString, v)
+		lo, hi := byte('A'), byte('Z')
+		if name == "upper" {
+			lo, hi = 'a', 'z'
+		}
+		s := v.Text()
+		return !strings.ContainsFunc(s, func(r rune) bool { return r < 0x80 && lo <= byte(r) && byte(r) <= hi })
+	case "callable":
+		return v.Kind() == jinja2.KindCallable // functions only (test_type_fn<value_func>)
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
 }

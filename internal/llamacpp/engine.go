@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // EngineError is the kind of an error llama.cpp's engine raises where Jinja2 does not
@@ -655,4 +656,24 @@ func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
 // writer gives (FilterTojson).
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
 	w.WriteData(FilterTojson(v, args, kwargs).Text())
+}
+
+// StrftimeNow is jinja2.StrftimeNow as llama.cpp's strftime_now(format): C's strftime
+// of the clock (GlibcStrftime: no %f, the clock's zone for %z and %Z) into a buffer of
+// 100 bytes, an empty or longer result an error; arguments after the first are ignored,
+// and a keyword argument is no str.
+func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	switch {
+	case len(args)+len(kwargs) == 0:
+		jinja2.Throw(EngineError, "Function 'strftime_now' expected at least 1 arguments, got 0")
+	case len(args) == 0:
+		jinja2.Throw(EngineError, "Function 'strftime_now' expected value of type String, got KwArg")
+	case args[0].Kind() != jinja2.KindString:
+		jinja2.Throw(EngineError, "Function 'strftime_now' expected value of type String, got %s", llamaTypeName(args[0]))
+	}
+	s := pystr.GlibcStrftime(w.Clock(), args[0].Text())
+	if s == "" || len(s) >= 100 {
+		jinja2.Throw(EngineError, "strftime_now: failed to format time")
+	}
+	return jinja2.Str(s)
 }

@@ -36,6 +36,8 @@ func llamaStrBuiltin(id string, v jinja2.Value, args []jinja2.Value, kwargs []ji
 		return llamaSplit(id, s, args, kwargs), true
 	case "length":
 		return jinja2.Int(int64(len(s))), true
+	case "indent":
+		return llamaIndent(s, args, kwargs), true
 	case "int":
 		return llamaStrInt(s, args, kwargs), true
 	case "float":
@@ -348,4 +350,52 @@ func ostreamDouble(f float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(f, 'g', 6, 64) // %g's digits, exponent and trimmed zeros
+}
+
+// maxIndent bounds the width of llamaIndent's indentation (llama.cpp takes any).
+const maxIndent = 1 << 16
+
+// llamaIndent is llama.cpp's indent(s, width=4, first=false, blank=false): s's lines
+// (getline's: split at \n, no empty line after a final one) joined with \n, each but the
+// first (with first, every one) prefixed with width spaces (or the str width), the empty
+// ones too only with blank. Its test of the first line is whether nothing was written
+// yet, so that an empty first line and the newline after it vanish unless first is set.
+func llamaIndent(s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if n := 1 + len(args) + len(kwargs); n > 4 {
+		jinja2.Throw(EngineError, "Function 'indent' expected between 1 and 4 arguments, got %d", n)
+	}
+	indent := "    "
+	switch width, _ := kwargOrPos(args, kwargs, "width", 0); width.Kind() {
+	case jinja2.KindInt:
+		n := asInt(width)
+		if n < 0 || n > maxIndent {
+			jinja2.Throw(EngineError, "indent() width %d is out of range", n)
+		}
+		indent = strings.Repeat(" ", int(n))
+	case jinja2.KindString:
+		indent = width.Text()
+	}
+	first, _ := kwargOrPos(args, kwargs, "first", 1)
+	blank, _ := kwargOrPos(args, kwargs, "blank", 2)
+	var b strings.Builder
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if s == "" {
+		lines = nil
+	}
+	for _, line := range lines {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if b.Len() == 0 && first.Truthy() || b.Len() > 0 && (line != "" || blank.Truthy()) {
+			b.WriteString(indent)
+		}
+		b.WriteString(line)
+	}
+	if strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+		if blank.Truthy() {
+			b.WriteString(indent)
+		}
+	}
+	return jinja2.Str(b.String())
 }

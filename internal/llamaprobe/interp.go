@@ -404,6 +404,9 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	case *ir.Input:
 		return m.w.Lookup(x.Name)
 	case *ir.Global:
+		if m.probe != nil && llamacpp.LacksGlobal(x.Name) {
+			return m.w.Lookup(x.Name)
+		}
 		return jinja2.Globals(m.w, x.Name)
 	case *ir.Undef:
 		return jinja2.Undefined(x.Name)
@@ -507,6 +510,14 @@ func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.
 			return m.probeMethod(recv, a.Name, args, kwargs)
 		}
 		return jinja2.CallMethod(recv, a.Name, args, kwargs)
+	}
+	if g, ok := fn.(*ir.Global); ok && m.probe != nil {
+		switch {
+		case g.Name == "strftime_now":
+			return llamacpp.StrftimeNow(m.w, args, kwargs)
+		case llamacpp.LacksGlobal(g.Name):
+			return llamacpp.CallMissingGlobal(m.w, g.Name, args, kwargs)
+		}
 	}
 	callee := m.expr(e, fn)
 	if m.probe != nil {

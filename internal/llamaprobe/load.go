@@ -127,7 +127,8 @@ func (t *tagScan) scan() string {
 			// no // or **: the second operator comes where an operand should
 			t.fail("Unexpected token: " + string(c) + " of type 22")
 		case c == '(':
-			t.parens = append(t.parens, isNameByte(t.prev) || t.prev == ')' || t.prev == ']')
+			call := isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']'
+			t.parens = append(t.parens, call)
 			t.depth++
 		case c == ')':
 			if n := len(t.parens); n > 0 {
@@ -174,8 +175,9 @@ func (t *tagScan) scan() string {
 	return ""
 }
 
-// signKeywords are the names after which a sign has no left operand.
-var signKeywords = map[string]bool{"if": true, "else": true, "elif": true, "not": true, "and": true, "or": true, "in": true, "is": true}
+// keywords are the names that are operators or parts of a statement: a sign after one
+// has no left operand, and a parenthesis after one is no call.
+var keywords = map[string]bool{"if": true, "else": true, "elif": true, "not": true, "and": true, "or": true, "in": true, "is": true}
 
 // sign reads the sign c at t.j: the binary operator after an operand, else part of the
 // number it is written against, else a unary operator llama.cpp's parser refuses.
@@ -183,7 +185,7 @@ func (t *tagScan) sign(c byte) {
 	switch {
 	case t.prev == '\'' || t.prev == '"' || t.prev == ')' || t.prev == ']':
 	case isNameByte(t.prev):
-		if signKeywords[t.prevWord] {
+		if keywords[t.prevWord] {
 			t.fail("Unexpected token: " + string(c) + " of type 21")
 		}
 	case t.j+1 < len(t.src) && isDigit(t.src[t.j+1]):

@@ -341,7 +341,7 @@ func (m *machine) probeFor(iter jinja2.Value) jinja2.Value {
 // the value it applies the builtin to marked: |tojson and |string of a list or dict use
 // everything in it.
 func (m *machine) probeFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	id, input := llamacpp.FilterTarget(name, v)
+	id, input := llamacpp.FilterTarget(name, v, len(args)+len(kwargs))
 	m.probe.op(input, id)
 	m.markBuiltin(id, input)
 	return llamacpp.CallFilter(name, v, args, kwargs)

@@ -7,11 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// Strftime formats t with C strftime directives as glibc implements them:
-// %[flags][width][E|O]conversion, with the flags _ (pad with spaces), - (no padding),
-// 0 (pad with zeros), ^ (upper case) and # (swap the case of names), a width that pads
-// the result, and a directive glibc does not know copied as it is.
-func Strftime(t time.Time, format string) string {
+// Strftime formats t as Python's datetime.strftime does on glibc: C strftime directives
+// as glibc implements them, %[flags][width][E|O]conversion, with the flags _ (pad with
+// spaces), - (no padding), 0 (pad with zeros), ^ (upper case) and # (swap the case of
+// names), a width that pads the result, and a directive glibc does not know copied as
+// it is; %f is the microseconds (Python's), %z and %Z are empty (a naive datetime).
+func Strftime(t time.Time, format string) string { return strftime(t, format, false) }
+
+// GlibcStrftime formats t as C's strftime of glibc does (for a program that calls it, as
+// llama.cpp does): Strftime's directives, but %f is not one, and %z and %Z give t's zone.
+func GlibcStrftime(t time.Time, format string) string { return strftime(t, format, true) }
+
+func strftime(t time.Time, format string, glibc bool) string {
 	var b strings.Builder
 	b.Grow(2 * len(format))
 	for i := 0; i < len(format); i++ {
@@ -20,7 +27,7 @@ func Strftime(t time.Time, format string) string {
 			continue
 		}
 		start := i
-		d := strftimeDirective{width: -1}
+		d := strftimeDirective{width: -1, glibc: glibc}
 		j := i + 1
 		for ; j < len(format) && strings.IndexByte("_-0^#", format[j]) >= 0; j++ {
 			switch format[j] {
@@ -49,8 +56,8 @@ func Strftime(t time.Time, format string) string {
 			break
 		}
 		i = j
-		if format[j] == 'f' && j != start+1 {
-			// Python itself replaces a bare %f; with flags glibc does not know it
+		if format[j] == 'f' && (j != start+1 || glibc) {
+			// Python itself replaces a bare %f; glibc does not know it
 			b.WriteString(d.padText(format[start : j+1]))
 			continue
 		}
@@ -69,6 +76,7 @@ type strftimeDirective struct {
 	upper bool // ^
 	swap  bool // #
 	width int  // -1 when not given
+	glibc bool // GlibcStrftime's, not Python's
 }
 
 // padText pads a converted directive to its width, as glibc's add() does: with zeros
@@ -232,7 +240,14 @@ func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool
 	case 'Y':
 		return d.num(t.Year(), 1, false), true
 	case 'z', 'Z':
-		return "", true // a naive datetime has no zone
+		switch {
+		case !d.glibc:
+			return "", true // a naive datetime has no zone
+		case c == 'z':
+			return t.Format("-0700"), true
+		}
+		zone, _ := t.Zone()
+		return zone, true
 	case '%':
 		return "%", true
 	}

@@ -329,7 +329,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Lit("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	llamacpp.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	llamacpp.Write(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
