@@ -825,7 +825,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
@@ -883,7 +883,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}

@@ -429,7 +429,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 	for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(budgetReflectionsV05, nil, nil))) {
-		vals := jinja2.Unpack(item, 2)
+		vals := llamacpp.Unpack(item, 2)
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
@@ -515,7 +515,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				name := vals[0]
 				spec := vals[1]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
@@ -542,7 +542,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
@@ -577,7 +577,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
@@ -678,7 +678,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolCallArguments))) {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						argName := vals[0]
 						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}

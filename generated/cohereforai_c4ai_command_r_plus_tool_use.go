@@ -463,7 +463,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(tool, "parameter_definitions"))))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
@@ -496,7 +496,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParameterDefinitions)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
@@ -551,7 +551,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties"))))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
@@ -589,7 +589,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParametersProperties)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}

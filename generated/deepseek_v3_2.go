@@ -529,7 +529,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil)))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				key := vals[0]
 				value := vals[1]
 				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}

@@ -702,7 +702,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma, nsItems jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
-			vals := jinja2.Unpack(item, 2)
+			vals := llamacpp.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
@@ -809,7 +809,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
@@ -1001,7 +1001,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
@@ -1169,7 +1169,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(functionArguments, nil, nil))) {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
@@ -1216,7 +1216,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(toolResponseResponse, nil, nil)))
 					for i := range items {
-						vals := jinja2.Unpack(items[i], 2)
+						vals := llamacpp.Unpack(items[i], 2)
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:215:29 {{- key -}}

@@ -457,7 +457,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var typeStr, default2 jinja2.Value
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(props, "items", nil, nil))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
@@ -475,7 +475,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}

@@ -2066,7 +2066,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()), "items", nil, nil))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					k := vals[0]
 					v := vals[1]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
@@ -2098,7 +2098,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var typeStr, default2 jinja2.Value
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "pairs"))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
@@ -2117,12 +2117,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
 					for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
 						return llamacpp.In(addKey, ADDITIONAL_JSON_KEYS)
 					}); loop.Next(); {
-						vals := jinja2.Unpack(loop.Item(), 2)
+						vals := llamacpp.Unpack(loop.Item(), 2)
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
@@ -2468,7 +2468,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var item, alignedItem jinja2.Value
 			for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
-				vals := jinja2.Unpack(item2, 2)
+				vals := llamacpp.Unpack(item2, 2)
 				key := vals[0]
 				propSchema := vals[1]
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
@@ -2502,7 +2502,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "kv_list"))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
@@ -2792,7 +2792,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
@@ -2841,7 +2841,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(item, "items", nil, nil))) {
-				vals := jinja2.Unpack(item2, 2)
+				vals := llamacpp.Unpack(item2, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
@@ -2857,7 +2857,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(nsStrip, "pairs"))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)

@@ -859,7 +859,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var addComma, nsItems jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
-			vals := jinja2.Unpack(item, 2)
+			vals := llamacpp.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
@@ -925,7 +925,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
@@ -1193,7 +1193,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
@@ -1293,7 +1293,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(response, nil, nil)))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
@@ -1456,7 +1456,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(functionArguments, nil, nil))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							key := vals[0]
 							value := vals[1]
 							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}

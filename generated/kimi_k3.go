@@ -845,7 +845,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(value, nil, nil)))
 			for i := range items {
-				vals := jinja2.Unpack(items[i], 2)
+				vals := llamacpp.Unpack(items[i], 2)
 				key := vals[0]
 				item := vals[1]
 				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
@@ -1020,7 +1020,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil))) {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}

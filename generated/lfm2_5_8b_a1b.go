@@ -386,7 +386,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(funcArgs, "items", nil, nil))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				argName := vals[0]
 				argValue := vals[1]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)

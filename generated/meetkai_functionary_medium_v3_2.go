@@ -823,7 +823,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length"))))) {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
@@ -1005,7 +1005,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
-			vals := jinja2.Unpack(item, 2)
+			vals := llamacpp.Unpack(item, 2)
 			paramName := vals[0]
 			param := vals[1]
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}

@@ -361,7 +361,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolCall, "arguments"))))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					argName := vals[0]
 					argVal := vals[1]
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}

@@ -580,12 +580,12 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 			var loop jinja2.Loop
 			for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
-				vals := jinja2.Unpack(item, 2)
+				vals := llamacpp.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
 				return !llamacpp.IsNone(v)
 			}); loop.Next(); {
-				vals := jinja2.Unpack(loop.Item(), 2)
+				vals := llamacpp.Unpack(loop.Item(), 2)
 				k := vals[0]
 				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
@@ -907,12 +907,12 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
 					for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))), func(item jinja2.Value) bool {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
 						return !llamacpp.IsNone(v)
 					}); loop.Next(); {
-						vals := jinja2.Unpack(loop.Item(), 2)
+						vals := llamacpp.Unpack(loop.Item(), 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}

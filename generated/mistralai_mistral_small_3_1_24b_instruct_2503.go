@@ -413,12 +413,12 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					var loop jinja2.Loop
 					for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(tool, "items", nil, nil))), func(item jinja2.Value) bool {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
 						return !jinja2.EqStr(key, "return")
 					}); loop.Next(); {
-						vals := jinja2.Unpack(loop.Item(), 2)
+						vals := llamacpp.Unpack(loop.Item(), 2)
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}

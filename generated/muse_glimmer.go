@@ -523,7 +523,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
-			vals := jinja2.Unpack(item, 2)
+			vals := llamacpp.Unpack(item, 2)
 			k := vals[0]
 			v := vals[1]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}

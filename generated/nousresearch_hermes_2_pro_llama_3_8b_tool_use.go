@@ -371,7 +371,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
 		for i := range items2 {
-			vals := jinja2.Unpack(items2[i], 2)
+			vals := llamacpp.Unpack(items2[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
@@ -402,7 +402,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
 		for i := range items3 {
-			vals := jinja2.Unpack(items3[i], 2)
+			vals := llamacpp.Unpack(items3[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:59:9 {%- if loop.first %}

@@ -723,7 +723,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
@@ -789,7 +789,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolParameters, "properties"), "items", nil, nil)))
 				for i := range items {
-					vals := jinja2.Unpack(items[i], 2)
+					vals := llamacpp.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}

@@ -587,7 +587,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 							for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
-								vals := jinja2.Unpack(item, 2)
+								vals := llamacpp.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
@@ -651,7 +651,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 							for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
-								vals := jinja2.Unpack(item, 2)
+								vals := llamacpp.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
@@ -740,7 +740,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							paramName := vals[0]
 							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}

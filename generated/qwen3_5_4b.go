@@ -590,7 +590,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolCallArguments))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}

@@ -386,7 +386,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
 				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties")))) {
-					vals := jinja2.Unpack(item, 2)
+					vals := llamacpp.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
@@ -472,7 +472,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolCallArguments))) {
-						vals := jinja2.Unpack(item, 2)
+						vals := llamacpp.Unpack(item, 2)
 						argsName := vals[0]
 						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}

@@ -436,7 +436,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(arguments))) {
-							vals := jinja2.Unpack(item, 2)
+							vals := llamacpp.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}

@@ -16,11 +16,16 @@ import (
 // the way llama-server does. The field comments name llama.cpp's own fields.
 type Capabilities = impl.Capabilities
 
+// The constants generated code uses.
+const (
+	EngineError = impl.EngineError
+)
+
 // Add is jinja2.Add as llama.cpp's +: none or undefined next to a str is "", and a str
 // and another value join their string forms (llamaString).
 func Add(a, b jinja2.Value) jinja2.Value { return impl.Add(a, b) }
 
-// Attr is jinja2.Attr with llama.cpp's lenient undefined, and its members (lacks).
+// Attr is jinja2.Attr with llama.cpp's members (member).
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
@@ -401,7 +406,7 @@ func IsUpper(v jinja2.Value) bool { return impl.IsUpper(v) }
 // and a value of another type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value { return impl.Item(v, key) }
 
-// ItemAttr is jinja2.ItemAttr with llama.cpp's lenient undefined, as Attr.
+// ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
 func ItemAttr(v jinja2.Value, name string) jinja2.Value { return impl.ItemAttr(v, name) }
 
 // ItemInt is Item with an int key: undefined of an undefined value, a str indexed by
@@ -528,6 +533,10 @@ func Sub(a, b jinja2.Value) jinja2.Value { return impl.Sub(a, b) }
 
 // Sum is jinja2.Sum with Add's +.
 func Sum(xs ...jinja2.Value) jinja2.Value { return impl.Sum(xs...) }
+
+// Unpack is jinja2.Unpack as llama.cpp assigns a value to several names: the value must
+// be a list or tuple of as many items (a str or a dict is no array to it).
+func Unpack(v jinja2.Value, n int) []jinja2.Value { return impl.Unpack(v, n) }
 
 // Write writes v as llama.cpp's output writes the value of {{ v }}: a str, a number
 // or a bool in its string form, the items of a list or tuple, nothing for other values.

@@ -218,7 +218,7 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
-	"StrftimeNow": true,
+	"StrftimeNow": true, "Unpack": true,
 }
 
 var binaryFuncs = map[string]string{

@@ -656,8 +656,14 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		return []jen.Code{g.op("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:
 		vals := g.alloc("vals")
-		code := []jen.Code{jen.Id(vals).Op(":=").Add(rt("Unpack")).Call(v, jen.Lit(len(t.Items)))}
+		code := []jen.Code{jen.Id(vals).Op(":=").Add(g.op("Unpack")).Call(v, jen.Lit(len(t.Items)))}
+		failed := false
 		for i, it := range t.Items {
+			if _, name := it.(*ir.VarTarget); !name && g.llama && !failed {
+				code = append(code, jen.Comment("llama.cpp unpacks into names only"),
+					rt("Fail").Call(llama("EngineError"), jen.Lit("Cannot unpack to non-identifier")))
+				failed = true
+			}
 			code = append(code, g.storeWith(it, jen.Id(vals).Index(jen.Lit(i)), op)...)
 		}
 		return code

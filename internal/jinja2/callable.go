@@ -45,6 +45,12 @@ func NewMacro(w *Writer, spec *MacroSpec, body func(args []Value)) Value {
 }
 
 // builtinFunc wraps a Go function as a callable value.
+// BuiltinFunc returns a builtin function named name that calls fn: for an engine's
+// builtins, which a template can read without calling them.
+func BuiltinFunc(name string, fn func(args []Value, kwargs []Kwarg) Value) Value {
+	return builtinFunc(name, fn)
+}
+
 func builtinFunc(name string, fn func(args []Value, kwargs []Kwarg) Value) Value {
 	return callableValue(&Callable{name: name, builtin: fn})
 }

@@ -149,6 +149,8 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		return llamaDefault(v, args, kwargs)
 	case id == "tojson", (id == "string" || id == "safe") && (k == "int" || k == "float"):
 		return llamaToJSON(v, args, kwargs)
+	case id == "slice" && (k == "list" || k == "str"):
+		return llamaSliceBuiltin(v, args, kwargs)
 	case id == "abs" && (k == "int" || k == "float") && len(args)+len(kwargs) == 0:
 		return llamaAbs(v)
 	case id == "string" && (k == "list" || k == "dict"):

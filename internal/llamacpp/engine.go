@@ -19,38 +19,46 @@ func isNull(v jinja2.Value) bool {
 	return v.Kind() == jinja2.KindNone || v.Kind() == jinja2.KindUndefined
 }
 
-// Attr is jinja2.Attr with llama.cpp's lenient undefined, and its members (lacks).
+// Attr is jinja2.Attr with llama.cpp's members (member).
 func Attr(v jinja2.Value, name string) jinja2.Value {
-	if lacks(v, name) {
-		return jinja2.Undefined(name)
-	}
-	if v.Kind() == jinja2.KindUndefined {
-		return jinja2.Undefined("object_property")
+	if m, ok := member(v, name); ok {
+		return m
 	}
 	return v.Attr(name)
 }
 
-// ItemAttr is jinja2.ItemAttr with llama.cpp's lenient undefined, as Attr.
+// ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
 func ItemAttr(v jinja2.Value, name string) jinja2.Value {
-	if lacks(v, name) {
-		return jinja2.Undefined(name)
-	}
-	if v.Kind() == jinja2.KindUndefined {
-		return jinja2.Undefined("object_property")
+	if m, ok := member(v, name); ok {
+		return m
 	}
 	return jinja2.ItemAttr(v, name)
 }
 
-// lacks reports whether v has no member name in llama.cpp's engine where Jinja2's has
-// one: a number has its builtins only (not real, imag, numerator...), a loop no depth.
-func lacks(v jinja2.Value, name string) bool {
+// member is v.name where llama.cpp's engine differs from Jinja2's (ok false elsewhere):
+// the members of a number or an undefined value are its builtins, as functions (not
+// real, imag, numerator...; another name of an undefined value is undefined), a loop
+// has no depth, and a function no member at all (an error).
+func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	switch v.Kind() {
-	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool:
-		return !llamaBuiltins[Kind(v)][name]
+	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindUndefined:
+		if llamaBuiltins[Kind(v)][name] {
+			return jinja2.BuiltinFunc(name, func(args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+				return CallMethod(v, name, args, kwargs)
+			}), true
+		}
+		if v.Kind() == jinja2.KindUndefined {
+			return jinja2.Undefined("object_property"), true
+		}
+		return jinja2.Undefined(name), true
 	case jinja2.KindLoop:
-		return name == "depth" || name == "depth0"
+		if name == "depth" || name == "depth0" {
+			return jinja2.Undefined(name), true
+		}
+	case jinja2.KindCallable:
+		jinja2.Throw(EngineError, "Function has no builtins")
 	}
-	return false
+	return jinja2.Value{}, false
 }
 
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
@@ -676,4 +684,20 @@ func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 		jinja2.Throw(EngineError, "strftime_now: failed to format time")
 	}
 	return jinja2.Str(s)
+}
+
+// Unpack is jinja2.Unpack as llama.cpp assigns a value to several names: the value must
+// be a list or tuple of as many items (a str or a dict is no array to it).
+func Unpack(v jinja2.Value, n int) []jinja2.Value {
+	if v.Kind() != jinja2.KindList && v.Kind() != jinja2.KindTuple {
+		jinja2.Throw(EngineError, "Cannot unpack non-iterable type: %s", llamaTypeName(v))
+	}
+	items := v.Items()
+	switch {
+	case len(items) < n:
+		jinja2.Throw(EngineError, "Too few items to unpack")
+	case len(items) > n:
+		jinja2.Throw(EngineError, "Too many items to unpack")
+	}
+	return items
 }

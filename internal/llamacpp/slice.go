@@ -109,3 +109,27 @@ func llamaStrIndex(s string, i int64) jinja2.Value {
 	}
 	return jinja2.Str(s[i : i+1])
 }
+
+// llamaSliceBuiltin is llama.cpp's slice filter and method of a list or str,
+// slice(start, stop, step): Python's slice with all three ints given (with fewer, its
+// reading of the missing ones fails), keyword arguments not read.
+func llamaSliceBuiltin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	n := 1 + len(args) + len(kwargs)
+	switch {
+	case n > 4:
+		jinja2.Throw(EngineError, "Function 'slice' expected between 1 and 4 arguments, got %d", n)
+	case n < 2:
+		jinja2.Throw(EngineError, "Function 'slice' expected between 2 and 999 arguments, got %d", n)
+	case len(args) == 0 || args[0].Kind() != jinja2.KindInt:
+		got := "KwArg"
+		if len(args) > 0 {
+			got = llamaTypeName(args[0])
+		}
+		jinja2.Throw(EngineError, "Function 'slice' expected value of type Integer, got %s", got)
+	case n < 4:
+		jinja2.Throw(EngineError, "Undefined is not an int value")
+	case len(args) < 3:
+		jinja2.Throw(EngineError, "KwArg is not an int value")
+	}
+	return Slice(v, jinja2.Int(asInt(args[0])), jinja2.Int(asInt(args[1])), jinja2.Int(asInt(args[2])))
+}

@@ -62,9 +62,21 @@ func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 			return it, true
 		case attr.Kind() == jinja2.KindInt && (it.Kind() == jinja2.KindList || it.Kind() == jinja2.KindTuple):
 			i, _ := attr.AsInt()
-			return Item(it, jinja2.Int(i)), true
+			items := it.Items()
+			if i < 0 {
+				i += int64(len(items))
+			}
+			if i < 0 || i >= int64(len(items)) {
+				jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, len(items))
+			}
+			return items[i], true
 		case attr.Kind() != jinja2.KindInt && it.Kind() == jinja2.KindDict:
-			return Item(it, attr), true
+			// the key itself (no dotted path), which must be there
+			v, ok := it.AsDict().Get(attr)
+			if !ok {
+				jinja2.Throw(EngineError, "Key '%s' not found in value of type Object", llamaString(attr))
+			}
+			return v, true
 		}
 		return jinja2.Value{}, false
 	}

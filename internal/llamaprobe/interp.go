@@ -286,8 +286,15 @@ func (m *machine) store(e *env, t ir.Target, v jinja2.Value) {
 		}
 		jinja2.SetAttr(e.load(t.NS), t.Attr, v)
 	case *ir.TupleTarget:
-		vals := jinja2.Unpack(v, len(t.Items))
+		unpack := jinja2.Unpack
+		if m.probe != nil {
+			unpack = llamacpp.Unpack
+		}
+		vals := unpack(v, len(t.Items))
 		for i, it := range t.Items {
+			if _, name := it.(*ir.VarTarget); !name && m.probe != nil {
+				llamaFail("Cannot unpack to non-identifier")
+			}
 			m.store(e, it, vals[i])
 		}
 	}

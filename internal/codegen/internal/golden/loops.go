@@ -158,7 +158,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 	items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(jinja2.DictOf(jinja2.Lit("a"), jinja2.SmallInt(1), jinja2.Lit("b"), jinja2.SmallInt(2)), "items", nil, nil)))
 	for i := range items {
-		vals := jinja2.Unpack(items[i], 2)
+		vals := llamacpp.Unpack(items[i], 2)
 		k := vals[0]
 		v := vals[1]
 		// loops.jinja:7:43 {{ k }}

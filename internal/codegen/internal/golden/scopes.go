@@ -12,7 +12,6 @@ import (
 var Scopes = &tmplgen.Template{
 	Aliases: []string{"0f24cc85a6610d115f2b7d6a024f4bd13f45c0cecd51469038eb7b09b30f4f1b", "2a0cea21c395d57e87e8a3e9b9239bbf71f72e2e284dbf6c060f055bc0e36211"},
 	Caps: llamacpp.Capabilities{
-		StringContent: true,
 		Handler:       "generic",
 		ReasoningMode: "none",
 		LoadError:     "Unknown statement: with",
@@ -213,7 +212,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := jinja2.Unpack(jinja2.Lit("xy"), 2)
+	vals := llamacpp.Unpack(jinja2.Lit("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
@@ -224,4 +223,4 @@ func renderScopesLlama(w *jinja2.Writer) {
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|gDAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
