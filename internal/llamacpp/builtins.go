@@ -2,6 +2,7 @@ package llamacpp
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -213,7 +214,8 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 				}
 				return jinja2.CallMethod(v, id, args, kwargs)
 			case "keys", "values", "items":
-				return jinja2.CallMethod(v, id, args, kwargs)
+				// lists, not views
+				return jinja2.ListOf(slices.Clone(jinja2.CallMethod(v, id, args, kwargs).Items()))
 			}
 			return jinja2.CallFilter(id, v, args, kwargs)
 		}
@@ -330,6 +332,13 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		return !strings.ContainsFunc(s, func(r rune) bool { return r < 0x80 && lo <= byte(r) && byte(r) <= hi })
 	case "callable":
 		return v.Kind() == jinja2.KindCallable // functions only (test_type_fn<value_func>)
+	case "mapping":
+		return v.Kind() == jinja2.KindDict || v.Kind() == jinja2.KindNamespace // objects
+	case "test":
+		// whether it has a test of that name
+		llamaArg(jinja2.KindString, v)
+		t := v.Text()
+		return llamaTests[t] || t == "sameas" || t == "escaped" || t == "filter"
 	}
 	return jinja2.CallTest(name, v, args, kwargs)
 }

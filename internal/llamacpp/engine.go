@@ -38,14 +38,13 @@ func ItemAttr(v jinja2.Value, name string) jinja2.Value {
 // member is v.name where llama.cpp's engine differs from Jinja2's (ok false elsewhere):
 // the members of a number or an undefined value are its builtins, as functions (not
 // real, imag, numerator...; another name of an undefined value is undefined), a loop
-// has no depth, and a function no member at all (an error).
+// has no depth, a function no member at all (an error), and a dict's or namespace's
+// builtin comes before its key of the same name.
 func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	switch v.Kind() {
 	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindUndefined:
 		if llamaBuiltins[Kind(v)][name] {
-			return jinja2.BuiltinFunc(name, func(args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-				return CallMethod(v, name, args, kwargs)
-			}), true
+			return builtinMember(v, name), true
 		}
 		if v.Kind() == jinja2.KindUndefined {
 			return jinja2.Undefined("object_property"), true
@@ -57,8 +56,28 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 		}
 	case jinja2.KindCallable:
 		jinja2.Throw(EngineError, "Function has no builtins")
+	case jinja2.KindDict, jinja2.KindNamespace:
+		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
+		// key), and no method of Jinja2's (d.update is the key update)
+		switch {
+		case llamaBuiltins["dict"][name]:
+			return builtinMember(v, name), true
+		case v.Kind() == jinja2.KindNamespace:
+			return v.Attr(name), true
+		}
+		if x, ok := v.AsDict().GetStr(name); ok {
+			return x, true
+		}
+		return jinja2.Undefined(name), true
 	}
 	return jinja2.Value{}, false
+}
+
+// builtinMember is the builtin name of v as a value: a function that calls it.
+func builtinMember(v jinja2.Value, name string) jinja2.Value {
+	return jinja2.BuiltinFunc(name, func(args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+		return CallMethod(v, name, args, kwargs)
+	})
 }
 
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
@@ -490,9 +509,9 @@ func llamaFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 	switch {
 	case isNull(v):
 		return jinja2.NewList()
+	case name == "map" && (v.Kind() == jinja2.KindList || v.Kind() == jinja2.KindTuple):
+		return llamaMap(v, args, kwargs)
 	case v.Kind() != jinja2.KindList:
-	case name == "map" && len(args) > 0:
-		jinja2.Throw(EngineError, "map: filter-mapping not implemented")
 	case name != "map":
 		return llamaSelect(v, name, args, kwargs)
 	}
@@ -501,6 +520,48 @@ func llamaFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 		return jinja2.FilterList(r)
 	}
 	return r
+}
+
+// llamaMap is llama.cpp's map(attribute=, default=) of a list or tuple: each item's
+// attribute, a key of a dict item or an index of a list item (no dotted path), or the
+// default when the item has none; its first argument must be a keyword one (no filter
+// name), and other keyword arguments are not read.
+func llamaMap(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	switch {
+	case len(args)+len(kwargs) == 0:
+		jinja2.Throw(EngineError, "Function 'map' expected at least 2 arguments, got 1")
+	case len(args) > 0:
+		jinja2.Throw(EngineError, "map: filter-mapping not implemented")
+	}
+	attr, _ := kwargOrPos(nil, kwargs, "attribute", 0)
+	if attr.Kind() != jinja2.KindString && attr.Kind() != jinja2.KindInt {
+		jinja2.Throw(EngineError, "map: attribute must be string or integer")
+	}
+	def, _ := kwargOrPos(nil, kwargs, "default", 0)
+	items := v.Items()
+	out := make([]jinja2.Value, len(items))
+	for i, it := range items {
+		out[i] = def
+		switch {
+		case attr.Kind() == jinja2.KindInt && (it.Kind() == jinja2.KindList || it.Kind() == jinja2.KindTuple):
+			n, _ := attr.AsInt()
+			elems := it.Items()
+			if n < 0 {
+				n += int64(len(elems))
+			}
+			if n >= 0 && n < int64(len(elems)) {
+				out[i] = elems[n]
+			}
+		case attr.Kind() == jinja2.KindString && it.Kind() == jinja2.KindDict:
+			if x, ok := it.AsDict().Get(attr); ok {
+				out[i] = x
+			}
+		}
+	}
+	if v.Kind() == jinja2.KindTuple {
+		return jinja2.NewTuple(out...)
+	}
+	return jinja2.ListOf(out)
 }
 
 // llamaSelect is llama.cpp's select/selectattr/reject/rejectattr (one implementation):

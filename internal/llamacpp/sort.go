@@ -31,19 +31,6 @@ func llamaCompare(a, b jinja2.Value, gt bool) bool {
 	return false
 }
 
-// llamaOrder is the order llamaCompare gives a and b (descending when gt), as a
-// comparison function for slices.SortStableFunc: items neither is below the other of
-// keep their order.
-func llamaOrder(a, b jinja2.Value, gt bool) int {
-	switch {
-	case llamaCompare(a, b, gt):
-		return -1
-	case llamaCompare(b, a, gt):
-		return 1
-	}
-	return 0
-}
-
 // llamaSort is llama.cpp's sort(reverse, case_sensitive, attribute) of a list or tuple:
 // by llamaCompare, of the items themselves or of their attribute (an index of list
 // items, a key of dict items).
@@ -82,13 +69,13 @@ func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	}
 	items := slices.Clone(v.Items())
 	gt := reverse.Truthy()
-	slices.SortStableFunc(items, func(a, b jinja2.Value) int {
+	cxxSort(items, func(a, b jinja2.Value) bool {
 		ka, okA := key(a)
 		kb, okB := key(b)
 		if !okA || !okB {
 			jinja2.Throw(EngineError, "sort: unsupported object attribute comparison between %s and %s", llamaTypeName(a), llamaTypeName(b))
 		}
-		return llamaOrder(ka, kb, gt)
+		return llamaCompare(ka, kb, gt)
 	})
 	if v.Kind() == jinja2.KindTuple {
 		return jinja2.NewTuple(items...)
@@ -132,11 +119,11 @@ func llamaDictsort(d jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
+	cxxSort(order, func(i, j int) bool {
 		if byValue {
-			return llamaOrder(vals[i], vals[j], gt)
+			return llamaCompare(vals[i], vals[j], gt)
 		}
-		return llamaOrder(keys[i], keys[j], gt)
+		return llamaCompare(keys[i], keys[j], gt)
 	})
 	out := jinja2.NewDict(len(keys))
 	for _, i := range order {
