@@ -76,8 +76,8 @@ func Div(a, b jinja2.Value) jinja2.Value { return impl.Div(a, b) }
 // numbers (bools among them) are equal when both their int and their double are; strs,
 // none and undefined equal their own kind only; a list equals a list and a tuple a tuple
 // with equal items in order, and a dict a dict with equal keys and values in the same
-// order, but only when neither holds a list, a dict or an undefined value (then they
-// are not hashable, and equal nothing).
+// order (a namespace is a dict to it), but only when neither holds a list, a dict or an
+// undefined value (then they are not hashable, and equal nothing).
 func Eq(a, b jinja2.Value) bool { return impl.Eq(a, b) }
 
 // FilterAbs is jinja2.FilterAbs as llama.cpp's engine applies the filter abs.

@@ -287,6 +287,15 @@ func (v Value) Items() []Value {
 	return nil
 }
 
+// NamespaceAttrs returns the attributes of the namespace v as a dict (its own, not a
+// copy), or nil: for an engine whose namespace is a dict, as llama.cpp's is.
+func (v Value) NamespaceAttrs() *Dict {
+	if v.kind() == KindNamespace {
+		return &v.namespace().attrs
+	}
+	return nil
+}
+
 // AsDict returns the dict in v, or nil.
 func (v Value) AsDict() *Dict {
 	if v.kind() == KindDict {

@@ -15,8 +15,17 @@
 //     (llamaString: floats as C's %f, strs in containers unescaped) (Add, Sum,
 //     Concat): Jinja2 raises for + and for ~ writes none as "None" and Python's
 //     str();
+//   - == is llama.cpp's equivalence: numbers by their int and double, dicts in order,
+//     and a container holding a list or a dict equals nothing (Eq, Ne; equal.go); a
+//     chain of comparisons is (a < b) < c; the comparison tests (eq, ge, lt...) are its
+//     value_compare, apart from its operators (CallTest);
 //   - in: anything in an undefined value is false, but an undefined or none operand is
-//     otherwise an error (In, NotIn, InStrs), where Jinja2 compares;
+//     otherwise an error, items are found by Eq, and a list in a list is an error (In,
+//     NotIn, InStrs), where Jinja2 compares;
+//   - a member under a dot is a builtin first (a dict's items, a number's abs), then a
+//     dict's key; a number has no real or imag, a loop no depth, a function no member
+//     (Attr, ItemAttr);
+//   - several names take a list or tuple of as many items only (Unpack);
 //   - a for loop cannot iterate over a str (Iterable);
 //   - an attribute of a dict can be set as a namespace's (CheckNamespace,
 //     SetAttr), and a list's append and pop change it (CallMethod): the
@@ -24,8 +33,12 @@
 //   - each type has its own filters and methods, and one it lacks is an error, as is a
 //     test llama.cpp lacks (CallFilter, CallMethod, CallTest; see
 //     builtins.go);
-//   - map, select, reject, selectattr and rejectattr return lists, and the select family
-//     reads its arguments as llama.cpp does (llamaFilter);
+//   - map, select, reject, selectattr and rejectattr return lists, and read their
+//     arguments as llama.cpp does (llamaFilter, llamaMap, llamaSelect); sort and dictsort
+//     order as libstdc++'s std::sort (cxxsort.go); str builtins follow its C++ (format
+//     with {} only, split at any separator's string form, int and float as strtol and
+//     strtod, indent by getline's lines; strings.go, numconv.go), and strftime_now is C's
+//     strftime (StrftimeNow);
 //   - a macro call binds as many parameters as it has arguments, each to the keyword
 //     argument of its name or else the positional argument at its place (undefined if
 //     neither), and the others to their defaults (BindMacro; ir.DirectCall's

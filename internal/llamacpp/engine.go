@@ -59,14 +59,11 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	case jinja2.KindDict, jinja2.KindNamespace:
 		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
 		// key), and no method of Jinja2's (d.update is the key update)
-		switch {
-		case llamaBuiltins["dict"][name]:
+		if llamaBuiltins["dict"][name] {
 			return builtinMember(v, name), true
-		case v.Kind() == jinja2.KindNamespace:
-			return v.Attr(name), true
 		}
-		if x, ok := v.AsDict().GetStr(name); ok {
-			return x, true
+		if x, ok := object(v).GetStr(name); ok {
+			return x, true // any name, _a too (no sandbox)
 		}
 		return jinja2.Undefined(name), true
 	}

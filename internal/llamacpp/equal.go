@@ -10,8 +10,8 @@ import (
 // numbers (bools among them) are equal when both their int and their double are; strs,
 // none and undefined equal their own kind only; a list equals a list and a tuple a tuple
 // with equal items in order, and a dict a dict with equal keys and values in the same
-// order, but only when neither holds a list, a dict or an undefined value (then they
-// are not hashable, and equal nothing).
+// order (a namespace is a dict to it), but only when neither holds a list, a dict or an
+// undefined value (then they are not hashable, and equal nothing).
 func Eq(a, b jinja2.Value) bool {
 	switch a.Kind() {
 	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool:
@@ -34,11 +34,11 @@ func Eq(a, b jinja2.Value) bool {
 			}
 		}
 		return true
-	case jinja2.KindDict:
-		if b.Kind() != jinja2.KindDict || !hashable(a) || !hashable(b) {
+	case jinja2.KindDict, jinja2.KindNamespace:
+		x, y := object(a), object(b)
+		if y == nil || !hashable(a) || !hashable(b) {
 			return false
 		}
-		x, y := a.AsDict(), b.AsDict()
 		if x.Len() != y.Len() {
 			return false
 		}
@@ -88,8 +88,8 @@ func hashable(v jinja2.Value) bool {
 	switch v.Kind() {
 	case jinja2.KindList, jinja2.KindTuple:
 		items = v.Items()
-	case jinja2.KindDict:
-		items = v.AsDict().Values()
+	case jinja2.KindDict, jinja2.KindNamespace:
+		items = object(v).Values()
 	case jinja2.KindUndefined, jinja2.KindCallable:
 		return false
 	default:
@@ -157,4 +157,13 @@ func testIn(needle, haystack jinja2.Value) bool {
 	}
 	jinja2.Throw(EngineError, "'in' test expects iterable as first argument, got %s", llamaTypeName(haystack))
 	return false
+}
+
+// object returns the entries of a dict or namespace (both an object to llama.cpp), or
+// nil for another value.
+func object(v jinja2.Value) *jinja2.Dict {
+	if d := v.AsDict(); d != nil {
+		return d
+	}
+	return v.NamespaceAttrs()
 }

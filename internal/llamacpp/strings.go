@@ -316,8 +316,8 @@ func writeLlamaJSON(b *strings.Builder, v jinja2.Value, level, indent int, itemS
 			pad(level)
 		}
 		b.WriteByte(']')
-	case jinja2.KindDict:
-		d := v.AsDict()
+	case jinja2.KindDict, jinja2.KindNamespace:
+		d := object(v)
 		b.WriteByte('{')
 		if d.Len() > 0 {
 			newline()
