@@ -636,12 +636,16 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 }
 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
-// len(args)+len(kwargs) parameters take the keyword argument of their name, else the
-// positional argument at their place, else are undefined; the others are Missing (their
-// defaults). The special caller, varargs and kwargs follow as the macro's body expects
+// len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
+// argument of their name, else the positional argument at their place, else are
+// undefined; the others are Missing (their defaults). The special caller, varargs and kwargs follow as the macro's body expects
 // them: the caller keyword argument (or undefined), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
+	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
 	given := len(args) + len(kwargs)
+	if jinja2.KwargIndex(kwargs, "caller") >= 0 {
+		given--
+	}
 	bound := make([]jinja2.Value, 0, len(spec.Params)+3)
 	for i, name := range spec.Params {
 		v := jinja2.Missing()
