@@ -69,6 +69,7 @@ const (
 	MaxVersion   = impl.MaxVersion
 	MinVersion   = impl.MinVersion
 	RuntimeError = impl.RuntimeError
+	SyntaxError  = impl.SyntaxError
 	TypeError    = impl.TypeError
 )
 

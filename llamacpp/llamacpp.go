@@ -29,10 +29,11 @@ func Add(a, b jinja2.Value) jinja2.Value { return impl.Add(a, b) }
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
-// len(args)+len(kwargs) parameters take the keyword argument of their name, else the
-// positional argument at their place, else are undefined; the others are Missing (their
-// defaults). The special caller, varargs and kwargs follow as the macro's body expects
-// them: the caller keyword argument (or undefined), no extra arguments.
+// len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
+// argument of their name, else the positional argument at their place, else are
+// undefined; the others are Missing (their defaults). The special caller, varargs and
+// kwargs follow as the macro's body expects them: the caller keyword argument (or
+// undefined), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
 	return impl.BindMacro(spec, args, kwargs)
 }

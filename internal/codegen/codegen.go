@@ -66,6 +66,11 @@ type Unit struct {
 	// (see compiler.Source).
 	Tokens         map[string]string
 	AddBOS, AddEOS bool
+	// JinjaRefusal is the syntax error Jinja2 gives for a text llama.cpp loads (generation
+	// tags that do not pair up, which llama.cpp ignores): IR is then the text as llama.cpp
+	// reads it, Func fails every render with this error, and LlamaFunc renders. Empty for
+	// a text Jinja2 loads.
+	JinjaRefusal string
 	// SameText is the unit of the package compiled from the same text, when this one's
 	// text is another's (two models with one template): this unit's template renders
 	// with that unit's functions and position table, and has none of its own. Nil for
@@ -124,6 +129,11 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	llamaFn := fn + "Llama"
 	llamaBody := lg.root()
 	fields[jen.Id("Func")] = jen.Id(fn)
+	if u.JinjaRefusal != "" {
+		// Jinja2 refuses the text: llama.cpp alone renders it
+		body = []jen.Code{rt("Fail").Call(rt("SyntaxError"), jen.Lit(u.JinjaRefusal))}
+		lg.variants++
+	}
 	if lg.variants > 0 {
 		fields[jen.Id("LlamaFunc")] = jen.Id(llamaFn)
 	}
@@ -132,15 +142,24 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		fields[jen.Id("Spans")] = jen.Id(table)
 	}
 	declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)))
-	f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
+	if u.JinjaRefusal != "" {
+		f.Commentf("%s fails every render, as Jinja2 refuses %s when it loads it; llama.cpp, which", fn, sanitizeComment(u.IR.File))
+		f.Comment("takes a generation tag for a statement that does nothing, loads it.")
+	} else {
+		f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
+	}
 	f.Func().Id(fn).Params(
 		jen.Id("w").Op("*").Qual(Jinja2Path, "Writer"),
 	).Block(body...)
 	if lg.variants > 0 {
 		f.Line()
-		f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server:", llamaFn, sanitizeComment(u.IR.File))
-		f.Commentf("it is %s with package llamacpp's functions, of the same names, where", fn)
-		f.Comment("llama.cpp's semantics differ from Jinja2's.")
+		if u.JinjaRefusal != "" {
+			f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server.", llamaFn, sanitizeComment(u.IR.File))
+		} else {
+			f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server:", llamaFn, sanitizeComment(u.IR.File))
+			f.Commentf("it is %s with package llamacpp's functions, of the same names, where", fn)
+			f.Comment("llama.cpp's semantics differ from Jinja2's.")
+		}
 		f.Func().Id(llamaFn).Params(
 			jen.Id("w").Op("*").Qual(Jinja2Path, "Writer"),
 		).Block(llamaBody...)

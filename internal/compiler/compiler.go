@@ -5,6 +5,7 @@ package compiler
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
@@ -51,6 +52,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		sum := templatehash.SHA256(s.Text)
 		same := first[sum]
 		var t *ir.Template
+		refusal := "" // Jinja2's syntax error, for a text only llama.cpp loads
 		if same != nil {
 			named := *same.IR
 			named.File = s.File
@@ -58,8 +60,16 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		} else {
 			var err error
 			if t, err = ir.Compile(s.File, s.Text); err != nil {
-				failed = append(failed, &CompileError{s, err})
-				continue
+				// a text llama.cpp loads though Jinja2 refuses it: its generation tags
+				neutral, lerr := neutralGeneration(s.Text), err
+				if neutral != s.Text {
+					t, lerr = ir.Compile(s.File, neutral)
+				}
+				if lerr != nil {
+					failed = append(failed, &CompileError{s, err})
+					continue
+				}
+				refusal = err.Error()
 			}
 		}
 		base := codegen.Identifier(s.Name, true)
@@ -82,12 +92,27 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			AddEOS:   s.AddEOS,
 			SameText: same,
 		}
+		if same != nil {
+			refusal = same.JinjaRefusal
+		}
+		u.JinjaRefusal = refusal
 		if same == nil {
 			first[sum] = u
 		}
 		units = append(units, u)
 	}
 	return units, failed
+}
+
+// generationTag is a {% generation %} or {% endgeneration %} tag.
+var generationTag = regexp.MustCompile(`\{%(-?\s*(?:end)?generation\s*-?)%\}`)
+
+// neutralGeneration returns text with its generation and endgeneration tags turned into
+// comments of the same length (and the same whitespace control): llama.cpp's parser
+// takes them for statements that do nothing, wherever they are, so that a text whose
+// tags do not pair up, which Jinja2 refuses, loads there and renders as this text.
+func neutralGeneration(text string) string {
+	return generationTag.ReplaceAllString(text, "{#$1#}")
 }
 
 // aliases returns the sha256 of the texts that render exactly as text: with one trailing

@@ -25,6 +25,7 @@ const (
 	NotImplemented_ ErrorKind = "NotImplementedError"
 	UnicodeEncode   ErrorKind = "UnicodeEncodeError"
 	UnicodeDecode   ErrorKind = "UnicodeDecodeError"
+	SyntaxError     ErrorKind = "TemplateSyntaxError"
 )
 
 // Error is an error raised while rendering a template: what failed (Kind and Msg, as

@@ -638,8 +638,9 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
 // len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
 // argument of their name, else the positional argument at their place, else are
-// undefined; the others are Missing (their defaults). The special caller, varargs and kwargs follow as the macro's body expects
-// them: the caller keyword argument (or undefined), no extra arguments.
+// undefined; the others are Missing (their defaults). The special caller, varargs and
+// kwargs follow as the macro's body expects them: the caller keyword argument (or
+// undefined), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
 	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
 	given := len(args) + len(kwargs)
