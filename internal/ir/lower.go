@@ -30,7 +30,7 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	l := &lowerer{blocks: map[string]bool{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}}
+	l := &lowerer{blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -58,8 +58,9 @@ type lowerer struct {
 	// lowered: Jinja2 evaluates such an expression when it compiles the template
 	// (see foldsUndefined)
 	constPrint bool
-	// blocks are the names of the blocks lowered so far (Jinja2 refuses a name twice)
-	blocks map[string]bool
+	// blocks are the blocks lowered so far by name (Jinja2 refuses a name twice; a block
+	// self.NAME() renders, and the blocks in it, are lowered again)
+	blocks map[string]*syntax.Block
 	// blockDefs are the template's blocks by name; selfBlocks the variables of the
 	// macros self.NAME() calls, which selfDefs define at the start of the template
 	blockDefs  map[string]*syntax.Block
@@ -191,10 +192,10 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 	case *syntax.Generation:
 		return l.scoped(f, p, n.Body)
 	case *syntax.Block:
-		if l.blocks[n.Name] {
+		if b, ok := l.blocks[n.Name]; ok && b != n {
 			l.fail(p, "block '%s' defined twice", n.Name)
 		}
-		l.blocks[n.Name] = true
+		l.blocks[n.Name] = n
 		if n.Required {
 			return &Fail{At{p}, "block", "RuntimeError", fmt.Sprintf("Required block '%s' not found", n.Name)}
 		}
