@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -108,6 +109,9 @@ func writeJSON(w io.Writer, v any) error {
 type audit struct {
 	Template string `json:"template"`
 	SHA256   string `json:"sha256"`
+	// JinjaRefusal is the syntax error of a text Jinja2 refuses and llama.cpp loads
+	// (generation tags that do not pair up): every profile but llama-server's fails.
+	JinjaRefusal string `json:"jinja_refusal,omitempty"`
 	// Reads are the request fields read, as paths (messages[].role...); Variables the
 	// other variables read (chat_template_kwargs such as enable_thinking).
 	Reads     []string `json:"reads"`
@@ -145,12 +149,12 @@ func (n lineNote) String() string { return fmt.Sprintf("line %d: %s", n.Line, n.
 var standardInputs = map[string]bool{"messages": true, "tools": true, "documents": true, "add_generation_prompt": true}
 
 func auditOf(s source) (*audit, error) {
-	t, err := ir.Compile(s.File, s.Text)
+	t, refusal, err := compiler.Lower(s.File, s.Text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)
 	}
 	a := &audit{
-		Template: s.Name, SHA256: templatehash.SHA256(s.Text),
+		Template: s.Name, SHA256: templatehash.SHA256(s.Text), JinjaRefusal: refusal,
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
 		DataWrites: []lineNote{}, MarkupLosses: []lineNote{},
 		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t), VLLM: vllmprobe.Facts(s.Text, t),
@@ -295,6 +299,9 @@ func vllmLines(f tmplgen.VLLMFacts) []string {
 
 func (a *audit) write(w io.Writer) {
 	fmt.Fprintf(w, "template %s\nsha256   %s\n", a.Template, a.SHA256)
+	if a.JinjaRefusal != "" {
+		fmt.Fprintf(w, "\nJinja2 refuses the template when it loads it (llama.cpp loads it, its generation tags doing nothing):\n  %s\n", a.JinjaRefusal)
+	}
 	for _, s := range a.sections() {
 		fmt.Fprintf(w, "\n%s:\n", s.title)
 		switch {

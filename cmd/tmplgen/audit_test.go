@@ -55,6 +55,27 @@ func TestAuditDataWrites(t *testing.T) {
 	}
 }
 
+// TestAuditJinjaRefusal reports a template Jinja2 refuses and llama.cpp loads (a stray
+// endgeneration), and audits it as llama.cpp reads it, where Jinja2's compiler would stop.
+func TestAuditJinjaRefusal(t *testing.T) {
+	tmpl := writeFile(t, filepath.Join(t.TempDir(), "t.jinja"), `{% for m in messages %}{{ m.content }}{% endgeneration %}{% endfor %}`)
+	code, stdout, stderr := runCLI(t, "", "audit", tmpl)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		// Jinja2's message, as Python's jinja2 words it
+		"Jinja2 refuses the template when it loads it (llama.cpp loads it, its generation tags doing nothing):\n  line 1",
+		"Encountered unknown tag 'endgeneration'. Jinja was looking for the following tags: 'endfor' or 'else'. " +
+			"The innermost block that needs to be closed is 'for'.\n",
+		"reads from the request:\n  messages[].content\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("audit output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 // TestAudit reports the fields a template reads, the variables it takes, what it
 // refuses, whether it reads the clock and the special tokens it writes.
 func TestAudit(t *testing.T) {

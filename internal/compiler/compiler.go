@@ -59,17 +59,9 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			t = &named
 		} else {
 			var err error
-			if t, err = ir.Compile(s.File, s.Text); err != nil {
-				// a text llama.cpp loads though Jinja2 refuses it: its generation tags
-				neutral, lerr := neutralGeneration(s.Text), err
-				if neutral != s.Text {
-					t, lerr = ir.Compile(s.File, neutral)
-				}
-				if lerr != nil {
-					failed = append(failed, &CompileError{s, err})
-					continue
-				}
-				refusal = err.Error()
+			if t, refusal, err = Lower(s.File, s.Text); err != nil {
+				failed = append(failed, &CompileError{s, err})
+				continue
 			}
 		}
 		base := codegen.Identifier(s.Name, true)
@@ -102,6 +94,25 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		units = append(units, u)
 	}
 	return units, failed
+}
+
+// Lower lowers a template text to IR (ir.Compile), or, for a text Jinja2 refuses whose
+// generation tags do not pair up, which llama.cpp loads, the text as llama.cpp reads it
+// (neutralGeneration), with Jinja2's syntax error as refusal.
+func Lower(file, text string) (t *ir.Template, refusal string, err error) {
+	t, err = ir.Compile(file, text)
+	if err == nil {
+		return t, "", nil
+	}
+	neutral := neutralGeneration(text)
+	if neutral == text {
+		return nil, "", err
+	}
+	lt, lerr := ir.Compile(file, neutral)
+	if lerr != nil {
+		return nil, "", err
+	}
+	return lt, err.Error(), nil
 }
 
 // generationTag is a {% generation %} or {% endgeneration %} tag.
