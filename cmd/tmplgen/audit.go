@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen"
-	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -149,7 +148,7 @@ func (n lineNote) String() string { return fmt.Sprintf("line %d: %s", n.Line, n.
 var standardInputs = map[string]bool{"messages": true, "tools": true, "documents": true, "add_generation_prompt": true}
 
 func auditOf(s source) (*audit, error) {
-	t, refusal, err := compiler.Lower(s.File, s.Text)
+	t, refusal, err := ir.CompileLenient(s.File, s.Text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)
 	}

@@ -5,7 +5,6 @@ package compiler
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
@@ -59,7 +58,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			t = &named
 		} else {
 			var err error
-			if t, refusal, err = Lower(s.File, s.Text); err != nil {
+			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err != nil {
 				failed = append(failed, &CompileError{s, err})
 				continue
 			}
@@ -94,36 +93,6 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		units = append(units, u)
 	}
 	return units, failed
-}
-
-// Lower lowers a template text to IR (ir.Compile), or, for a text Jinja2 refuses whose
-// generation tags do not pair up, which llama.cpp loads, the text as llama.cpp reads it
-// (neutralGeneration), with Jinja2's syntax error as refusal.
-func Lower(file, text string) (t *ir.Template, refusal string, err error) {
-	t, err = ir.Compile(file, text)
-	if err == nil {
-		return t, "", nil
-	}
-	neutral := neutralGeneration(text)
-	if neutral == text {
-		return nil, "", err
-	}
-	lt, lerr := ir.Compile(file, neutral)
-	if lerr != nil {
-		return nil, "", err
-	}
-	return lt, err.Error(), nil
-}
-
-// generationTag is a {% generation %} or {% endgeneration %} tag.
-var generationTag = regexp.MustCompile(`\{%(-?\s*(?:end)?generation\s*-?)%\}`)
-
-// neutralGeneration returns text with its generation and endgeneration tags turned into
-// comments of the same length (and the same whitespace control): llama.cpp's parser
-// takes them for statements that do nothing, wherever they are, so that a text whose
-// tags do not pair up, which Jinja2 refuses, loads there and renders as this text.
-func neutralGeneration(text string) string {
-	return generationTag.ReplaceAllString(text, "{#$1#}")
 }
 
 // aliases returns the sha256 of the texts that render exactly as text: with one trailing
