@@ -211,6 +211,18 @@ type object interface {
 	callMethod(name string, args []Value, kwargs []Kwarg) (Value, bool)
 }
 
+// Opaque returns a value of the type named name that has no attribute, method or
+// operation of its own: for an engine's value Jinja2 has no counterpart of (llama.cpp's
+// KwArg).
+func Opaque(name string) Value { return objectValue(opaque(name)) }
+
+// opaque is the object of Opaque.
+type opaque string
+
+func (o opaque) typeName() string                                  { return string(o) }
+func (o opaque) attr(string) (Value, bool)                         { return Value{}, false }
+func (o opaque) callMethod(string, []Value, []Kwarg) (Value, bool) { return Value{}, false }
+
 // cycler is Jinja2's cycler(*items).
 type cycler struct {
 	items []Value

@@ -74,6 +74,9 @@ func wordSet(words string) map[string]bool {
 // HasBuiltin reports whether llama.cpp's engine has the filter or method name for
 // v (always, for a value Kind has no type for).
 func HasBuiltin(v jinja2.Value, name string) bool {
+	if isKwArg(v) {
+		jinja2.Throw(EngineError, "KwArg has no builtins")
+	}
 	k := Kind(v)
 	return k == "" || llamaBuiltins[k][name]
 }
@@ -230,31 +233,35 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 }
 
 // llamaDefault is llama.cpp's default(value, boolean=false): none is a missing value
-// too, and the default is required.
+// too, and the default is required. Its arguments are a list in which a keyword argument
+// keeps its place: the default is the second item, which for default(default_value=x)
+// is the keyword argument itself, llama.cpp's KwArg (kwArg), not x; boolean is read by
+// its name, or else from the third item when that is no keyword argument.
 func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if n := 1 + len(args) + len(kwargs); n < 2 || n > 3 {
 		jinja2.Throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
 	}
-	def, boolean := jinja2.Undefined("default_value"), false
+	def := kwArg
 	if len(args) > 0 {
 		def = args[0]
 	}
-	if len(args) > 1 {
-		boolean = args[1].Truthy()
+	boolean, _ := kwargOrPos(nil, kwargs, "boolean", 0)
+	if i := jinja2.KwargIndex(kwargs, "boolean"); i < 0 && len(args) > 1 {
+		boolean = args[1]
 	}
-	for _, kw := range kwargs {
-		switch kw.Name {
-		case "boolean":
-			boolean = kw.Value.Truthy()
-		case "default_value":
-			def = kw.Value
-		}
-	}
-	if boolean && !v.Truthy() || !boolean && isNull(v) {
+	if boolean.Truthy() && !v.Truthy() || !boolean.Truthy() && isNull(v) {
 		return def
 	}
 	return v
 }
+
+// kwArg is llama.cpp's value of a keyword argument where a builtin takes it for a
+// positional one (default(default_value=x) gives it): {{ }} writes nothing of it, it is
+// defined and of no type a test names, and nothing else takes it.
+var kwArg = jinja2.Opaque("KwArg")
+
+// isKwArg reports whether v is kwArg.
+func isKwArg(v jinja2.Value) bool { return v.Kind() == jinja2.KindObject && v.TypeName() == "KwArg" }
 
 // llamaEmpty is what a builtin of undefined returns.
 func llamaEmpty(name string) jinja2.Value {

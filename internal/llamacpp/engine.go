@@ -196,6 +196,9 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 // bools as Write writes them, none as None, lists, tuples and dicts as Python
 // writes them but with their strs quoted by llamaRepr.
 func llamaString(v jinja2.Value) string {
+	if isKwArg(v) {
+		jinja2.Throw(EngineError, "KwArg is not a string value")
+	}
 	switch v.Kind() {
 	case jinja2.KindString:
 		return v.Text()
