@@ -245,10 +245,7 @@ func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ji
 	if len(args) > 0 {
 		def = args[0]
 	}
-	boolean, _ := kwargOrPos(nil, kwargs, "boolean", 0)
-	if i := jinja2.KwargIndex(kwargs, "boolean"); i < 0 && len(args) > 1 {
-		boolean = args[1]
-	}
+	boolean, _ := kwargOrPos(args, kwargs, "boolean", 1)
 	if boolean.Truthy() && !v.Truthy() || !boolean.Truthy() && isNull(v) {
 		return def
 	}

@@ -59,7 +59,7 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	case jinja2.KindDict, jinja2.KindNamespace:
 		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
 		// key), and no method of Jinja2's (d.update is the key update)
-		if llamaBuiltins["dict"][name] {
+		if dictBuiltins[name] {
 			return builtinMember(v, name), true
 		}
 		if x, ok := object(v).GetStr(name); ok {
@@ -69,6 +69,10 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	}
 	return jinja2.Value{}, false
 }
+
+// dictBuiltins are the builtins of a dict (llamaBuiltins'), which member looks up at
+// each dot of the llama.cpp render function.
+var dictBuiltins = llamaBuiltins["dict"]
 
 // builtinMember is the builtin name of v as a value: a function that calls it.
 func builtinMember(v jinja2.Value, name string) jinja2.Value {

@@ -1,6 +1,7 @@
 package llamacpp
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -24,16 +25,7 @@ func Eq(a, b jinja2.Value) bool {
 		if b.Kind() != a.Kind() || !hashable(a) || !hashable(b) {
 			return false
 		}
-		x, y := a.Items(), b.Items()
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !Eq(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return slices.EqualFunc(a.Items(), b.Items(), Eq)
 	case jinja2.KindDict, jinja2.KindNamespace:
 		x, y := object(a), object(b)
 		if y == nil || !hashable(a) || !hashable(b) {
@@ -116,17 +108,10 @@ func In(item, container jinja2.Value) bool {
 	}
 	isArray := func(v jinja2.Value) bool { return v.Kind() == jinja2.KindList || v.Kind() == jinja2.KindTuple }
 	switch {
-	case isArray(container) && !isArray(item):
-		for _, it := range container.Items() {
-			if Eq(item, it) {
-				return true
-			}
-		}
-		return false
-	case container.Kind() == jinja2.KindString && item.Kind() == jinja2.KindString:
-		return strings.Contains(container.Text(), item.Text())
-	case container.Kind() == jinja2.KindDict:
-		return jinja2.In(item, container)
+	case isArray(container) && !isArray(item),
+		container.Kind() == jinja2.KindString && item.Kind() == jinja2.KindString,
+		container.Kind() == jinja2.KindDict:
+		return testIn(item, container)
 	}
 	jinja2.Throw(EngineError, "Unknown operator \"in\" between %s and %s", llamaTypeName(item), llamaTypeName(container))
 	return false
@@ -141,12 +126,7 @@ func testIn(needle, haystack jinja2.Value) bool {
 	case jinja2.KindUndefined:
 		return false
 	case jinja2.KindList, jinja2.KindTuple:
-		for _, it := range haystack.Items() {
-			if Eq(needle, it) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(haystack.Items(), func(it jinja2.Value) bool { return Eq(needle, it) })
 	case jinja2.KindString:
 		if needle.Kind() != jinja2.KindString {
 			jinja2.Throw(EngineError, "'in' test expects args[1] as string when args[0] is string, got args[1] as %s", llamaTypeName(needle))
